@@ -1,0 +1,50 @@
+"""The Workbench app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from workbench.app.screens.fixture_screen import FixtureScreen
+from workbench.project import Project, open_project
+
+DARK_THEME = "textual-dark"
+LIGHT_THEME = "textual-light"
+
+
+class WorkbenchApp(App[None]):
+    """Preview every UI surface of every tool in every phase of a call."""
+
+    CSS_PATH = "workbench.tcss"
+    TITLE = "Workbench"
+    SUB_TITLE = "tool UI surfaces"
+
+    BINDINGS = [
+        Binding("t", "toggle_theme", "Theme"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, load_project: Callable[[], Project] | None = None, *, animate: bool = True) -> None:
+        super().__init__()
+        self._load_project = load_project or open_project
+        self.animate = animate
+        self.theme = DARK_THEME
+
+    def on_mount(self) -> None:
+        self.push_screen(FixtureScreen(self._load_project, animate=self.animate))
+
+    def action_toggle_theme(self) -> None:
+        """Switch between the dark and the light theme."""
+        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Toggle dark/light theme", "Switch between the dark and light theme", self.action_toggle_theme)
+        # Every screen binding is offered in the palette too, with its footer description.
+        for binding in getattr(screen, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.description:
+                action = binding.action
+                yield SystemCommand(binding.description, f"{binding.description} (key: {binding.key_display or binding.key})", lambda action=action: screen.run_action(action))

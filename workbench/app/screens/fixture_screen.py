@@ -1,0 +1,299 @@
+"""The fixture screen: browse tools and variants, step or replay their lifecycle."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from workbench.app.widgets.details_pane import DetailsPane
+from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.phase_stepper import PhaseStepper
+from workbench.app.widgets.portal_panel import PortalPanel
+from workbench.app.widgets.problems_panel import ProblemsPanel
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.tool_tree import ToolTree
+from workbench.core import events as ev
+from workbench.core.call_state import CallState, Phase
+from workbench.core.manifest import ToolManifest
+from workbench.core.reducer import reduce
+from workbench.core.result import ErrorType, failure
+from workbench.fixtures.catalog import Catalog, VariantRef
+from workbench.fixtures.replay import SPEEDS, ApprovalDecision, FixtureReplayer, speed_label
+from workbench.fixtures.script import CallScript
+from workbench.project import Project
+from workbench.surfaces.registry import SurfaceKind
+
+WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
+
+
+class FixtureScreen(Screen[None]):
+    """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
+
+    BINDINGS = [
+        Binding("left_square_bracket", "prev_phase", "Prev phase", key_display="["),
+        Binding("right_square_bracket", "next_phase", "Next phase", key_display="]"),
+        Binding("p", "play_pause", "Play/pause"),
+        Binding("s", "cycle_speed", "Speed"),
+        Binding("r", "restart", "Restart"),
+        Binding("o", "toggle_portal", "Portal"),
+        Binding("w", "cycle_width", "Width"),
+        Binding("slash", "focus_filter", "Filter", key_display="/"),
+    ]
+
+    class CatalogLoaded(Message):
+        """The project finished loading (in a worker thread)."""
+
+        def __init__(self, project: Project) -> None:
+            super().__init__()
+            self.project = project
+
+    def __init__(self, load_project: Callable[[], Project], *, animate: bool = True, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._load_project = load_project
+        self.animate = animate
+        self.project: Project | None = None
+        self.ref: VariantRef | None = None
+        self.script: CallScript | None = None
+        self.state: CallState | None = None
+        self.phase_index = 0
+        self.speed_index = SPEEDS.index(1.0)
+        self.width_index = WIDTH_PRESETS.index(80)
+        self._replayer: FixtureReplayer | None = None
+        self._decision: asyncio.Future[ApprovalDecision] | None = None
+
+    def compose(self) -> ComposeResult:
+        from workbench.surfaces.registry import SurfaceRegistry
+
+        registry = SurfaceRegistry()
+        yield Header(show_clock=False)
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                yield Input(placeholder="filter tools, APIs, variants…", id="filter")
+                yield ToolTree(id="tree")
+                yield ProblemsPanel(id="problems")
+            with Vertical(id="center"):
+                yield PhaseStepper(id="stepper")
+                with ScrollableContainer(id="stage"):
+                    yield ToolCard(registry, animate=self.animate, id="card")
+                    yield InterventionBar(id="intervention")
+                yield Static(Text(""), id="card-status")
+                yield DetailsPane(id="details")
+            yield PortalPanel(registry, id="portal")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
+        self.query_one("#stepper", PhaseStepper).speed = speed_label(SPEEDS[self.speed_index])
+        self.query_one("#tree", ToolTree).loading = True
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        # Fixture files and manifests are read off the UI thread.
+        project = self._load_project()
+        self.post_message(self.CatalogLoaded(project))
+
+    def on_fixture_screen_catalog_loaded(self, message: CatalogLoaded) -> None:
+        self.project = message.project
+        registry = message.project.registry
+        self.query_one("#card", ToolCard).registry = registry
+        self.query_one("#portal", PortalPanel).registry = registry
+        tree = self.query_one("#tree", ToolTree)
+        tree.loading = False
+        tree.load(message.project.catalog)
+        self.query_one("#problems", ProblemsPanel).show(message.project.catalog.problems)
+        tree.focus()
+        tree.select_first()
+
+    @property
+    def catalog(self) -> Catalog | None:
+        return self.project.catalog if self.project is not None else None
+
+    def _manifest(self) -> ToolManifest | None:
+        catalog = self.catalog
+        if catalog is None or self.ref is None or self.ref.tool not in catalog.tools:
+            return None
+        return catalog.tools[self.ref.tool].manifest
+
+    # --- showing a call -------------------------------------------------------------------
+
+    def show_state(self, state: CallState | None) -> None:
+        """Draw ``state`` everywhere: card, stepper, details, portal, intervention controls."""
+        self.state = state
+        manifest = self._manifest()
+        card = self.query_one("#card", ToolCard)
+        card.show(state, manifest)
+        stepper = self.query_one("#stepper", PhaseStepper)
+        stepper.phases = self.script.phases if self.script is not None else ()
+        stepper.current = state.phase if state is not None else None
+        self.query_one("#details", DetailsPane).show(state, manifest)
+        portal = self.query_one("#portal", PortalPanel)
+        if portal.is_open:
+            portal.show(state, manifest)
+        bar = self.query_one("#intervention", InterventionBar)
+        if state is not None and state.phase is Phase.AWAITING_APPROVAL and self.project is not None:
+            resolved = self.project.registry.resolve(state.tool, state.api, SurfaceKind.INTERVENTION)
+            bar.open(state.args or {}, resolved.editable_fields)
+        else:
+            bar.close()
+        self._update_status()
+
+    def _update_status(self) -> None:
+        status = Text(style="dim")
+        if self.ref is not None:
+            status.append(f"{self.ref.variant.label}")
+            status.append(f"  ·  {self.ref.fixture.path.name}#{self.ref.variant.id}")
+            if self.ref.generated:
+                status.append("  ·  generated sample: this API has no fixture", style="bold red")
+        card = self.query_one("#card", ToolCard)
+        status.append(f"  ·  width {card.card_width}")
+        self.query_one("#card-status", Static).update(status)
+
+    def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
+        if self.catalog is None or message.ref == self.ref:
+            return
+        self._stop_replay()
+        self.ref = message.ref
+        self.script = self.catalog.script_for(message.ref)
+        # Open on the ending: the Render is what most reviews start from.
+        self.phase_index = len(self.script.phases) - 1
+        self.show_state(self.script.state_at(self.script.phases[self.phase_index]))
+
+    def _show_phase_index(self, index: int) -> None:
+        if self.script is None or not self.script.phases:
+            return
+        self._stop_replay()
+        self.phase_index = max(0, min(index, len(self.script.phases) - 1))
+        self.show_state(self.script.state_at(self.script.phases[self.phase_index]))
+
+    # --- replay -----------------------------------------------------------------------------
+
+    def _stop_replay(self) -> None:
+        self.workers.cancel_group(self, "replay")
+        self._replayer = None
+        if self._decision is not None and not self._decision.done():
+            self._decision.cancel()
+        self._decision = None
+        self.query_one("#stepper", PhaseStepper).playing = False
+
+    async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
+        del request
+        self._decision = asyncio.get_running_loop().create_future()
+        return await self._decision
+
+    @work(exclusive=True, group="replay")
+    async def _replay(self, start_index: int, state: CallState) -> None:
+        assert self.script is not None
+        stepper = self.query_one("#stepper", PhaseStepper)
+        stepper.playing = True
+        self._replayer = FixtureReplayer(self.script, speed=SPEEDS[self.speed_index], approval_gate=self._approval_gate, start_index=start_index)
+        try:
+            async for event in self._replayer.events():
+                state = reduce(state, event)
+                if self.script is not None and state.phase in self.script.phases:
+                    self.phase_index = self.script.phases.index(state.phase)
+                self.show_state(state)
+        finally:
+            stepper.playing = False
+            self._replayer = None
+
+    def _start_index_for(self, phase: Phase) -> int:
+        assert self.script is not None
+        for index, step in enumerate(self.script.steps):
+            if step.checkpoint is phase:
+                return index + 1
+        return 0
+
+    def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(ApprovalDecision(message.action, message.args, message.reason))
+            return
+        state = self.state
+        if state is None or state.phase is not Phase.AWAITING_APPROVAL or self.script is None:
+            return
+        at = state.timings.last_event_ms + 1
+        if message.action == "approve":
+            approved = reduce(state, ev.Approved(args=message.args, at_ms=at))
+            self._replay(self._start_index_for(Phase.AWAITING_APPROVAL) + 1, approved)
+        elif message.action == "skip":
+            reason = message.reason or "no reason given"
+            self.show_state(reduce(state, ev.Skipped(failure(ErrorType.SKIPPED, f"The user skipped this call: {reason}"), reason=reason, at_ms=at)))
+        else:
+            self.show_state(reduce(state, ev.Cancelled(failure(ErrorType.CANCELLED, "The user cancelled the call before it ran."), at_ms=at)))
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def action_prev_phase(self) -> None:
+        self._show_phase_index(self.phase_index - 1)
+
+    def action_next_phase(self) -> None:
+        self._show_phase_index(self.phase_index + 1)
+
+    def action_play_pause(self) -> None:
+        if self.script is None:
+            return
+        if self._replayer is not None:
+            if self._replayer.paused:
+                self._replayer.resume()
+                self.query_one("#stepper", PhaseStepper).playing = True
+            else:
+                self._replayer.pause()
+                self.query_one("#stepper", PhaseStepper).playing = False
+            return
+        phase = self.script.phases[self.phase_index]
+        if phase.is_terminal or self.state is None or self.state.phase.is_terminal:
+            self._replay(0, self.script.initial_state())
+        else:
+            self._replay(self._start_index_for(phase), self.script.state_at(phase))
+
+    def action_restart(self) -> None:
+        if self.script is None:
+            return
+        self._stop_replay()
+        self._replay(0, self.script.initial_state())
+
+    def action_cycle_speed(self) -> None:
+        self.speed_index = (self.speed_index + 1) % len(SPEEDS)
+        speed = SPEEDS[self.speed_index]
+        self.query_one("#stepper", PhaseStepper).speed = speed_label(speed)
+        if self._replayer is not None:
+            self._replayer.speed = speed
+        self.notify(f"Replay speed {speed_label(speed)}", timeout=1.5)
+
+    def action_toggle_portal(self) -> None:
+        portal = self.query_one("#portal", PortalPanel)
+        if portal.toggle():
+            portal.show(self.state, self._manifest())
+
+    def action_cycle_width(self) -> None:
+        self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
+        self.set_width(WIDTH_PRESETS[self.width_index])
+
+    def set_width(self, width: int) -> None:
+        """Frame the card at ``width`` columns."""
+        if width in WIDTH_PRESETS:
+            self.width_index = WIDTH_PRESETS.index(width)
+        self.query_one("#card", ToolCard).card_width = width
+        self._update_status()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_one("#tree", ToolTree).set_filter(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        tree = self.query_one("#tree", ToolTree)
+        tree.focus()
+        tree.select_first()

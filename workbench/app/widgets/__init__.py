@@ -1,0 +1,1 @@
+"""Workbench widgets, one per module."""

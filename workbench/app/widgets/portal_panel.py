@@ -1,0 +1,58 @@
+"""The Portal side panel: the tool's full view of the current call."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from workbench.app.palette import palette_for
+from workbench.core.call_state import CallState
+from workbench.core.manifest import ToolManifest
+from workbench.surfaces.card import portal_renderable
+from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+
+PORTAL_WIDTH = 60
+
+
+class PortalPanel(VerticalScroll):
+    """One Portal per tool, routed on the API; the generic one when a tool has none."""
+
+    DEFAULT_CSS = """
+    PortalPanel {
+        width: 64;
+        height: 1fr;
+        border-left: vkey $primary;
+        padding: 0 1;
+        display: none;
+        &.-open { display: block; }
+    }
+    """
+
+    def __init__(self, registry: SurfaceRegistry, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.registry = registry
+        self.fallback = True
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(""), id="portal-body")
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def toggle(self) -> bool:
+        self.toggle_class("-open")
+        return self.is_open
+
+    def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
+        body = self.query_one("#portal-body", Static)
+        if state is None:
+            body.update(Text("No call selected.", style="dim"))
+            return
+        self.fallback = not self.registry.has_own(state.tool, state.api, SurfaceKind.PORTAL)
+        self.border_title = f"Portal · {state.tool}" + (" (generic)" if self.fallback else "")
+        ctx = SurfaceContext(state=state, manifest=manifest, width=PORTAL_WIDTH, palette=palette_for(self.app.current_theme))
+        body.update(portal_renderable(ctx, self.registry))

@@ -1,0 +1,110 @@
+"""The sidebar tree: tool -> API -> fixture variant, filterable."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from workbench.fixtures.catalog import Catalog, VariantRef
+
+NodeData = VariantRef | tuple[str, ...] | None
+
+
+class ToolTree(Tree[NodeData]):
+    """Tools, their APIs and each API's variants. Labels are literal text, never markup."""
+
+    DEFAULT_CSS = """
+    ToolTree {
+        width: 1fr;
+        height: 1fr;
+        background: $surface;
+    }
+    """
+
+    class VariantSelected(Message):
+        """A variant was picked; handled by ``on_tool_tree_variant_selected``."""
+
+        def __init__(self, control: ToolTree, ref: VariantRef) -> None:
+            super().__init__()
+            self._control = control
+            self.ref = ref
+
+        @property
+        def control(self) -> ToolTree:
+            return self._control
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(Text("tools"), name=name, id=id, classes=classes, disabled=disabled)
+        self.show_root = False
+        self.guide_depth = 2
+        self._catalog: Catalog | None = None
+        self._filter = ""
+
+    def load(self, catalog: Catalog) -> None:
+        """Fill the tree from ``catalog``."""
+        self._catalog = catalog
+        self._rebuild()
+
+    def set_filter(self, text: str) -> None:
+        """Keep only variants (and their API and tool) whose names contain ``text``."""
+        self._filter = text.strip().lower()
+        self._rebuild()
+
+    def _matches(self, *names: str) -> bool:
+        return not self._filter or any(self._filter in name.lower() for name in names)
+
+    def _rebuild(self) -> None:
+        self.clear()
+        catalog = self._catalog
+        if catalog is None:
+            return
+        for tool in sorted(catalog.tools.values(), key=lambda entry: entry.identifier):
+            manifest = tool.manifest
+            tool_label = Text(f"{manifest.meta.emoji} {manifest.meta.title}")
+            tool_label.append(f"  {tool.identifier}", style="dim")
+            tool_node: TreeNode[NodeData] | None = None
+            for api in tool.apis.values():
+                refs = [ref for ref in api.variants() if self._matches(tool.identifier, manifest.meta.title, api.name, ref.variant.id, ref.variant.label, ref.variant.kind)]
+                if not refs:
+                    continue
+                if tool_node is None:
+                    tool_node = self.root.add(tool_label, data=("tool", tool.identifier), expand=True)
+                api_label = Text(api.name)
+                if not api.has_fixtures:
+                    api_label.append("  no fixtures", style="bold red")
+                api_node = tool_node.add(api_label, data=("api", tool.identifier, api.name), expand=True)
+                for ref in refs:
+                    label = Text(ref.variant.id)
+                    label.append(f"  {ref.variant.kind}", style="dim italic")
+                    api_node.add_leaf(label, data=ref)
+
+    def first_variant(self) -> TreeNode[NodeData] | None:
+        def walk(node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:
+            if isinstance(node.data, VariantRef):
+                return node
+            for child in node.children:
+                found = walk(child)
+                if found is not None:
+                    return found
+            return None
+
+        return walk(self.root)
+
+    def select_first(self) -> None:
+        node = self.first_variant()
+        if node is not None:
+            self.move_cursor(node)
+            self.select_node(node)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        event.stop()
+        if isinstance(event.node.data, VariantRef):
+            self.post_message(self.VariantSelected(self, event.node.data))
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        # Moving the cursor onto a variant previews it, like a file browser.
+        event.stop()
+        if isinstance(event.node.data, VariantRef):
+            self.post_message(self.VariantSelected(self, event.node.data))

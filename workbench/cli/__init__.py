@@ -1,0 +1,43 @@
+"""The ``workbench`` command line.
+
+Subcommands import what they need when they run, so ``workbench check`` never loads Textual
+and ``workbench`` itself reaches its first screen quickly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from workbench.cli.check import check
+from workbench.cli.show import show
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--fixtures",
+    "fixture_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Fixture file or directory to open instead of the configured ones (repeatable).",
+)
+@click.pass_context
+def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
+    """Workbench: preview, review and test the UI surfaces of LLM-agent tools.
+
+    Run without a command to open the TUI on the project's fixtures (the bundled reference
+    tools when no [tool.workbench] config is found).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from workbench.app.app import WorkbenchApp
+    from workbench.project import open_project
+
+    WorkbenchApp(lambda: open_project(fixture_paths)).run()
+
+
+main.add_command(show)
+main.add_command(check)
+
+__all__ = ["main"]

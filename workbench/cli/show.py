@@ -1,0 +1,67 @@
+"""``workbench show``: print a rendered tool card (or Portal) as plain text."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+from pathlib import Path
+
+import click
+
+from workbench.core.call_state import Phase
+
+PHASE_NAMES = [phase.value for phase in Phase]
+
+
+def fail_usage(message: str) -> NoReturn:
+    """One line on stderr and exit code 2: a usage error a script can grep."""
+    click.echo(f"workbench: error: {message}", err=True)
+    raise SystemExit(2)
+
+
+@click.command()
+@click.argument("reference", metavar="FIXTURE_FILE#VARIANT")
+@click.option("--phase", default=None, help="Lifecycle phase to show (default: the variant's last).")
+@click.option("--width", default=80, show_default=True, type=click.IntRange(30, 400), help="Card width in columns.")
+@click.option("--surface", type=click.Choice(["card", "portal"]), default="card", show_default=True, help="The tool card, or the tool's Portal.")
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True, help="Colours used when --color is on.")
+@click.option("--color/--no-color", default=False, help="Keep ANSI colours (default: plain text).")
+def show(reference: str, phase: str | None, width: int, surface: str, theme: str, color: bool) -> None:
+    """Print FIXTURE_FILE#VARIANT's tool card at PHASE, headless.
+
+    For CI logs, docs and quick checks. Unknown files, variants or phases are reported in
+    one line naming what exists, with exit code 2.
+    """
+    from rich.console import Console
+
+    from workbench.project import open_project
+    from workbench.surfaces.card import card_renderable, portal_renderable
+    from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, SurfaceContext
+
+    path_text = reference.partition("#")[0]
+    # The named file is loaded with the project's tools, so its manifest and surfaces apply.
+    project = open_project()
+    catalog = project.catalog
+    if catalog.find_fixture(Path(path_text)) is None and Path(path_text).is_file():
+        project = open_project([*project.config.fixture_dirs, Path(path_text)])
+        catalog = project.catalog
+    try:
+        ref = catalog.resolve_ref(reference)
+    except LookupError as error:
+        fail_usage(str(error))
+    script = catalog.script_for(ref)
+    if phase is None:
+        chosen = script.phases[-1]
+    else:
+        if phase not in PHASE_NAMES:
+            fail_usage(f"unknown phase {phase!r} (phases: {', '.join(PHASE_NAMES)})")
+        chosen = Phase(phase)
+        if chosen not in script.phases:
+            fail_usage(f"variant {ref.variant.id!r} has no phase {phase!r} (it has: {', '.join(p.value for p in script.phases)})")
+    state = script.state_at(chosen)
+    manifest = catalog.tools[ref.tool].manifest if ref.tool in catalog.tools else None
+    palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
+    ctx = SurfaceContext(state=state, manifest=manifest, width=width, palette=palette)
+    renderable = card_renderable(ctx, project.registry) if surface == "card" else portal_renderable(ctx, project.registry)
+    console = Console(file=sys.stdout, width=width, color_system="truecolor" if color else None, force_terminal=color, no_color=not color, highlight=False, emoji=False, legacy_windows=False)
+    console.print(renderable, crop=False)

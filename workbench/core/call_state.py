@@ -1,0 +1,124 @@
+"""The state of one tool call, as surfaces see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from workbench.core.output_buffer import OutputBuffer
+from workbench.core.result import ToolResult
+
+
+class Phase(StrEnum):
+    """Where a call is in its lifecycle."""
+
+    ARGS_STREAMING = "args-streaming"
+    AWAITING_APPROVAL = "awaiting-approval"
+    EXECUTING = "executing"
+    STREAMING_OUTPUT = "streaming-output"
+    DONE = "done"
+    FAILED = "failed"
+    BLOCKED = "blocked"
+    SKIPPED = "skipped"
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed-out"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self in TERMINAL_PHASES
+
+    @property
+    def is_loading(self) -> bool:
+        """Args are complete and the call is under way (the Inspector's "-ing" wording)."""
+        return self in (Phase.EXECUTING, Phase.STREAMING_OUTPUT, Phase.AWAITING_APPROVAL)
+
+
+TERMINAL_PHASES = frozenset(
+    {Phase.DONE, Phase.FAILED, Phase.BLOCKED, Phase.SKIPPED, Phase.CANCELLED, Phase.TIMED_OUT}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    """Why approval was asked for, and what became of it."""
+
+    reason: str = ""
+    policy: str = "required"
+    decision: str | None = None
+    """``None`` while waiting; then ``approved``, ``skipped``, ``cancelled`` or ``blocked``."""
+    note: str = ""
+    args_edited: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressInfo:
+    progress: float | None = None
+    total: float | None = None
+    message: str | None = None
+
+    @property
+    def fraction(self) -> float | None:
+        if self.progress is None or not self.total:
+            return None
+        return max(0.0, min(1.0, self.progress / self.total))
+
+
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """Milliseconds since the call began (from the events, never from a clock)."""
+
+    args_complete_ms: int | None = None
+    started_ms: int | None = None
+    first_output_ms: int | None = None
+    ended_ms: int | None = None
+    last_event_ms: int = 0
+
+    @property
+    def run_ms(self) -> int | None:
+        if self.started_ms is None or self.ended_ms is None:
+            return None
+        return self.ended_ms - self.started_ms
+
+
+@dataclass(frozen=True, slots=True)
+class CallState:
+    """Everything a surface may render about one call."""
+
+    tool: str
+    api: str
+    call_id: str = "call"
+    phase: Phase = Phase.ARGS_STREAMING
+    raw_args: str = ""
+    partial_args: dict[str, Any] | None = None
+    args: dict[str, Any] | None = None
+    args_error: str | None = None
+    approval: Approval | None = None
+    output: OutputBuffer = field(default_factory=OutputBuffer)
+    progress: ProgressInfo | None = None
+    result: ToolResult | None = None
+    timings: Timings = field(default_factory=Timings)
+    ignored_events: int = 0
+    """Events that arrived where the lifecycle does not allow them (e.g. after the result)."""
+
+    @property
+    def is_args_streaming(self) -> bool:
+        return self.phase is Phase.ARGS_STREAMING
+
+    @property
+    def is_loading(self) -> bool:
+        return self.phase.is_loading
+
+    @property
+    def known_args(self) -> dict[str, Any]:
+        """The final args if complete, else whatever partial args exist."""
+        if self.args is not None:
+            return self.args
+        return self.partial_args or {}
+
+    @property
+    def error(self):  # noqa: ANN201 - ToolError | None, kept short for surfaces
+        return self.result.error if self.result is not None else None
+
+    def evolve(self, **changes: Any) -> CallState:
+        return replace(self, **changes)

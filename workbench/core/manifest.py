@@ -1,0 +1,172 @@
+"""Tool manifests: what a tool is, which APIs it has and how each is called.
+
+A manifest is pure data (it can be serialised, stored and sent across processes): dynamic
+approval audits are referenced by name, never embedded as functions. Each API's
+``parameters`` must be a valid JSON Schema; that is checked when the manifest loads, not when
+a model first calls the API.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+
+InterventionPolicy = Literal["never", "required", "always"]
+RenderDisplayControl = Literal["collapsed", "expand", "alwaysExpand"]
+Executor = Literal["client", "server"]
+
+_CAMEL = ConfigDict(
+    alias_generator=AliasGenerator(validation_alias=to_camel, serialization_alias=to_camel),
+    populate_by_name=True,
+    extra="forbid",
+)
+
+
+class InterventionRule(BaseModel):
+    """One per-parameter rule: when every ``match`` glob matches, ``policy`` applies."""
+
+    model_config = _CAMEL
+
+    match: dict[str, str] | None = None
+    """Parameter name -> glob (``*``, ``?``, ``[...]``); ``None`` matches every call."""
+    policy: InterventionPolicy
+
+
+class DynamicAudit(BaseModel):
+    """A named audit run on the call's arguments (e.g. ``pathScopeAudit``)."""
+
+    model_config = _CAMEL
+
+    type: str = Field(min_length=1)
+    default: InterventionPolicy = "never"
+    """Policy when the audit finds nothing to flag."""
+    policy: InterventionPolicy = "required"
+    """Policy when the audit flags the call."""
+
+
+class DynamicIntervention(BaseModel):
+    model_config = _CAMEL
+
+    dynamic: DynamicAudit
+
+
+HumanIntervention = InterventionPolicy | list[InterventionRule] | DynamicIntervention
+
+
+class ToolMeta(BaseModel):
+    model_config = _CAMEL
+
+    title: str = Field(min_length=1)
+    emoji: str = "🔧"
+    description: str = ""
+
+
+def check_json_schema(schema: dict[str, Any]) -> None:
+    """Raise ``ValueError`` if ``schema`` is not a valid JSON Schema for its dialect."""
+    import jsonschema.validators  # Deferred: keeps jsonschema off the start-up path.
+
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        validator.check_schema(schema)
+    except jsonschema.SchemaError as error:
+        where = "/".join(str(part) for part in error.absolute_path) or "(root)"
+        raise ValueError(f"not a valid JSON Schema at {where}: {error.message}") from None
+
+
+class ToolApi(BaseModel):
+    """One callable API of a tool."""
+
+    model_config = _CAMEL
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$", max_length=128)]
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    human_intervention: HumanIntervention | None = None
+    render_display_control: RenderDisplayControl = "collapsed"
+    default_timeout_ms: int | None = Field(default=None, gt=0)
+    output_schema: dict[str, Any] | None = None
+    url: str | None = None
+    """For HTTP tools: the endpoint the arguments are POSTed to as JSON."""
+
+    @field_validator("parameters", "output_schema")
+    @classmethod
+    def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        if schema is not None:
+            check_json_schema(schema)
+        return schema
+
+
+class ToolManifest(BaseModel):
+    """A tool: identifier, how it presents itself, its APIs and its defaults."""
+
+    model_config = _CAMEL
+
+    identifier: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=128)]
+    meta: ToolMeta
+    api: list[ToolApi] = Field(min_length=1)
+    human_intervention: HumanIntervention | None = None
+    executors: list[Executor] = Field(default_factory=list)
+    system_role: str = ""
+    type: Literal["builtin", "mcp", "http", "python", "skill"] = "builtin"
+
+    @model_validator(mode="after")
+    def _unique_api_names(self) -> ToolManifest:
+        seen: set[str] = set()
+        for api in self.api:
+            if api.name in seen:
+                raise ValueError(f"API name {api.name!r} appears twice")
+            seen.add(api.name)
+        return self
+
+    def get_api(self, name: str) -> ToolApi | None:
+        """The API called ``name``, or ``None``."""
+        return next((api for api in self.api if api.name == name), None)
+
+    def api_names(self) -> list[str]:
+        return [api.name for api in self.api]
+
+    def effective_intervention(self, api_name: str) -> HumanIntervention | None:
+        """The API's own policy wins over the tool's."""
+        api = self.get_api(api_name)
+        if api is not None and api.human_intervention is not None:
+            return api.human_intervention
+        return self.human_intervention
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest as JSON data with the camelCase keys tool authors write."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def has_intervention(policy: HumanIntervention | None) -> bool:
+    """Whether ``policy`` can ever ask a human (anything but absent or ``never``)."""
+    if policy is None or policy == "never":
+        return False
+    if isinstance(policy, list):
+        return any(rule.policy != "never" for rule in policy)
+    if isinstance(policy, DynamicIntervention):
+        return policy.dynamic.policy != "never" or policy.dynamic.default != "never"
+    return True
+
+
+def openai_function(manifest: ToolManifest, api: ToolApi, *, separator: str = "__") -> dict[str, Any]:
+    """The OpenAI function-calling schema for one API, named ``identifier__api``."""
+    # OpenAI accepts ^[A-Za-z0-9_-]{1,64}$ only.
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{manifest.identifier}{separator}{api.name}")
+    return {
+        "type": "function",
+        "function": {
+            "name": name[:64],
+            "description": api.description or manifest.meta.description,
+            "parameters": api.parameters,
+        },
+    }

@@ -1,0 +1,138 @@
+"""An immutable view of a call's output that appends in amortised O(1).
+
+The reducer is pure, so each state holds its own view of the output. Copying a list of
+100,000 lines on every chunk would be quadratic; instead views share one append-only store and
+remember how many lines they see. Appending to the newest view extends the store in place;
+appending to an older view copies its prefix first, so no view ever sees another's future.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.core.events import OutputStream
+
+DEFAULT_MAX_LINES = 250_000
+"""Lines kept before the oldest are dropped (their count is kept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutputLine:
+    text: str
+    stream: OutputStream
+
+
+class _Store:
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: list[OutputLine] | None = None) -> None:
+        self.lines: list[OutputLine] = lines if lines is not None else []
+
+
+class OutputBuffer:
+    """What a tool printed: complete lines, a pending partial line, and totals."""
+
+    __slots__ = ("_store", "_count", "partial", "partial_stream", "dropped", "total_chars", "max_lines")
+
+    def __init__(
+        self,
+        *,
+        max_lines: int = DEFAULT_MAX_LINES,
+        _store: _Store | None = None,
+        _count: int = 0,
+        partial: str = "",
+        partial_stream: OutputStream = "stdout",
+        dropped: int = 0,
+        total_chars: int = 0,
+    ) -> None:
+        self._store = _store if _store is not None else _Store()
+        self._count = _count
+        self.partial = partial
+        self.partial_stream: OutputStream = partial_stream
+        self.dropped = dropped
+        """Lines dropped from the head to stay under ``max_lines``."""
+        self.total_chars = total_chars
+        self.max_lines = max_lines
+
+    def __repr__(self) -> str:
+        return f"OutputBuffer(lines={self.line_count}, partial={self.partial!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OutputBuffer):
+            return NotImplemented
+        return (
+            self.dropped == other.dropped
+            and self.partial == other.partial
+            and self.lines() == other.lines()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def line_count(self) -> int:
+        """Every line printed, including dropped ones and a pending partial line."""
+        return self.dropped + self._count + (1 if self.partial else 0)
+
+    @property
+    def stored_count(self) -> int:
+        return self._count + (1 if self.partial else 0)
+
+    def is_empty(self) -> bool:
+        return self.line_count == 0
+
+    def lines(self) -> list[OutputLine]:
+        """The stored lines, the partial line last."""
+        lines = self._store.lines[: self._count]
+        if self.partial:
+            lines = [*lines, OutputLine(self.partial, self.partial_stream)]
+        return lines
+
+    def tail(self, count: int) -> list[OutputLine]:
+        """The last ``count`` stored lines (the partial line included)."""
+        if count <= 0:
+            return []
+        if self.partial:
+            head = self._store.lines[max(0, self._count - count + 1) : self._count]
+            return [*head, OutputLine(self.partial, self.partial_stream)]
+        return self._store.lines[max(0, self._count - count) : self._count]
+
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines())
+
+    def append(self, text: str, stream: OutputStream = "stdout") -> OutputBuffer:
+        """A new view with ``text`` appended; ``self`` is unchanged."""
+        if not text:
+            return self
+        store = self._store
+        if len(store.lines) != self._count:
+            store = _Store(store.lines[: self._count])
+        partial = self.partial
+        partial_stream = self.partial_stream
+        pieces = text.split("\n")
+        if partial and partial_stream != stream:
+            # A different stream interrupts a partial line: finish it as its own line.
+            store.lines.append(OutputLine(partial, partial_stream))
+            partial = ""
+        partial_stream = stream
+        if len(pieces) > 1:
+            store.lines.append(OutputLine(partial + pieces[0], stream))
+            store.lines.extend(OutputLine(piece, stream) for piece in pieces[1:-1])
+            partial = pieces[-1]
+        else:
+            partial += pieces[0]
+        count = len(store.lines)
+        dropped = self.dropped
+        if count > self.max_lines:
+            keep = self.max_lines // 2
+            dropped += count - keep
+            store = _Store(store.lines[count - keep :])
+            count = keep
+        return OutputBuffer(
+            max_lines=self.max_lines,
+            _store=store,
+            _count=count,
+            partial=partial,
+            partial_stream=partial_stream,
+            dropped=dropped,
+            total_chars=self.total_chars + len(text),
+        )

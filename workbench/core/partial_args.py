@@ -1,0 +1,48 @@
+"""Arguments as they stream: an incremental JSON parse of the text so far."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic_core import from_json
+
+
+def parse_partial_args(raw: str) -> dict[str, Any] | None:
+    """The object the model has written so far, or ``None`` if nothing usable yet.
+
+    Uses pydantic_core's partial parser: unfinished strings are kept as far as they go,
+    unfinished numbers, literals and keys are left out.
+    """
+    if not raw.strip():
+        return None
+    try:
+        value = from_json(raw, allow_partial="trailing-strings")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def parse_complete_args(raw: str) -> tuple[dict[str, Any] | None, str | None]:
+    """Parse finished argument text; returns ``(args, error)``, exactly one of them set."""
+    if not raw.strip():
+        return {}, None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        return None, f"arguments are not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    if not isinstance(value, dict):
+        return None, f"arguments must be a JSON object, got {type(value).__name__}"
+    return value, None
+
+
+def streaming_prefix(args: dict[str, Any]) -> str:
+    """The shortest prefix of ``args``' JSON whose partial parse yields ``args``.
+
+    Used to turn a fixture's ``partial_args`` into the text a model would have streamed so
+    far: closing quotes and brackets are dropped while the parse stays the same.
+    """
+    text = json.dumps(args, ensure_ascii=False)
+    while text and text[-1] in '}]"' and parse_partial_args(text[:-1]) == args:
+        text = text[:-1]
+    return text

@@ -1,0 +1,150 @@
+"""The pure reducer: ``reduce(state, event) -> state``.
+
+It never raises and never does I/O. Events the lifecycle does not allow in the current phase
+(output after the result, a second result) are counted in ``ignored_events`` and otherwise
+ignored, which is what keeps "exactly one result" true however a source misbehaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from workbench.core import events as ev
+from workbench.core.call_state import Approval, CallState, Phase, ProgressInfo
+from workbench.core.partial_args import parse_complete_args, parse_partial_args
+
+_TERMINAL_PHASE: dict[type[ev.Terminal], Phase] = {
+    ev.Failed: Phase.FAILED,
+    ev.TimedOut: Phase.TIMED_OUT,
+    ev.Cancelled: Phase.CANCELLED,
+    ev.Blocked: Phase.BLOCKED,
+    ev.Skipped: Phase.SKIPPED,
+}
+
+_RUNNING = (Phase.EXECUTING, Phase.STREAMING_OUTPUT)
+
+
+def _ignored(state: CallState) -> CallState:
+    return replace(state, ignored_events=state.ignored_events + 1)
+
+
+def _finish_args(state: CallState, event: ev.ArgsComplete) -> CallState:
+    raw = event.raw if event.raw is not None else state.raw_args
+    if event.args is not None:
+        args, error = dict(event.args), None
+    else:
+        args, error = parse_complete_args(raw)
+    timings = replace(state.timings, args_complete_ms=event.at_ms)
+    return replace(
+        state,
+        phase=Phase.EXECUTING,
+        raw_args=raw,
+        args=args,
+        args_error=error,
+        partial_args=args if args is not None else state.partial_args,
+        timings=timings,
+    )
+
+
+def reduce(state: CallState, event: ev.CallEvent) -> CallState:
+    """Fold one event into the call state."""
+    phase = state.phase
+    if phase.is_terminal:
+        return _ignored(state)
+    state = replace(state, timings=replace(state.timings, last_event_ms=event.at_ms))
+
+    if isinstance(event, ev.ArgsDelta):
+        if phase is not Phase.ARGS_STREAMING:
+            return _ignored(state)
+        raw = state.raw_args + event.text
+        partial = parse_partial_args(raw)
+        return replace(state, raw_args=raw, partial_args=partial if partial is not None else state.partial_args)
+
+    if isinstance(event, ev.ArgsComplete):
+        if phase is not Phase.ARGS_STREAMING:
+            return _ignored(state)
+        return _finish_args(state, event)
+
+    if isinstance(event, ev.ApprovalRequested):
+        if phase is Phase.ARGS_STREAMING:
+            state = _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
+        elif phase is not Phase.EXECUTING or state.timings.started_ms is not None:
+            return _ignored(state)
+        return replace(
+            state,
+            phase=Phase.AWAITING_APPROVAL,
+            approval=Approval(reason=event.reason, policy=event.policy),
+        )
+
+    if isinstance(event, ev.Approved):
+        if phase is not Phase.AWAITING_APPROVAL:
+            return _ignored(state)
+        approval = state.approval or Approval()
+        edited = event.args is not None and event.args != state.args
+        return replace(
+            state,
+            phase=Phase.EXECUTING,
+            args=dict(event.args) if event.args is not None else state.args,
+            approval=replace(approval, decision="approved", note=event.by, args_edited=edited),
+        )
+
+    if isinstance(event, ev.Started):
+        if phase is Phase.ARGS_STREAMING:
+            state = _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
+        elif phase is not Phase.EXECUTING or state.timings.started_ms is not None:
+            return _ignored(state)
+        return replace(state, phase=Phase.EXECUTING, timings=replace(state.timings, started_ms=event.at_ms))
+
+    if isinstance(event, (ev.OutputChunk, ev.Progress)):
+        if phase not in _RUNNING:
+            return _ignored(state)
+        timings = state.timings
+        if timings.first_output_ms is None:
+            timings = replace(timings, first_output_ms=event.at_ms)
+        if isinstance(event, ev.OutputChunk):
+            return replace(
+                state,
+                phase=Phase.STREAMING_OUTPUT,
+                output=state.output.append(event.text, event.stream),
+                timings=timings,
+            )
+        return replace(
+            state,
+            phase=Phase.STREAMING_OUTPUT,
+            progress=ProgressInfo(event.progress, event.total, event.message),
+            timings=timings,
+        )
+
+    if isinstance(event, ev.Terminal):
+        if isinstance(event, ev.Completed):
+            new_phase = Phase.DONE if event.result.success else Phase.FAILED
+        else:
+            new_phase = _TERMINAL_PHASE[type(event)]
+        approval = state.approval
+        if phase is Phase.AWAITING_APPROVAL and approval is not None:
+            decision = {Phase.SKIPPED: "skipped", Phase.CANCELLED: "cancelled", Phase.BLOCKED: "blocked"}
+            note = event.reason if isinstance(event, ev.Skipped) else approval.note
+            approval = replace(approval, decision=decision.get(new_phase, approval.decision), note=note)
+        elif isinstance(event, ev.Blocked):
+            approval = Approval(reason=event.result.content, decision="blocked")
+        args = state.args
+        if args is None and phase is Phase.ARGS_STREAMING:
+            args, _ = parse_complete_args(state.raw_args)
+        return replace(
+            state,
+            phase=new_phase,
+            args=args,
+            approval=approval,
+            result=event.result,
+            timings=replace(state.timings, ended_ms=event.at_ms),
+        )
+
+    return _ignored(state)
+
+
+def reduce_all(state: CallState, events: Iterable[ev.CallEvent]) -> CallState:
+    """Fold a sequence of events."""
+    for event in events:
+        state = reduce(state, event)
+    return state

@@ -1,0 +1,75 @@
+"""The contract between a tool's runtime and whoever runs it.
+
+A runtime is a plain Python object whose services are injected through its constructor. Its
+async methods are named after the APIs; each takes the args and a :class:`CallContext` and
+returns a :class:`~workbench.core.result.ToolResult` built by the result funnel.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.events import OutputStream
+from workbench.core.result import ErrorType, ToolResult, failure, to_result
+
+OutputSink = Callable[[str, OutputStream], None]
+ProgressSink = Callable[[float | None, float | None, str | None], None]
+
+
+def _drop_output(text: str, stream: OutputStream) -> None:
+    del text, stream
+
+
+def _drop_progress(progress: float | None, total: float | None, message: str | None) -> None:
+    del progress, total, message
+
+
+@dataclass
+class CallContext:
+    """What a running call may use besides its args: output sinks and the workspace."""
+
+    workspace: Path = field(default_factory=Path.cwd)
+    emit: OutputSink = _drop_output
+    progress: ProgressSink = _drop_progress
+    timeout_s: float | None = None
+
+    def stdout(self, text: str) -> None:
+        self.emit(text, "stdout")
+
+    def stderr(self, text: str) -> None:
+        self.emit(text, "stderr")
+
+
+ApiMethod = Callable[[dict[str, Any], CallContext], Awaitable[ToolResult]]
+
+
+class BaseRuntime:
+    """Dispatches ``invoke(api, args, ctx)`` to the async method named ``api``.
+
+    Every return goes through the result funnel; an exception in a method becomes a failed
+    result of type ``ToolCrashed`` instead of escaping.
+    """
+
+    api_names: tuple[str, ...] = ()
+    """The APIs this runtime serves; must match the manifest."""
+
+    def has_api(self, api: str) -> bool:
+        return api in self.api_names and callable(getattr(self, api, None))
+
+    async def invoke(self, api: str, args: dict[str, Any], ctx: CallContext | None = None) -> ToolResult:
+        if not self.has_api(api):
+            return failure(ErrorType.API_NOT_FOUND, f"no API named {api!r} (available: {', '.join(self.api_names)})")
+        method: ApiMethod = getattr(self, api)
+        try:
+            result = method(args, ctx or CallContext())
+            if inspect.isawaitable(result):
+                result = await result
+        except Exception as error:  # noqa: BLE001 - a tool bug must become a result
+            return to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{api} crashed: {type(error).__name__}: {error}")
+        if not isinstance(result, ToolResult):
+            return failure(ErrorType.PROTOCOL_ERROR, f"{api} returned {type(result).__name__}, not a ToolResult")
+        return result

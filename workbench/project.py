@@ -1,0 +1,39 @@
+"""Open a project: its config, tool packages and fixtures, as one catalog and registry."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
+from workbench.fixtures.catalog import Catalog, build_catalog, load_tool_modules
+from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools import bundled_packages
+
+
+@dataclass
+class Project:
+    config: WorkbenchConfig
+    catalog: Catalog
+    registry: SurfaceRegistry
+
+
+def build_registry(catalog: Catalog) -> SurfaceRegistry:
+    registry = SurfaceRegistry()
+    for package in catalog.packages():
+        registry.register_set(package.identifier, package.surfaces)
+    return registry
+
+
+def open_project(paths: Sequence[Path] = (), *, config: WorkbenchConfig | None = None) -> Project:
+    """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs."""
+    config = config or load_config()
+    packages = bundled_packages() if config.include_bundled else []
+    module_packages, problems = load_tool_modules(config.tool_modules)
+    packages.extend(module_packages)
+    fixture_paths: list[Path] = list(paths) or list(config.fixture_dirs)
+    if not paths and config.include_bundled and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]:
+        fixture_paths.insert(0, bundled_fixtures_dir())
+    catalog = build_catalog(fixture_paths, packages, root=config.root, extra_problems=problems)
+    return Project(config=config, catalog=catalog, registry=build_registry(catalog))

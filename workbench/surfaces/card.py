@@ -1,0 +1,130 @@
+"""Compose a tool card: the Inspector line on top, then the surface the phase calls for.
+
+The card is one Rich renderable, so the TUI, ``workbench show`` and the snapshots all draw
+exactly the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.text import Text
+
+from workbench.core.call_state import Phase
+from workbench.surfaces import kit
+from workbench.surfaces.boundary import run_surface
+from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.generic import GENERIC_SURFACES
+from workbench.surfaces.registry import ResolvedSurface, SurfaceKind, SurfaceRegistry
+
+PHASE_SURFACE: dict[Phase, SurfaceKind | None] = {
+    Phase.ARGS_STREAMING: None,
+    Phase.AWAITING_APPROVAL: SurfaceKind.INTERVENTION,
+    Phase.EXECUTING: SurfaceKind.PLACEHOLDER,
+    Phase.STREAMING_OUTPUT: SurfaceKind.STREAMING,
+}
+
+
+def surface_kind_for(phase: Phase) -> SurfaceKind | None:
+    """Which surface fills the card body in ``phase`` (``None``: args are still streaming)."""
+    if phase.is_terminal:
+        return SurfaceKind.RENDER
+    return PHASE_SURFACE[phase]
+
+
+@dataclass(frozen=True)
+class CardView:
+    """What the card shows, and where it came from (for coverage and the status bar)."""
+
+    inspector: RenderableType
+    body: RenderableType | None
+    body_kind: SurfaceKind | None
+    body_fallback: bool
+    inspector_fallback: bool
+
+
+def _resolve_body(ctx: SurfaceContext, registry: SurfaceRegistry, kind: SurfaceKind) -> tuple[RenderableType | None, bool]:
+    resolved = registry.resolve(ctx.tool, ctx.api_name, kind)
+    body = run_surface(resolved, ctx)
+    if body is None and not resolved.fallback:
+        # The tool's surface has nothing to draw yet: the generic one still shows the state.
+        body = run_surface(ResolvedSurface(GENERIC_SURFACES[kind], kind, fallback=True), ctx)
+        return body, True
+    return body, resolved.fallback
+
+
+def args_preview(ctx: SurfaceContext) -> RenderableType:
+    """The card body while the model is still writing the arguments."""
+    palette = ctx.palette
+    raw = ctx.state.raw_args
+    line = Text(f"{kit.spinner(ctx.frame)} receiving arguments · {len(raw):,} characters", style=f"italic {palette.muted}")
+    if not ctx.state.partial_args:
+        return line
+    return Group(line, kit.json_block(ctx.state.partial_args, palette, max_lines=8))
+
+
+def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
+    inspector_surface = registry.resolve(ctx.tool, ctx.api_name, SurfaceKind.INSPECTOR)
+    inspector = run_surface(inspector_surface, ctx)
+    if inspector is None:
+        inspector = run_surface(ResolvedSurface(GENERIC_SURFACES[SurfaceKind.INSPECTOR], SurfaceKind.INSPECTOR, True), ctx)
+    kind = surface_kind_for(ctx.phase)
+    if kind is None:
+        return CardView(inspector or Text(""), args_preview(ctx), None, True, inspector_surface.fallback)
+    body, fallback = _resolve_body(ctx, registry, kind)
+    return CardView(inspector or Text(""), body, kind, fallback, inspector_surface.fallback)
+
+
+def phase_label(ctx: SurfaceContext) -> Text:
+    palette = ctx.palette
+    phase = ctx.phase
+    color = {
+        Phase.DONE: palette.success,
+        Phase.FAILED: palette.error,
+        Phase.TIMED_OUT: palette.error,
+        Phase.BLOCKED: palette.error,
+        Phase.CANCELLED: palette.warning,
+        Phase.SKIPPED: palette.warning,
+        Phase.AWAITING_APPROVAL: palette.warning,
+    }.get(phase, palette.accent)
+    label = Text(f" {phase.value}", style=color)
+    run_ms = ctx.state.timings.run_ms
+    if run_ms is not None:
+        label.append(f" · {run_ms:,} ms", style=palette.muted)
+    label.append(" ")
+    return label
+
+
+def card_renderable(ctx: SurfaceContext, registry: SurfaceRegistry, *, view: CardView | None = None) -> Panel:
+    """The whole tool card as one renderable, ``ctx.width`` columns wide."""
+    view = view or compose_card(ctx, registry)
+    palette = ctx.palette
+    parts: list[RenderableType] = [view.inspector]
+    if view.body is not None:
+        parts.append(Rule(style=palette.panel if not palette.dark else palette.muted, characters="─"))
+        parts.append(view.body)
+    title = Text(f" {ctx.emoji} {ctx.title} ", style="bold")
+    title.append_text(kit.text(f"· {ctx.api_name} ", palette.muted))
+    border = palette.error if ctx.error is not None else palette.primary
+    return Panel(
+        Group(*parts),
+        title=title,
+        title_align="left",
+        subtitle=phase_label(ctx),
+        subtitle_align="right",
+        border_style=border,
+        width=ctx.width,
+        padding=(0, 1),
+    )
+
+
+def portal_renderable(ctx: SurfaceContext, registry: SurfaceRegistry) -> RenderableType:
+    """The tool's Portal (or the generic one) for the current call."""
+    resolved = registry.resolve(ctx.tool, ctx.api_name, SurfaceKind.PORTAL)
+    body = run_surface(resolved, ctx)
+    if body is None:
+        body = run_surface(ResolvedSurface(GENERIC_SURFACES[SurfaceKind.PORTAL], SurfaceKind.PORTAL, True), ctx)
+    return body or Text("")

@@ -1,0 +1,124 @@
+"""What a surface is given: the call state, the tool's manifest, the width and the colours."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.call_state import CallState, Phase
+from workbench.core.manifest import ToolApi, ToolManifest
+from workbench.core.output_buffer import OutputBuffer
+from workbench.core.result import ToolError, ToolResult
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Theme colours as plain strings, so surfaces stay free of Textual."""
+
+    primary: str = "#0178D4"
+    secondary: str = "#004578"
+    accent: str = "#ffa62b"
+    success: str = "#4EBF71"
+    warning: str = "#ffa62b"
+    error: str = "#ba3c5b"
+    foreground: str = "#e0e0e0"
+    muted: str = "#8a8f98"
+    panel: str = "#2b2f36"
+    surface: str = "#1e1e1e"
+    dark: bool = True
+
+
+DARK_PALETTE = Palette()
+LIGHT_PALETTE = Palette(
+    primary="#004578",
+    secondary="#0178D4",
+    accent="#b35c00",
+    success="#2a7a45",
+    warning="#9a5b00",
+    error="#a3253f",
+    foreground="#1f1f1f",
+    muted="#5f6670",
+    panel="#e6e8eb",
+    surface="#f4f5f7",
+    dark=False,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceContext:
+    """The props of every surface. Surfaces never learn whether a call was replayed or live."""
+
+    state: CallState
+    manifest: ToolManifest | None = None
+    width: int = 80
+    palette: Palette = field(default=DARK_PALETTE)
+    frame: int = 0
+    """Animation frame for spinners; 0 in snapshots so nothing moves."""
+
+    @property
+    def tool(self) -> str:
+        return self.state.tool
+
+    @property
+    def api_name(self) -> str:
+        return self.state.api
+
+    @property
+    def api(self) -> ToolApi | None:
+        return self.manifest.get_api(self.state.api) if self.manifest is not None else None
+
+    @property
+    def title(self) -> str:
+        return self.manifest.meta.title if self.manifest is not None else self.state.tool
+
+    @property
+    def emoji(self) -> str:
+        return self.manifest.meta.emoji if self.manifest is not None else "🔧"
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """Final args when complete, else the partial args streamed so far."""
+        return self.state.known_args
+
+    @property
+    def is_streaming_args(self) -> bool:
+        return self.state.is_args_streaming
+
+    @property
+    def is_loading(self) -> bool:
+        return self.state.is_loading
+
+    @property
+    def is_active(self) -> bool:
+        """Still going: args streaming or the call running ("-ing" wording applies)."""
+        return self.state.is_args_streaming or self.state.is_loading
+
+    @property
+    def result(self) -> ToolResult | None:
+        return self.state.result
+
+    @property
+    def content(self) -> str:
+        return self.state.result.content if self.state.result is not None else ""
+
+    @property
+    def result_state(self) -> Any:
+        """The result's ``state`` (the UI's structured data), or ``None``."""
+        return self.state.result.state if self.state.result is not None else None
+
+    @property
+    def error(self) -> ToolError | None:
+        return self.state.error
+
+    @property
+    def output(self) -> OutputBuffer:
+        return self.state.output
+
+    @property
+    def inner_width(self) -> int:
+        """Width available inside the card's border and padding."""
+        return max(20, self.width - 4)

@@ -1,0 +1,136 @@
+"""Generic fallbacks, one per surface kind, used when a tool has no surface of its own.
+
+They know nothing about any tool: they show args, content and state as text and JSON, with
+every long thing capped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from workbench.core.call_state import Phase
+from workbench.surfaces import kit
+from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.registry import Surface, SurfaceKind
+
+STREAM_TAIL_LINES = 20
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    if isinstance(value, str):
+        text = value.replace("\n", "⏎ ")
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    return kit.truncate_line(text, limit)
+
+
+def args_summary(args: dict[str, Any], limit: int = 3) -> Text:
+    """``key: value, key2: value2`` for the first few args, as literal text."""
+    parts = [f"{key}: {_short(value)}" for key, value in list(args.items())[:limit]]
+    if len(args) > limit:
+        parts.append(f"+{len(args) - limit} more")
+    return kit.text(", ".join(parts))
+
+
+def inspector(ctx: SurfaceContext) -> RenderableType:
+    suffix = None
+    if ctx.phase in (Phase.DONE,):
+        suffix = Text("✓", style=ctx.palette.success)
+    line = kit.status_line(ctx, f"Calling {ctx.api_name}", f"Called {ctx.api_name}", args_summary(ctx.args), suffix)
+    return line
+
+
+def placeholder(ctx: SurfaceContext) -> RenderableType:
+    palette = ctx.palette
+    width = ctx.inner_width
+    rows: list[RenderableType] = [kit.join((f"{kit.spinner(ctx.frame)} Running {ctx.api_name}…", palette.muted))]
+    if ctx.args:
+        rows.append(args_summary(ctx.args, limit=5))
+    rows.append(kit.skeleton_bar(width * 7 // 10, palette))
+    return Group(*rows)
+
+
+def streaming(ctx: SurfaceContext) -> RenderableType | None:
+    palette = ctx.palette
+    rows: list[RenderableType] = []
+    progress = ctx.state.progress
+    if progress is not None:
+        fraction = progress.fraction
+        label = f" {fraction:.0%}" if fraction is not None else ""
+        bar = kit.progress_bar(fraction, min(40, ctx.inner_width - 8), palette)
+        bar.append(label)
+        rows.append(bar)
+        if progress.message:
+            rows.append(kit.text(progress.message, palette.muted))
+    output = ctx.output
+    if not output.is_empty():
+        tail = output.tail(STREAM_TAIL_LINES)
+        hidden = output.line_count - len(tail)
+        if hidden:
+            rows.append(Text(f"… {hidden:,} lines hidden · showing last {len(tail):,} of {output.line_count:,}", style=f"italic {palette.muted}"))
+        for line in tail:
+            style = palette.error if line.stream == "stderr" else ""
+            rows.append(kit.ansi_line(line.text, style))
+    return Group(*rows) if rows else None
+
+
+def render(ctx: SurfaceContext) -> RenderableType | None:
+    palette = ctx.palette
+    if ctx.result is None:
+        return None
+    if ctx.error is not None:
+        details: list[RenderableType] = []
+        if ctx.error.body is not None:
+            details.append(kit.json_block(ctx.error.body, palette, max_lines=12))
+        rows: list[RenderableType] = [kit.error_box(f"{ctx.error.type}", ctx.error.message, palette, details=details)]
+        if ctx.result_state is not None:
+            rows.append(kit.json_block(ctx.result_state, palette, max_lines=12))
+        return Group(*rows)
+    rows = [kit.capped_text(ctx.content, palette, max_lines=20)]
+    if ctx.result_state is not None:
+        rows.append(Text("state", style=f"bold {palette.muted}"))
+        rows.append(kit.json_block(ctx.result_state, palette, max_lines=20))
+    return Group(*rows)
+
+
+def intervention(ctx: SurfaceContext) -> RenderableType:
+    palette = ctx.palette
+    approval = ctx.state.approval
+    rows: list[RenderableType] = []
+    reason = approval.reason if approval is not None else ""
+    rows.append(kit.join(("Approval needed", f"bold {palette.warning}"), (f" — {reason}" if reason else "", palette.muted)))
+    rows.append(kit.json_block(ctx.args, palette, max_lines=20))
+    return Group(*rows)
+
+
+def portal(ctx: SurfaceContext) -> RenderableType:
+    palette = ctx.palette
+    rows: list[RenderableType] = [kit.join((f"{ctx.emoji} {ctx.title}", "bold"), (f" · {ctx.api_name}", palette.muted))]
+    rows.append(Text("arguments", style=f"bold {palette.muted}"))
+    rows.append(kit.json_block(ctx.args, palette, max_lines=200))
+    if ctx.result is not None:
+        rows.append(Text("content", style=f"bold {palette.muted}"))
+        rows.append(kit.capped_text(ctx.content, palette, max_lines=400))
+        if ctx.result_state is not None:
+            rows.append(Text("state", style=f"bold {palette.muted}"))
+            rows.append(kit.json_block(ctx.result_state, palette, max_lines=400))
+        if ctx.error is not None:
+            rows.append(kit.error_box(ctx.error.type, ctx.error.message, palette))
+    elif not ctx.output.is_empty():
+        rows.append(Text("output", style=f"bold {palette.muted}"))
+        rows.append(kit.capped_text(ctx.output.text(), palette, max_lines=400, ansi=True))
+    return Group(*rows)
+
+
+GENERIC_SURFACES: dict[SurfaceKind, Surface] = {
+    SurfaceKind.INSPECTOR: inspector,
+    SurfaceKind.PLACEHOLDER: placeholder,
+    SurfaceKind.STREAMING: streaming,
+    SurfaceKind.RENDER: render,
+    SurfaceKind.INTERVENTION: intervention,
+    SurfaceKind.PORTAL: portal,
+}

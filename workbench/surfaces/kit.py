@@ -1,0 +1,195 @@
+"""Building blocks for surfaces: safe text, caps with "showing N of M", JSON, boxes.
+
+Every piece of tool or fixture text goes through :mod:`workbench.core.sanitize` here, so a
+surface written with these helpers cannot leak markup or escape sequences.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from workbench.core.sanitize import ansi_text, clean, plain
+from workbench.surfaces.context import Palette, SurfaceContext
+
+T = TypeVar("T")
+
+SPINNER_FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+MAX_TEXT_CHARS = 20_000
+"""Characters of a single text block shown before it is cut."""
+
+
+def spinner(frame: int) -> str:
+    return SPINNER_FRAMES[frame % len(SPINNER_FRAMES)]
+
+
+def text(value: object, style: str = "") -> Text:
+    """Untrusted text as a literal :class:`Text` (never markup, escapes removed)."""
+    return plain(value, style)
+
+
+def join(*parts: Text | str | tuple[object, str] | None) -> Text:
+    """Assemble one line from pieces: ``Text``, trusted ``str`` labels, or ``(value, style)``."""
+    line = Text()
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, Text):
+            line.append_text(part)
+        elif isinstance(part, tuple):
+            line.append_text(plain(part[0], part[1]))
+        else:
+            line.append(part)
+    return line
+
+
+def showing(shown: int, total: int, unit: str, palette: Palette) -> Text:
+    """The explicit cap note: ``showing 10 of 240 results``."""
+    return Text(f"showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}")
+
+
+def more_note(hidden: int, shown: int, total: int, unit: str, palette: Palette) -> Text:
+    """``+230 more · showing 10 of 240 results``."""
+    return Text(f"+{hidden:,} more · showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}")
+
+
+def cap_items(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
+    """The first ``limit`` items and how many were left out."""
+    if len(items) <= limit:
+        return items, 0
+    return items[:limit], len(items) - limit
+
+
+def capped_list(items: Sequence[T], limit: int, render: Callable[[T], RenderableType], unit: str, palette: Palette) -> list[RenderableType]:
+    shown, hidden = cap_items(items, limit)
+    rows = [render(item) for item in shown]
+    if hidden:
+        rows.append(more_note(hidden, len(shown), len(items), unit, palette))
+    return rows
+
+
+def truncate_line(value: str, width: int) -> str:
+    if len(value) <= width:
+        return value
+    return value[: max(0, width - 1)] + "…"
+
+
+def capped_text(value: str, palette: Palette, *, max_lines: int = 40, style: str = "", ansi: bool = False, unit: str = "lines") -> RenderableType:
+    """A block of untrusted text cut at ``max_lines`` (and at a character cap)."""
+    total_chars = len(value)
+    cut_chars = total_chars > MAX_TEXT_CHARS
+    if cut_chars:
+        value = value[:MAX_TEXT_CHARS]
+    lines = value.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    shown = lines[:max_lines]
+    body = ansi_text("\n".join(shown), style) if ansi else plain("\n".join(shown), style)
+    notes: list[RenderableType] = []
+    if len(lines) > max_lines:
+        notes.append(showing(len(shown), len(lines) + (1 if cut_chars else 0), unit, palette))
+    if cut_chars:
+        notes.append(Text(f"showing {MAX_TEXT_CHARS:,} of {total_chars:,} characters", style=f"italic {palette.muted}"))
+    return Group(body, *notes) if notes else body
+
+
+def to_json_text(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str, sort_keys=False)
+
+
+def json_block(value: Any, palette: Palette, *, max_lines: int = 30) -> RenderableType:
+    """Highlighted JSON of untrusted data, capped."""
+    dumped = clean(to_json_text(value))
+    lines = dumped.split("\n")
+    shown = "\n".join(lines[:max_lines])
+    theme = "monokai" if palette.dark else "default"
+    syntax = Syntax(shown, "json", theme=theme, background_color="default", word_wrap=True)
+    if len(lines) > max_lines:
+        return Group(syntax, showing(max_lines, len(lines), "lines", palette))
+    return syntax
+
+
+def code_block(code: str, language: str, palette: Palette, *, max_lines: int = 40, start_line: int = 1, line_numbers: bool = True) -> RenderableType:
+    """Syntax-highlighted untrusted code, capped."""
+    cleaned = clean(code)
+    if len(cleaned) > MAX_TEXT_CHARS:
+        cleaned = cleaned[:MAX_TEXT_CHARS]
+    lines = cleaned.split("\n")
+    shown = "\n".join(lines[:max_lines])
+    theme = "monokai" if palette.dark else "default"
+    syntax = Syntax(shown, language or "text", theme=theme, background_color="default", line_numbers=line_numbers, start_line=start_line, word_wrap=True)
+    if len(lines) > max_lines:
+        return Group(syntax, showing(max_lines, len(lines), "lines", palette))
+    return syntax
+
+
+def error_box(title: str, message: str, palette: Palette, *, details: Iterable[RenderableType] = ()) -> Panel:
+    """A red-bordered box for failures; ``message`` is untrusted."""
+    body: list[RenderableType] = [plain(message)]
+    body.extend(details)
+    return Panel(Group(*body), title=Text(title, style=f"bold {palette.error}"), title_align="left", border_style=palette.error, expand=True, padding=(0, 1))
+
+
+def notice_box(title: str, body: RenderableType, palette: Palette, *, color: str | None = None) -> Panel:
+    color = color or palette.warning
+    return Panel(body, title=Text(title, style=f"bold {color}"), title_align="left", border_style=color, expand=True, padding=(0, 1))
+
+
+def key_values(rows: Iterable[tuple[str, object]], palette: Palette) -> Table:
+    """Labels (trusted) beside untrusted values."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style=palette.muted, no_wrap=True)
+    table.add_column(overflow="fold")
+    for label, value in rows:
+        table.add_row(Text(label), value if isinstance(value, Text) else plain(value))
+    return table
+
+
+def skeleton_bar(width: int, palette: Palette) -> Text:
+    return Text("░" * max(1, width), style=palette.muted)
+
+
+def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
+    """A determinate bar, or an empty track when the fraction is unknown."""
+    width = max(4, width)
+    if fraction is None:
+        return Text("·" * width, style=palette.muted)
+    filled = int(round(fraction * width))
+    bar = Text("█" * filled, style=palette.primary)
+    bar.append("░" * (width - filled), style=palette.muted)
+    return bar
+
+
+def status_line(ctx: SurfaceContext, verb_active: str, verb_done: str, subject: Text | None = None, suffix: Text | None = None, verb_failed: str | None = None) -> Text:
+    """The usual Inspector shape: ``Searching: query`` / ``Searched: query (12)``."""
+    palette = ctx.palette
+    active = ctx.is_active
+    line = Text(no_wrap=True, overflow="ellipsis")
+    if active:
+        line.append(f"{spinner(ctx.frame)} ", style=palette.accent)
+    failed = ctx.error is not None and not active
+    verb = verb_active if active else (verb_failed or verb_done) if failed else verb_done
+    line.append(verb, style=f"bold {palette.error}" if failed else "bold")
+    if subject is not None and subject.plain:
+        line.append(": ")
+        subject.stylize(palette.primary if palette.dark else palette.secondary)
+        line.append_text(subject)
+    if not active and suffix is not None:
+        line.append(" ")
+        line.append_text(suffix)
+    if ctx.error is not None and not active:
+        line.append(" ")
+        line.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+    return line
+
+
+def ansi_line(value: str, style: str = "") -> Text:
+    """One line of tool output with its SGR colours kept and everything else removed."""
+    return ansi_text(value, style)

@@ -1,0 +1,1 @@
+"""Testing support: the snapshot pytest plugin and its syrupy extensions."""

@@ -1,0 +1,17 @@
+"""The bundled reference tools. Each is a package a tool author can copy to start a new one."""
+
+from __future__ import annotations
+
+import importlib
+
+from workbench.tools.package import RuntimeServices, ToolPackage
+
+BUNDLED_TOOL_MODULES: tuple[str, ...] = ("workbench.tools.calculator",)
+
+
+def bundled_packages() -> list[ToolPackage]:
+    """Import the bundled tools (each module exposes ``PACKAGE``)."""
+    return [importlib.import_module(name).PACKAGE for name in BUNDLED_TOOL_MODULES]
+
+
+__all__ = ["BUNDLED_TOOL_MODULES", "RuntimeServices", "ToolPackage", "bundled_packages"]

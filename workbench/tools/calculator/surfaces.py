@@ -1,0 +1,57 @@
+"""The calculator's surfaces: a one-line Inspector and a Render that points at errors."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from workbench.surfaces import kit
+from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.registry import SurfaceSet
+
+VALUE_LINES = 4
+
+
+def calculate_inspector(ctx: SurfaceContext) -> RenderableType:
+    expression = str(ctx.args.get("expression", ""))
+    state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+    suffix = None
+    if ctx.error is None and "value" in state:
+        suffix = kit.text(f"= {kit.truncate_line(str(state['value']), 24)}", ctx.palette.success)
+    return kit.status_line(ctx, "Calculating", "Calculated", kit.text(expression), suffix, verb_failed="Calculation failed")
+
+
+def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
+    palette = ctx.palette
+    expression = str(ctx.args.get("expression", ""))
+    state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+    if ctx.error is not None:
+        column = state.get("column")
+        pointer: list[RenderableType] = [kit.text(expression)]
+        if isinstance(column, int) and 0 < column <= len(expression) + 1:
+            pointer.append(Text(" " * (column - 1) + "^", style=f"bold {palette.error}"))
+        stage = state.get("stage", "evaluate")
+        return kit.error_box(f"{ctx.error.type} while {'parsing' if stage == 'parse' else 'evaluating'}", ctx.error.message, palette, details=pointer)
+    if "value" not in state:
+        return None
+    value = str(state["value"])
+    width = max(10, ctx.inner_width - 2)
+    limit = width * VALUE_LINES
+    rows: list[RenderableType] = [kit.text(expression, palette.muted)]
+    shown = value if len(value) <= limit else value[:limit]
+    # Digits wrap as a block under "= " rather than as one over-long word.
+    first, rest = shown[: width - 2], shown[width - 2 :]
+    rows.append(kit.join(("= ", f"bold {palette.muted}"), (first, f"bold {palette.success}")))
+    for start in range(0, len(rest), width):
+        rows.append(kit.text(rest[start : start + width], f"bold {palette.success}"))
+    if len(value) > limit:
+        rows.append(kit.showing(len(shown), len(value), "digits", palette))
+    details = f"{state.get('type', 'number')} · {state.get('digits', len(value)):,} digits"
+    rows.append(Text(details, style=palette.muted))
+    return Group(*rows)
+
+
+SURFACES = SurfaceSet(
+    inspectors={"calculate": calculate_inspector},
+    renders={"calculate": calculate_render},
+)
