@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -18,7 +19,7 @@ LIGHT_THEME = "textual-light"
 class WorkbenchApp(App[None]):
     """Preview every UI surface of every tool in every phase of a call."""
 
-    CSS_PATH = "workbench.tcss"
+    CSS_PATH = Path(__file__).with_name("workbench.tcss")
     TITLE = "Workbench"
     SUB_TITLE = "tool UI surfaces"
 
@@ -47,4 +48,4 @@ class WorkbenchApp(App[None]):
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action
-                yield SystemCommand(binding.description, f"{binding.description} (key: {binding.key_display or binding.key})", lambda action=action: screen.run_action(action))
+                yield SystemCommand(binding.description, f"{binding.description} (key: {binding.key_display or binding.key})", lambda action=action: screen.call_later(screen.run_action, action))

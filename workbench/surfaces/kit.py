@@ -12,7 +12,6 @@ from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
@@ -106,6 +105,8 @@ def to_json_text(value: Any) -> str:
 
 def json_block(value: Any, palette: Palette, *, max_lines: int = 30) -> RenderableType:
     """Highlighted JSON of untrusted data, capped."""
+    from rich.syntax import Syntax  # Deferred: pygments is slow to import.
+
     dumped = clean(to_json_text(value))
     lines = dumped.split("\n")
     shown = "\n".join(lines[:max_lines])
@@ -118,6 +119,8 @@ def json_block(value: Any, palette: Palette, *, max_lines: int = 30) -> Renderab
 
 def code_block(code: str, language: str, palette: Palette, *, max_lines: int = 40, start_line: int = 1, line_numbers: bool = True) -> RenderableType:
     """Syntax-highlighted untrusted code, capped."""
+    from rich.syntax import Syntax
+
     cleaned = clean(code)
     if len(cleaned) > MAX_TEXT_CHARS:
         cleaned = cleaned[:MAX_TEXT_CHARS]

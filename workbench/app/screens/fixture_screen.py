@@ -56,6 +56,9 @@ class FixtureScreen(Screen[None]):
             super().__init__()
             self.project = project
 
+    class CatalogShown(Message):
+        """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
+
     def __init__(self, load_project: Callable[[], Project], *, animate: bool = True, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
@@ -113,6 +116,7 @@ class FixtureScreen(Screen[None]):
         self.query_one("#problems", ProblemsPanel).show(message.project.catalog.problems)
         tree.focus()
         tree.select_first()
+        self.post_message(self.CatalogShown())
 
     @property
     def catalog(self) -> Catalog | None:
@@ -297,3 +301,4 @@ class FixtureScreen(Screen[None]):
         tree = self.query_one("#tree", ToolTree)
         tree.focus()
         tree.select_first()
+        self.post_message(self.CatalogShown())

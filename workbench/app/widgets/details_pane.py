@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -42,6 +42,9 @@ class DetailsPane(Vertical):
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._state: CallState | None = None
+        self._manifest: ToolManifest | None = None
+        self._drawn: set[str] = set()
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
@@ -54,7 +57,25 @@ class DetailsPane(Vertical):
         self.query_one(f"#details-{tab_id}-body", Static).update(renderable)
 
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
-        """Fill every tab from ``state`` and ``manifest``."""
+        """Show ``state`` and ``manifest``; only the visible tab is drawn now, others on demand."""
+        self._state = state
+        self._manifest = manifest
+        self._drawn = set()
+        self._draw_active()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        self._draw_active()
+
+    def _draw_active(self) -> None:
+        active = self.query_one(TabbedContent).active.removeprefix("details-")
+        if active and active not in self._drawn:
+            self._drawn.add(active)
+            self._draw(active)
+
+    def _draw(self, tab_id: str) -> None:
+        state = self._state
+        manifest = self._manifest
         palette = palette_for(self.app.current_theme)
         none = Text("(none)", style="dim")
 
@@ -62,25 +83,24 @@ class DetailsPane(Vertical):
             return none if value is None else kit.json_block(value, palette, max_lines=DETAIL_LINES)
 
         if state is None:
-            for tab_id, _ in TABS:
-                self._set(tab_id, none)
+            self._set(tab_id, none)
             return
-        args_view: RenderableType = json_or_none(state.args)
-        if state.args is None and state.args_error:
-            args_view = kit.text(state.args_error, palette.error)
-        self._set("args", args_view)
-        partial = Text.assemble(("raw text so far:\n", "dim"), kit.text(state.raw_args or "(empty)"), "\n\n", ("parsed:\n", "dim"))
-        self._set("partial", Text.assemble(partial) if state.partial_args is None else _stack(partial, json_or_none(state.partial_args)))
         result = state.result
-        self._set("content", none if result is None else kit.capped_text(result.content, palette, max_lines=DETAIL_LINES))
-        self._set("state", none if result is None else json_or_none(result.state))
-        self._set("error", none if result is None or result.error is None else json_or_none(result.error.model_dump(mode="json")))
         api = manifest.get_api(state.api) if manifest is not None else None
-        self._set("manifest", none if api is None else json_or_none(api.model_dump(mode="json", by_alias=True, exclude_none=True)))
-        self._set("openai", none if api is None or manifest is None else json_or_none(openai_function(manifest, api)))
-
-
-def _stack(*parts: RenderableType) -> RenderableType:
-    from rich.console import Group
-
-    return Group(*parts)
+        view: RenderableType
+        if tab_id == "args":
+            view = kit.text(state.args_error, palette.error) if state.args is None and state.args_error else json_or_none(state.args)
+        elif tab_id == "partial":
+            raw = Text.assemble(("raw text so far:\n", "dim"), kit.text(state.raw_args or "(empty)"), "\n\n", ("parsed:\n", "dim"))
+            view = Group(raw, json_or_none(state.partial_args))
+        elif tab_id == "content":
+            view = none if result is None else kit.capped_text(result.content, palette, max_lines=DETAIL_LINES)
+        elif tab_id == "state":
+            view = none if result is None else json_or_none(result.state)
+        elif tab_id == "error":
+            view = none if result is None or result.error is None else json_or_none(result.error.model_dump(mode="json"))
+        elif tab_id == "manifest":
+            view = none if api is None else json_or_none(api.model_dump(mode="json", by_alias=True, exclude_none=True))
+        else:
+            view = none if api is None or manifest is None else json_or_none(openai_function(manifest, api))
+        self._set(tab_id, view)

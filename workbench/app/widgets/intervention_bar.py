@@ -30,6 +30,7 @@ class InterventionBar(Vertical):
         display: none;
         &.-active { display: block; }
         .-buttons { height: auto; }
+        #fields { height: auto; }
         Button { margin-right: 1; min-width: 12; }
         #reason { width: 1fr; }
         TextArea { height: auto; max-height: 10; }

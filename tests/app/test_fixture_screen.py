@@ -1,0 +1,309 @@
+"""Pilot tests: drive the workbench as a user would."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from workbench.app.app import WorkbenchApp
+from workbench.app.screens.fixture_screen import FixtureScreen
+from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.portal_panel import PortalPanel
+from workbench.app.widgets.problems_panel import ProblemsPanel
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.tool_tree import ToolTree
+from workbench.core.call_state import Phase
+from workbench.fixtures.catalog import VariantRef
+from workbench.project import open_project
+from workbench.surfaces.registry import SurfaceKind
+from workbench.testing.screen import screen_text, settle
+
+SIZE = (150, 48)
+
+
+async def ready(pilot: Pilot) -> FixtureScreen:
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, FixtureScreen)
+    return screen
+
+
+def variant_ids(tree: ToolTree) -> list[str]:
+    found: list[str] = []
+
+    def walk(node) -> None:  # noqa: ANN001
+        if isinstance(node.data, VariantRef):
+            found.append(node.data.variant.id)
+        for child in node.children:
+            walk(child)
+
+    walk(tree.root)
+    return found
+
+
+async def select(pilot: Pilot, screen: FixtureScreen, variant_id: str) -> None:
+    tree = screen.query_one(ToolTree)
+    node = next(node for node in _nodes(tree.root) if isinstance(node.data, VariantRef) and node.data.variant.id == variant_id)
+    tree.move_cursor(node)
+    await settle(pilot)
+
+
+def _nodes(node):  # noqa: ANN001, ANN202
+    yield node
+    for child in node.children:
+        yield from _nodes(child)
+
+
+async def test_opens_on_the_bundled_fixtures_with_the_first_variant_shown(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        tree = screen.query_one(ToolTree)
+        assert {"arithmetic", "division-by-zero", "syntax-error", "huge-factorial"} <= set(variant_ids(tree))
+        card = screen.query_one(ToolCard)
+        assert card.call_state is not None and card.call_state.phase.is_terminal
+        text = screen_text(app)
+        assert "Calculator" in text and "calculate" in text
+
+
+async def test_step_phases_back_and_forward(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "arithmetic")
+        card = screen.query_one(ToolCard)
+        seen = [card.call_state.phase]
+        for _ in range(3):
+            await pilot.press("left_square_bracket")
+            seen.append(card.call_state.phase)
+        assert seen == [Phase.DONE, Phase.EXECUTING, Phase.ARGS_STREAMING, Phase.ARGS_STREAMING]
+        await settle(pilot)
+        assert "receiving arguments" in screen_text(app)
+        await pilot.press("right_square_bracket")
+        assert card.call_state.phase is Phase.EXECUTING and card.body_kind is SurfaceKind.PLACEHOLDER
+
+
+async def test_replay_plays_to_the_end_instantly(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "division-by-zero")
+        for _ in range(3):  # x1 -> x2 -> x5 -> instant
+            await pilot.press("s")
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        card = screen.query_one(ToolCard)
+        assert card.call_state.phase is Phase.FAILED
+        assert "DivisionByZero" in screen_text(app)
+
+
+async def test_portal_width_and_theme_toggles(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        portal = screen.query_one(PortalPanel)
+        assert not portal.is_open
+        await pilot.press("o")
+        await settle(pilot)
+        assert portal.is_open and "arguments" in screen_text(app)
+        card = screen.query_one(ToolCard)
+        widths = []
+        for _ in range(3):
+            await pilot.press("w")
+            widths.append(card.card_width)
+        assert widths == [120, 60, 80]
+        await settle(pilot)
+        assert card.size.width == 80
+        assert app.theme == "textual-dark"
+        await pilot.press("t")
+        assert app.theme == "textual-light"
+        await pilot.press("o")
+        assert not portal.is_open
+
+
+async def test_filter_narrows_the_tree(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"zero")
+        await settle(pilot)
+        assert variant_ids(screen.query_one(ToolTree)) == ["division-by-zero"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.ref is not None and screen.ref.variant.id == "division-by-zero"
+
+
+BROKEN = "tool: calculator\napi: calculate\nvariants:\n  - id: x\n    label: [unclosed\n"
+GOOD = textwrap.dedent(
+    """\
+    tool: calculator
+    api: calculate
+    variants:
+      - id: still-works
+        label: Loads beside a broken file
+        kind: typical
+        args: {expression: "1 + 1"}
+        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
+    """
+)
+
+
+async def test_broken_file_shows_in_the_problems_panel_and_the_rest_works(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text(BROKEN)
+    (tmp_path / "good.yaml").write_text(GOOD)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        panel = screen.query_one(ProblemsPanel)
+        assert panel.display and len(panel.problems) == 1
+        assert "broken.yaml:6: not valid YAML" in panel.problems[0].format()
+        assert "1 problem in 1 file" in screen_text(app)
+        await select(pilot, screen, "still-works")
+        assert "Calculated: 1 + 1 = 2" in screen_text(app)
+
+
+HOSTILE = textwrap.dedent(
+    """\
+    tool: calculator
+    api: calculate
+    variants:
+      - id: hostile
+        label: Markup and escapes from a tool stay inert
+        kind: error
+        args: {expression: "[bold]x[/]"}
+        result:
+          success: false
+          content: "[@click=app.quit]q[/] [/bold] \\e]52;c;aGk=\\a \\e]0;pwned\\a"
+          error: {type: "[@click=app.quit]Boom[/]", message: "[@click=app.quit]quit[/] [/bold] \\e[2J"}
+    """
+)
+
+
+async def test_hostile_text_is_shown_literally_and_runs_nothing(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    (tmp_path / "hostile.yaml").write_text(HOSTILE)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "hostile")
+        text = screen_text(app)
+        assert "[bold]x[/]" in text
+        assert "[@click=app.quit]quit[/] [/bold]" in text
+        assert "\x1b" not in text and "\x07" not in text
+        card = screen.query_one(ToolCard)
+        for y in range(card.region.height):
+            await pilot.click(ToolCard, offset=(6, y))
+        await pilot.press("right_square_bracket")
+        assert app.is_running
+        await pilot.press("o")
+        await settle(pilot)
+        assert app.is_running and "\x1b" not in screen_text(app)
+
+
+async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(make_app: Callable[..., WorkbenchApp]) -> None:
+    def loader():  # noqa: ANN202
+        project = open_project()
+
+        def broken(ctx):  # noqa: ANN001, ANN202
+            raise RuntimeError("render bug")
+
+        project.registry.register("calculator", "calculate", SurfaceKind.RENDER, broken)
+        return project
+
+    app = make_app(loader=loader)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        text = screen_text(app)
+        assert "render surface of calculator/calculate crashed" in text
+        assert "RuntimeError: render bug" in text
+        assert app.is_running
+
+
+async def test_every_action_is_in_the_command_palette(make_app: Callable[..., WorkbenchApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        for binding in FixtureScreen.BINDINGS:
+            assert binding.description in titles
+        assert "Toggle dark/light theme" in titles
+        command = next(command for command in app.get_system_commands(screen) if command.title == "Portal")
+        command.callback()
+        await settle(pilot)
+        assert screen.query_one(PortalPanel).is_open
+
+
+APPROVAL_MANIFEST = textwrap.dedent(
+    """\
+    identifier: deployer
+    meta: {title: Deployer, emoji: "🚀"}
+    api:
+      - name: deploy
+        description: Deploy a service.
+        humanIntervention: required
+        parameters:
+          type: object
+          required: [service]
+          properties: {service: {type: string}}
+    """
+)
+APPROVAL_FIXTURE = textwrap.dedent(
+    """\
+    tool: deployer
+    api: deploy
+    variants:
+      - id: deploy-api
+        label: Deploys the API
+        kind: typical
+        args: {service: api}
+        result: {success: true, content: deployed}
+    """
+)
+
+
+async def test_intervention_skip_with_reason(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
+    (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "deploy-api")
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        card = screen.query_one(ToolCard)
+        assert card.call_state.phase is Phase.AWAITING_APPROVAL and card.body_kind is SurfaceKind.INTERVENTION
+        bar = screen.query_one(InterventionBar)
+        await settle(pilot)
+        assert bar.has_class("-active")
+        await pilot.click("#reason")
+        await pilot.press(*"not today", "enter")
+        await settle(pilot)
+        assert card.call_state.phase is Phase.SKIPPED
+        assert "not today" in card.call_state.result.content
+        assert not bar.has_class("-active")
+
+
+async def test_intervention_approve_with_edited_args_runs_on(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
+    (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "deploy-api")
+        for _ in range(3):
+            await pilot.press("s")  # instant
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        bar = screen.query_one(InterventionBar)
+        await settle(pilot)
+        editor = bar.query_one("#field-json")
+        editor.text = '{"service": "worker"}'
+        await pilot.click("#approve")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        card = screen.query_one(ToolCard)
+        assert card.call_state.phase is Phase.DONE
+        assert card.call_state.args == {"service": "worker"}

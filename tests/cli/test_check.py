@@ -1,0 +1,60 @@
+"""``workbench check`` reports every problem as file:line: field: message and fails the build."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from workbench.cli import main
+
+GOOD = """\
+tool: calculator
+api: calculate
+variants:
+  - id: ok
+    label: Adds
+    kind: typical
+    args: {expression: "1 + 1"}
+    result: {success: true, content: "1 + 1 = 2"}
+"""
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    return CliRunner()
+
+
+def test_bundled_fixtures_pass(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_broken_files_are_listed_and_the_rest_still_load(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "good.yaml").write_text(GOOD)
+    (tmp_path / "broken.yaml").write_text(GOOD.replace("kind: typical", "kind: typical\n    colour: red"))
+    (tmp_path / "args.yaml").write_text(GOOD.replace("id: ok", "id: bad-args").replace('expression: "1 + 1"', "expression: 7"))
+    result = runner.invoke(main, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert any(line.endswith("broken.yaml:7: variants[0].colour: Extra inputs are not permitted") for line in lines), lines
+    assert any(line.endswith("args.yaml:7: variants[0].args.expression: 7 is not of type 'string'") for line in lines), lines
+    assert "3 fixture file(s), 2 variant(s), 2 problem(s)" in result.output
+
+
+def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("tool: [\n")
+    result = runner.invoke(main, ["check", "--format", "json", str(tmp_path)])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["ok"] is False
+    [problem] = report["problems"]
+    assert problem["file"].endswith("broken.yaml") and problem["line"] == 2 and "not valid YAML" in problem["message"]
+
+
+def test_missing_path_is_a_problem(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["check", str(tmp_path / "missing")])
+    assert result.exit_code == 1 and "no such file or directory" in result.output
