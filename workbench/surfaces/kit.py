@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from workbench.core.output_buffer import OutputBuffer
 from workbench.core.sanitize import ansi_text, clean, plain
 from workbench.surfaces.context import Palette, SurfaceContext
 
@@ -82,20 +83,18 @@ def truncate_line(value: str, width: int) -> str:
 
 def capped_text(value: str, palette: Palette, *, max_lines: int = 40, style: str = "", ansi: bool = False, unit: str = "lines") -> RenderableType:
     """A block of untrusted text cut at ``max_lines`` (and at a character cap)."""
-    total_chars = len(value)
-    cut_chars = total_chars > MAX_TEXT_CHARS
-    if cut_chars:
-        value = value[:MAX_TEXT_CHARS]
-    lines = value.split("\n")
+    total_lines = value.count("\n") + (0 if value.endswith("\n") else 1) if value else 0
+    cut = value[:MAX_TEXT_CHARS]
+    lines = cut.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     shown = lines[:max_lines]
     body = ansi_text("\n".join(shown), style) if ansi else plain("\n".join(shown), style)
     notes: list[RenderableType] = []
-    if len(lines) > max_lines:
-        notes.append(showing(len(shown), len(lines) + (1 if cut_chars else 0), unit, palette))
-    if cut_chars:
-        notes.append(Text(f"showing {MAX_TEXT_CHARS:,} of {total_chars:,} characters", style=f"italic {palette.muted}"))
+    if total_lines > len(shown):
+        notes.append(showing(len(shown), total_lines, unit, palette))
+    elif len(value) > MAX_TEXT_CHARS:
+        notes.append(Text(f"showing {MAX_TEXT_CHARS:,} of {len(value):,} characters", style=f"italic {palette.muted}"))
     return Group(body, *notes) if notes else body
 
 
@@ -196,3 +195,58 @@ def status_line(ctx: SurfaceContext, verb_active: str, verb_done: str, subject: 
 def ansi_line(value: str, style: str = "") -> Text:
     """One line of tool output with its SGR colours kept and everything else removed."""
     return ansi_text(value, style)
+
+
+def human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"
+
+
+def diff_block(diff: str, palette: Palette, *, max_lines: int = 30) -> RenderableType:
+    """A unified diff with added and removed lines coloured, capped."""
+    lines = clean(diff).split("\n")
+    body = Text()
+    for line in lines[:max_lines]:
+        if line.startswith("+++") or line.startswith("---"):
+            style = f"bold {palette.muted}"
+        elif line.startswith("@@"):
+            style = palette.accent
+        elif line.startswith("+"):
+            style = palette.success
+        elif line.startswith("-"):
+            style = palette.error
+        else:
+            style = ""
+        body.append(line + "\n", style=style)
+    body.rstrip()
+    if len(lines) > max_lines:
+        return Group(body, showing(max_lines, len(lines), "diff lines", palette))
+    return body
+
+
+def rows_table(rows: Iterable[Sequence[Text | str]], palette: Palette, *, headers: Sequence[str] | None = None, justify: Sequence[str] | None = None) -> Table:
+    """A borderless table of literal cells; header labels are trusted."""
+    table = Table(box=None, show_header=headers is not None, header_style=f"bold {palette.muted}", padding=(0, 1), pad_edge=False, expand=False)
+    for index, header in enumerate(headers or []):
+        table.add_column(header, justify=(justify[index] if justify else "left"), overflow="ellipsis", no_wrap=True)  # type: ignore[arg-type]
+    for row in rows:
+        if headers is None and not table.columns:
+            for _ in row:
+                table.add_column(overflow="ellipsis", no_wrap=True)
+        table.add_row(*(cell if isinstance(cell, Text) else plain(cell) for cell in row))
+    return table
+
+
+def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[RenderableType]:
+    """The last ``lines`` of a call's output (SGR colours kept), with a hidden-lines marker."""
+    tail = output.tail(lines)
+    rows: list[RenderableType] = []
+    hidden = output.line_count - len(tail)
+    if hidden:
+        rows.append(Text(f"… {hidden:,} lines hidden · showing the last {len(tail)} of {output.line_count:,}", style=f"italic {palette.muted}"))
+    rows.extend(ansi_text(line.text, palette.error if line.stream == "stderr" else "") for line in tail)
+    return rows

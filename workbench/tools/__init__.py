@@ -6,7 +6,13 @@ import importlib
 
 from workbench.tools.package import RuntimeServices, ToolPackage
 
-BUNDLED_TOOL_MODULES: tuple[str, ...] = ("workbench.tools.calculator",)
+BUNDLED_TOOL_MODULES: tuple[str, ...] = (
+    "workbench.tools.web_browsing",
+    "workbench.tools.calculator",
+    "workbench.tools.local_system",
+    "workbench.tools.task",
+    "workbench.tools.skills",
+)
 
 
 def bundled_packages() -> list[ToolPackage]:

@@ -1,0 +1,1 @@
+"""Network access for tools: always through the SSRF guard."""

@@ -1,0 +1,182 @@
+"""An SSRF-safe httpx transport: resolve first, check every address, connect to what was checked.
+
+A naive ``ipaddress.ip_address(url.host)`` check misses ``2130706433``, ``0x7f000001`` and
+``127.1`` (all 127.0.0.1 to the resolver) and names that resolve to private addresses, and
+``follow_redirects`` would happily follow a 302 to 169.254.169.254. This transport:
+
+1. resolves the host with the system resolver (which understands all those spellings);
+2. refuses if *any* resolved address is loopback, private, link-local (cloud metadata),
+   multicast, reserved or unspecified — IPv4-mapped IPv6 addresses are unwrapped first —
+   unless an explicit allow-list opens it;
+3. connects to the checked address itself (the URL's host is swapped for the IP, with the
+   ``Host`` header and TLS SNI kept), so a second DNS answer cannot differ from the first;
+4. runs again for every redirect hop, because httpx sends each hop through the transport.
+
+Response bodies are capped by :func:`read_capped`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import httpx
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+METADATA_ADDRESSES = frozenset({ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"), ipaddress.ip_address("100.100.100.200")})
+
+
+class RequestRefused(httpx.TransportError):
+    """The guard refused a request; ``reason`` says which address and why."""
+
+    def __init__(self, message: str, *, request: httpx.Request | None = None, reason: str = "") -> None:
+        super().__init__(message, request=request)
+        self.reason = reason or message
+
+
+class BodyTooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the response body is larger than {limit:,} bytes")
+        self.limit = limit
+
+
+def _unwrap(address: IPAddress) -> IPAddress:
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return address.ipv4_mapped
+        if address.sixtofour is not None:
+            return address.sixtofour
+    return address
+
+
+def blocked_reason(address: IPAddress) -> str | None:
+    """Why ``address`` is not a public destination, or ``None`` if it is."""
+    address = _unwrap(address)
+    if address in METADATA_ADDRESSES:
+        return "a cloud metadata address"
+    checks = (
+        ("is_loopback", "a loopback address"),
+        ("is_link_local", "a link-local address"),
+        ("is_private", "a private address"),
+        ("is_multicast", "a multicast address"),
+        ("is_unspecified", "an unspecified address"),
+        ("is_reserved", "a reserved address"),
+    )
+    for attribute, reason in checks:
+        if getattr(address, attribute):
+            return reason
+    if isinstance(address, ipaddress.IPv4Address) and address in ipaddress.ip_network("100.64.0.0/10"):
+        return "a carrier-grade NAT address"
+    return None
+
+
+@dataclass(frozen=True)
+class SSRFPolicy:
+    """What may be reached besides the public internet."""
+
+    allow_networks: tuple[IPNetwork, ...] = ()
+    allow_hosts: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[str]) -> SSRFPolicy:
+        """Entries are CIDRs/addresses (``127.0.0.1``, ``10.0.0.0/8``) or host names."""
+        networks: list[IPNetwork] = []
+        hosts: set[str] = set()
+        for entry in entries:
+            entry = entry.strip()
+            if not entry:
+                continue
+            try:
+                networks.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                hosts.add(entry.lower())
+        return cls(tuple(networks), frozenset(hosts))
+
+    def allows(self, host: str, address: IPAddress) -> bool:
+        if host.lower() in self.allow_hosts:
+            return True
+        unwrapped = _unwrap(address)
+        return any(unwrapped in network or address in network for network in self.allow_networks)
+
+
+async def resolve(host: str, port: int) -> list[IPAddress]:
+    """Every address the system resolver gives for ``host``."""
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise httpx.ConnectError(f"cannot resolve {host}: {error.strerror}") from None
+    addresses: list[IPAddress] = []
+    for _family, _type, _proto, _name, sockaddr in infos:
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        if address not in addresses:
+            addresses.append(address)
+    return addresses
+
+
+class SSRFSafeTransport(httpx.AsyncBaseTransport):
+    """Wraps a real transport; every request (and redirect hop) is resolved and checked."""
+
+    def __init__(self, policy: SSRFPolicy | None = None, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.policy = policy or SSRFPolicy()
+        self._transport = transport or httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        if url.scheme not in ("http", "https"):
+            raise RequestRefused(f"refused {url.scheme}:// (only http and https)", request=request)
+        host = url.host
+        port = url.port or (443 if url.scheme == "https" else 80)
+        addresses = await resolve(host, port)
+        if not addresses:
+            raise httpx.ConnectError(f"{host} has no addresses", request=request)
+        for address in addresses:
+            reason = blocked_reason(address)
+            if reason is not None and not self.policy.allows(host, address):
+                message = f"refused {host} ({address}): {reason}; add it to the allow-list to reach it"
+                raise RequestRefused(message, request=request, reason=reason)
+        chosen = addresses[0]
+        ip_host = str(chosen)
+        if ip_host != host:
+            # Connect to the address we checked; keep Host and SNI so virtual hosts and TLS work.
+            request.url = url.copy_with(host=ip_host)
+            if url.scheme == "https":
+                request.extensions = {**request.extensions, "sni_hostname": host}
+        return await self._transport.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+
+def safe_client(*, allow: Sequence[str] = (), timeout: float = 20.0, max_redirects: int = 5, headers: dict[str, str] | None = None) -> httpx.AsyncClient:
+    """An ``httpx.AsyncClient`` whose every request and redirect goes through the guard."""
+    return httpx.AsyncClient(
+        transport=SSRFSafeTransport(SSRFPolicy.from_entries(allow)),
+        follow_redirects=True,
+        max_redirects=max_redirects,
+        timeout=timeout,
+        headers={"User-Agent": "workbench/0.1 (+https://github.com/)", **(headers or {})},
+    )
+
+
+async def read_capped(response: httpx.Response, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, bool]:
+    """Read at most ``max_bytes`` of a streamed response; returns ``(body, truncated)``."""
+    chunks: list[bytes] = []
+    size = 0
+    truncated = False
+    async for chunk in response.aiter_bytes():
+        remaining = max_bytes - size
+        if len(chunk) > remaining:
+            chunks.append(chunk[:remaining])
+            truncated = True
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    await response.aclose()
+    return b"".join(chunks), truncated

@@ -1,0 +1,1 @@
+"""Live tool sources: things that can run a tool call and report its events."""

@@ -1,0 +1,200 @@
+"""Run one live call and report it as the same event stream a fixture replay produces.
+
+Whatever happens — a result, a crash, a timeout, a cancel, a closed connection — the call
+ends in exactly one terminal event carrying a result with a stable error type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from workbench.core import events as ev
+from workbench.core.manifest import ToolManifest
+from workbench.core.result import ErrorType, ToolResult, failure, to_result
+from workbench.core.runtime import CallContext
+from workbench.fixtures.replay import ApprovalDecision
+from workbench.policy.verdict import ApprovalCheck
+from workbench.sources.base import ToolSource
+
+EventSink = Callable[[ev.CallEvent], None]
+ApprovalGate = Callable[[ev.ApprovalRequested], Awaitable[ApprovalDecision]]
+
+ARGS_CHUNK_CHARS = 16
+CANCEL_GRACE_S = 5.0
+"""How long a cancelled or timed-out invocation may take to wind down before we stop waiting."""
+
+
+class LiveCall:
+    """One call to a live source, observable through ``on_event``."""
+
+    def __init__(
+        self,
+        source: ToolSource,
+        manifest: ToolManifest | None,
+        tool: str,
+        api: str,
+        args: dict[str, Any],
+        *,
+        on_event: EventSink,
+        timeout_ms: int,
+        approval: ApprovalCheck | None = None,
+        approval_gate: ApprovalGate | None = None,
+        workspace: Path | None = None,
+        args_chunk_delay_s: float = 0.0,
+    ) -> None:
+        self.source = source
+        self.manifest = manifest
+        self.tool = tool
+        self.api = api
+        self.args = dict(args)
+        self.on_event = on_event
+        self.timeout_ms = timeout_ms
+        self.approval = approval
+        self.approval_gate = approval_gate
+        self.workspace = workspace or Path.cwd()
+        self.args_chunk_delay_s = args_chunk_delay_s
+        self.result: ToolResult | None = None
+        self._started_at = time.monotonic()
+        self._cancel = asyncio.Event()
+        self._cancel_reason = ""
+        self._output_lines = 0
+        self._last_progress: str | None = None
+
+    def _now_ms(self) -> int:
+        return int((time.monotonic() - self._started_at) * 1000)
+
+    def _emit(self, event: ev.CallEvent) -> None:
+        self.on_event(event)
+
+    def cancel(self, reason: str = "cancelled by the user") -> None:
+        """Ask the call to stop; it ends with a ``Cancelled`` result."""
+        self._cancel_reason = reason
+        self._cancel.set()
+
+    def _finish(self, terminal: ev.Terminal) -> ToolResult:
+        if self.result is None:
+            self.result = terminal.result
+            self._emit(terminal)
+        return self.result
+
+    def _pending(self) -> str:
+        if self._output_lines:
+            return f"the tool was still running after {self._output_lines} output line(s)"
+        if self._last_progress:
+            return f"the tool was still running (last progress: {self._last_progress})"
+        return "no result or output had arrived yet"
+
+    async def _stream_args(self) -> None:
+        raw = json.dumps(self.args, ensure_ascii=False)
+        for index in range(0, len(raw), ARGS_CHUNK_CHARS):
+            self._emit(ev.ArgsDelta(raw[index : index + ARGS_CHUNK_CHARS], at_ms=self._now_ms()))
+            if self.args_chunk_delay_s:
+                await asyncio.sleep(self.args_chunk_delay_s)
+        self._emit(ev.ArgsComplete(args=self.args, raw=raw, at_ms=self._now_ms()))
+
+    async def _ask(self) -> bool:
+        """Run the approval step; returns whether to go on."""
+        check = self.approval
+        if check is None or not check.needed:
+            return True
+        label = f"{self.tool}.{self.api}"
+        if check.blocked:
+            message = f"Blocked by policy: {label} needs approval ({check.reason}) and no one can approve in headless mode."
+            self._finish(ev.Blocked(failure(ErrorType.BLOCKED, message, state={"type": "blocked", "reason": check.reason}), at_ms=self._now_ms()))
+            return False
+        request = ev.ApprovalRequested(reason=check.reason, policy=check.policy, at_ms=self._now_ms())
+        self._emit(request)
+        if self.approval_gate is None:
+            message = f"{label} needs approval ({check.reason}) but nothing can ask for it."
+            self._finish(ev.Blocked(failure(ErrorType.BLOCKED, message, state={"type": "blocked"}), at_ms=self._now_ms()))
+            return False
+        gate = asyncio.ensure_future(self.approval_gate(request))
+        cancelled = asyncio.ensure_future(self._cancel.wait())
+        await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        if not gate.done():
+            gate.cancel()
+            self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"Cancelled while waiting for approval: {self._cancel_reason}."), at_ms=self._now_ms()))
+            return False
+        cancelled.cancel()
+        decision = gate.result()
+        if decision.action == "approve":
+            if decision.args is not None:
+                self.args = dict(decision.args)
+            self._emit(ev.Approved(args=self.args, at_ms=self._now_ms()))
+            return True
+        if decision.action == "skip":
+            reason = decision.reason or "no reason given"
+            self._finish(ev.Skipped(failure(ErrorType.SKIPPED, f"The user skipped {label}: {reason}", state={"reason": reason}), reason=reason, at_ms=self._now_ms()))
+            return False
+        self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"The user cancelled {label} before it ran."), at_ms=self._now_ms()))
+        return False
+
+    def _context(self) -> CallContext:
+        def emit(text: str, stream: ev.OutputStream) -> None:
+            if self.result is None and text:
+                self._output_lines += text.count("\n")
+                self._emit(ev.OutputChunk(text, stream, at_ms=self._now_ms()))
+
+        def progress(value: float | None, total: float | None, message: str | None) -> None:
+            if self.result is None:
+                self._last_progress = message or (f"{value:g}/{total:g}" if value is not None and total else None)
+                self._emit(ev.Progress(value, total, message, at_ms=self._now_ms()))
+
+        return CallContext(workspace=self.workspace, emit=emit, progress=progress, timeout_s=self.timeout_ms / 1000)
+
+    async def run(self) -> ToolResult:
+        """Run the call to its one result (never raises except when this task is cancelled)."""
+        try:
+            await self._stream_args()
+            if self._cancel.is_set():
+                return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"Cancelled before it ran: {self._cancel_reason}."), at_ms=self._now_ms()))
+            if not await self._ask():
+                assert self.result is not None
+                return self.result
+            self._emit(ev.Started(at_ms=self._now_ms()))
+            return await self._invoke()
+        except asyncio.CancelledError:
+            self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"The call was cancelled: {self._pending()}."), at_ms=self._now_ms()))
+            raise
+        except Exception as error:  # noqa: BLE001 - every path ends in one result
+            return self._finish(ev.Failed(to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{self.tool}.{self.api} failed: {type(error).__name__}: {error}"), at_ms=self._now_ms()))
+        finally:
+            if self.result is None:
+                self._finish(ev.Failed(failure(ErrorType.TOOL_FAILED, "The call ended without a result."), at_ms=self._now_ms()))
+
+    async def _invoke(self) -> ToolResult:
+        invocation = asyncio.ensure_future(self.source.invoke(self.tool, self.api, self.args, self._context()))
+        cancelled = asyncio.ensure_future(self._cancel.wait())
+        timeout_s = self.timeout_ms / 1000
+        try:
+            done, _ = await asyncio.wait({invocation, cancelled}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            invocation.cancel()
+            cancelled.cancel()
+            raise
+        cancelled.cancel()
+        if invocation in done:
+            try:
+                result = invocation.result()
+            except asyncio.CancelledError:
+                return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled by its source."), at_ms=self._now_ms()))
+            except Exception as error:  # noqa: BLE001
+                return self._finish(ev.Failed(to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}"), at_ms=self._now_ms()))
+            if not isinstance(result, ToolResult):
+                return self._finish(ev.Failed(failure(ErrorType.PROTOCOL_ERROR, f"{self.tool}.{self.api} returned {type(result).__name__}, not a result"), at_ms=self._now_ms()))
+            return self._finish(ev.Completed(result, at_ms=self._now_ms()))
+        pending = self._pending()
+        invocation.cancel()
+        # Give the source a bounded moment to kill what it started (subprocesses, requests).
+        await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)
+        if invocation.done() and not invocation.cancelled():
+            invocation.exception()  # Retrieved so asyncio does not warn about it.
+        if self._cancel.is_set():
+            return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.", state={"pending": pending}), at_ms=self._now_ms()))
+        seconds = f"{timeout_s:g}"
+        return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out after {seconds} s; {pending}.", state={"timeout_ms": self.timeout_ms, "pending": pending}), at_ms=self._now_ms()))

@@ -1,0 +1,22 @@
+"""Skills: SKILL.md folders with reference files (manifest, runtime, surfaces)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.skills.library import BUNDLED_SKILLS, SkillLibrary
+from workbench.tools.skills.manifest import IDENTIFIER, MANIFEST
+from workbench.tools.skills.runtime import SkillsRuntime
+from workbench.tools.skills.surfaces import SURFACES
+
+
+def create_runtime(services: RuntimeServices) -> SkillsRuntime:
+    extra = services.settings.get("skills.paths", "")
+    roots = [Path(item) for item in extra.split(":") if item] + [services.workspace / "skills", BUNDLED_SKILLS]
+    return SkillsRuntime(SkillLibrary(roots))
+
+
+PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+
+__all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "SkillLibrary", "SkillsRuntime"]

@@ -1,0 +1,26 @@
+"""Tasks: a SQLite task store with batch creation and runnable tasks."""
+
+from __future__ import annotations
+
+from workbench.tools.local_system.commands import CommandRunner
+from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.task.manifest import IDENTIFIER, MANIFEST
+from workbench.tools.task.runtime import TaskRuntime
+from workbench.tools.task.store import TaskStore
+from workbench.tools.task.surfaces import SURFACES
+
+DATABASE_NAME = ".workbench/tasks.db"
+
+
+def create_runtime(services: RuntimeServices) -> TaskRuntime:
+    path = services.settings.get("task.database")
+    if path is None:
+        database = services.workspace / DATABASE_NAME
+        database.parent.mkdir(parents=True, exist_ok=True)
+        path = str(database)
+    return TaskRuntime(TaskStore(path), CommandRunner(), services.workspace)
+
+
+PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+
+__all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "TaskRuntime", "TaskStore"]

@@ -1,0 +1,26 @@
+"""Web browsing: search and crawl, offline by default (manifest, runtime, surfaces)."""
+
+from __future__ import annotations
+
+from workbench.net.ssrf import safe_client
+from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.web_browsing.manifest import IDENTIFIER, MANIFEST
+from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
+from workbench.tools.web_browsing.services import HttpPageFetcher, OfflinePageFetcher, OfflineSearchService, SearxngSearchService
+from workbench.tools.web_browsing.surfaces import SURFACES
+
+
+def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
+    """Offline corpus by default; ``web.online`` switches to SearXNG and real fetches."""
+    online = services.settings.get("web.online", "0") not in ("", "0", "false") or not services.offline
+    if not online:
+        latency = int(services.settings.get("web.offline_latency_ms", "0") or 0)
+        return WebBrowsingRuntime(OfflineSearchService(), OfflinePageFetcher(latency_ms=latency))
+    allow = [item for item in services.settings.get("web.allow", "").split(",") if item]
+    client = safe_client(allow=allow)
+    return WebBrowsingRuntime(SearxngSearchService(services.settings.get("web.searxng_url"), client), HttpPageFetcher(client))
+
+
+PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+
+__all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "WebBrowsingRuntime"]
