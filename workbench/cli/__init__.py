@@ -11,7 +11,9 @@ from pathlib import Path
 import click
 
 from workbench.cli.check import check
+from workbench.cli.coverage import coverage
 from workbench.cli.show import show
+from workbench.cli.snapshot import snapshot
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,5 +41,7 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
 
 main.add_command(show)
 main.add_command(check)
+main.add_command(coverage)
+main.add_command(snapshot)
 
 __all__ = ["main"]

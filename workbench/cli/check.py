@@ -14,13 +14,24 @@ import click
 def check(paths: tuple[Path, ...], output_format: str) -> None:
     """Load and validate every fixture and manifest (PATHS, or the configured fixture dirs).
 
-    Each problem is printed as FILE:LINE: FIELD: MESSAGE. Exit code 1 if there is any.
+    Also fails on coverage gaps: an API without a typical, empty, error or truncated variant
+    and no waiver with a reason, or an API with an approval policy but no Intervention
+    surface. Each problem is printed as FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an
+    error (warnings are printed only).
     """
     from workbench.project import open_project
 
+    from workbench.fixtures.coverage import coverage, coverage_problems
+
     project = open_project(paths)
     catalog = project.catalog
-    problems = sorted(catalog.problems, key=lambda problem: (problem.file, problem.line or 0, problem.field))
+    rows = coverage(catalog, project.registry)
+    if paths:
+        # Checking named files: only the tools those files describe are held to coverage.
+        named = {fixture.tool for fixture in catalog.fixture_files} | {entry.identifier for entry in catalog.tools.values() if entry.package is None}
+        rows = [row for row in rows if row.tool in named]
+    gaps = coverage_problems(rows, root=project.config.root)
+    problems = sorted([*catalog.problems, *gaps], key=lambda problem: (problem.file, problem.line or 0, problem.field))
     errors = [problem for problem in problems if problem.severity == "error"]
     if output_format == "json":
         report = {

@@ -145,9 +145,10 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
         ip_host = str(chosen)
         if ip_host != host:
             # Connect to the address we checked; keep Host and SNI so virtual hosts and TLS work.
-            request.url = url.copy_with(host=ip_host)
-            if url.scheme == "https":
-                request.extensions = {**request.extensions, "sni_hostname": host}
+            # A copy goes to the wire: the caller's request (and so response.url and every
+            # relative redirect) keeps the original name, which the allow-list may name.
+            extensions = {**request.extensions, "sni_hostname": host} if url.scheme == "https" else request.extensions
+            request = httpx.Request(request.method, url.copy_with(host=ip_host), headers=request.headers, stream=request.stream, extensions=extensions)
         return await self._transport.handle_async_request(request)
 
     async def aclose(self) -> None:

@@ -24,17 +24,48 @@ def _looks_like_path(value: str) -> bool:
     return value.startswith(("/", "~")) or value.startswith("..") or "/../" in value or value.startswith("\\\\")
 
 
-def extract_paths(args: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> Iterator[str]:
-    """Every value that names a path: by key name, by schema format, or by its shape.
+CONTENT_KEYS = frozenset({"content", "text", "body", "oldstring", "newstring", "old_string", "new_string", "instruction", "description", "query", "message", "expression"})
+"""Free-text arguments: a file's content starting with ``//`` is not a path."""
+MAX_PATH_CHARS = 4096
 
-    Unlike a fixed list of field names, a tool that calls its argument ``location`` but passes
-    ``/etc/passwd`` is still caught by shape.
+
+def _declares_paths(schema: Mapping[str, Any] | None) -> bool:
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return False
+    for sub in properties.values():
+        items = sub.get("items") if isinstance(sub, Mapping) else None
+        if isinstance(sub, Mapping) and sub.get("format") == "path" or isinstance(items, Mapping) and items.get("format") == "path":
+            return True
+    return False
+
+
+def extract_paths(args: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> Iterator[str]:
+    """Every value that names a path.
+
+    A schema that marks its path arguments (``"format": "path"``) is taken at its word. For
+    any other schema, a value counts by its key (``path``, ``cwd``, ``*File``...) or by its
+    shape (absolute, ``~``, ``..``) — so a tool that calls its argument ``location`` but passes
+    ``/etc/passwd`` is still caught, which a fixed list of field names would miss.
     """
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
+    if _declares_paths(schema):
+        for key, value in args.items():
+            sub = properties.get(key) if isinstance(properties, Mapping) else None
+            if not isinstance(sub, Mapping):
+                continue
+            items = sub.get("items") if isinstance(sub.get("items"), Mapping) else {}
+            if sub.get("format") == "path" and isinstance(value, str):
+                yield value
+            elif items.get("format") == "path" and isinstance(value, list):
+                yield from (item for item in value if isinstance(item, str))
+        return
 
     def walk(value: Any, key: str, sub_schema: Any) -> Iterator[str]:
         if isinstance(value, str):
-            if _is_path_key(key, sub_schema) or _looks_like_path(value):
+            if _is_path_key(key, sub_schema):
+                yield value
+            elif key.lower() not in CONTENT_KEYS and "\n" not in value and len(value) <= MAX_PATH_CHARS and _looks_like_path(value):
                 yield value
         elif isinstance(value, Mapping):
             nested = sub_schema.get("properties", {}) if isinstance(sub_schema, Mapping) else {}

@@ -102,11 +102,24 @@ def to_json_text(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str, sort_keys=False)
 
 
-def json_block(value: Any, palette: Palette, *, max_lines: int = 30) -> RenderableType:
-    """Highlighted JSON of untrusted data, capped."""
+def shorten_strings(value: Any, limit: int) -> Any:
+    """``value`` with every string longer than ``limit`` cut, saying how much was left out."""
+    if isinstance(value, str):
+        if len(value) > limit:
+            return f"{value[:limit]}… (+{len(value) - limit:,} characters)"
+        return value
+    if isinstance(value, dict):
+        return {key: shorten_strings(item, limit) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [shorten_strings(item, limit) for item in value]
+    return value
+
+
+def json_block(value: Any, palette: Palette, *, max_lines: int = 30, max_string: int = 400) -> RenderableType:
+    """Highlighted JSON of untrusted data; long strings and long listings are capped."""
     from rich.syntax import Syntax  # Deferred: pygments is slow to import.
 
-    dumped = clean(to_json_text(value))
+    dumped = clean(to_json_text(shorten_strings(value, max_string)))
     lines = dumped.split("\n")
     shown = "\n".join(lines[:max_lines])
     theme = "monokai" if palette.dark else "default"

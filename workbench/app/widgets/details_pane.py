@@ -80,7 +80,7 @@ class DetailsPane(Vertical):
         none = Text("(none)", style="dim")
 
         def json_or_none(value: Any) -> RenderableType:
-            return none if value is None else kit.json_block(value, palette, max_lines=DETAIL_LINES)
+            return none if value is None else kit.json_block(value, palette, max_lines=DETAIL_LINES, max_string=20_000)
 
         if state is None:
             self._set(tab_id, none)

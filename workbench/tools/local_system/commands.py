@@ -69,10 +69,15 @@ class CommandRunner:
                     break
 
         pumps = asyncio.gather(pump(process.stdout, "stdout"), pump(process.stderr, "stderr"))
+
+        async def finish() -> None:
+            # The timeout covers the wait too: a command may close its output and run on.
+            await asyncio.shield(pumps)
+            await process.wait()
+
         timed_out = False
         try:
-            await asyncio.wait_for(asyncio.shield(pumps), timeout=timeout_s)
-            await process.wait()
+            await asyncio.wait_for(finish(), timeout=timeout_s)
         except TimeoutError:
             timed_out = True
             await self._kill(process)
@@ -94,13 +99,16 @@ class CommandRunner:
         return CommandOutcome(exit_code=code, signal=None, timed_out=timed_out, duration_ms=duration)
 
     async def _kill(self, process: asyncio.subprocess.Process) -> None:
-        if process.returncode is not None:
-            return
+        # The group is signalled even when the shell has exited: its background children
+        # (``sleep 60 &``) outlive it, hold the output pipes open and must not be left running.
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, sig)
             try:
                 await asyncio.wait_for(process.wait(), timeout=KILL_GRACE_S)
-                return
+                break
             except TimeoutError:
                 continue
+        # Whatever is left of the group once the shell is gone gets no further grace.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)

@@ -8,7 +8,6 @@ reported (``total`` beside what is returned, ``truncated: true``).
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import os
 import re
 import stat
@@ -41,6 +40,62 @@ class WorkspaceError(Exception):
 
 def language_for(path: str) -> str:
     return LANGUAGES.get(Path(path).suffix.lower(), "text")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as editors and compilers count them: split at ``\\n``, ``\\r\\n`` and ``\\r`` only.
+
+    ``str.splitlines`` also splits at form feeds, ``\\v`` and U+2028, which shifts line numbers.
+    """
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A regex for a path glob: ``*`` and ``?`` stay within one directory, ``**`` crosses them.
+
+    ``**/`` also matches no directory at all, so ``src/**/*.py`` finds ``src/a.py`` too.
+    """
+    parts: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            parts.append(".*")
+            index += 2
+        elif char == "*":
+            parts.append("[^/]*")
+            index += 1
+        elif char == "?":
+            parts.append("[^/]")
+            index += 1
+        elif char == "[":
+            close = pattern.find("]", index + 2)
+            if close == -1:
+                parts.append(re.escape(char))
+                index += 1
+            else:
+                body = pattern[index + 1 : close]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                parts.append("[" + body.replace("\\", "\\\\") + "]")
+                index = close + 1
+        else:
+            parts.append(re.escape(char))
+            index += 1
+    return re.compile("".join(parts) + r"\Z")
+
+
+def glob_matches(pattern: str, relative: str) -> bool:
+    """Whether a workspace-relative path matches; a pattern without ``/`` matches the name."""
+    if "/" not in pattern:
+        return glob_regex(pattern).match(relative.rsplit("/", 1)[-1]) is not None
+    return glob_regex(pattern).match(relative) is not None
 
 
 class WorkspaceFiles:
@@ -116,7 +171,7 @@ class WorkspaceFiles:
         if b"\x00" in data[:8192]:
             raise WorkspaceError("BinaryFile", f"{path} looks like a binary file ({size:,} bytes)", path)
         text = data.decode("utf-8", errors="replace")
-        lines = text.splitlines()
+        lines = split_lines(text)
         total = len(lines)
         first = max(1, start_line or 1)
         last = min(total, end_line or total)
@@ -140,13 +195,13 @@ class WorkspaceFiles:
         file = self.resolve(path)
         if file.is_dir():
             raise WorkspaceError("NotAFile", f"{path} is a directory", path)
-        if not file.parent.exists():
-            if not create_directories:
-                raise WorkspaceError("FileNotFound", f"the directory {self.display(file.parent)} does not exist", path)
-            file.parent.mkdir(parents=True, exist_ok=True)
         created = not file.exists()
         data = content.encode("utf-8")
         try:
+            if not file.parent.exists():
+                if not create_directories:
+                    raise WorkspaceError("FileNotFound", f"the directory {self.display(file.parent)} does not exist", path)
+                file.parent.mkdir(parents=True, exist_ok=True)
             with file.open("wb") as handle:
                 for offset in range(0, len(data), chunk_bytes):
                     handle.write(data[offset : offset + chunk_bytes])
@@ -154,13 +209,16 @@ class WorkspaceFiles:
                         on_progress(min(len(data), offset + chunk_bytes), len(data))
         except PermissionError:
             raise WorkspaceError("PermissionDenied", f"no permission to write {path}", path) from None
+        except (NotADirectoryError, FileExistsError):
+            raise WorkspaceError("NotADirectory", f"a parent of {path} is a file, not a directory", path) from None
         return {"bytesWritten": len(data), "lines": content.count("\n") + (1 if content and not content.endswith("\n") else 0), "created": created}
 
     def edit(self, path: str, old: str, new: str, *, replace_all: bool = False) -> dict[str, Any]:
         file = self._existing(path)
         if file.is_dir():
             raise WorkspaceError("NotAFile", f"{path} is a directory", path)
-        before = file.read_text(encoding="utf-8", errors="replace")
+        # Bytes, not text mode: text mode would turn every CRLF of the file into LF on write.
+        before = file.read_bytes().decode("utf-8", errors="replace")
         if not old:
             raise WorkspaceError("InvalidEdit", "oldString is empty; use writeFile to create content", path)
         count = before.count(old)
@@ -169,9 +227,9 @@ class WorkspaceFiles:
         if count > 1 and not replace_all:
             raise WorkspaceError("AmbiguousEdit", f"oldString appears {count} times in {path}; add context or set replaceAll", path)
         after = before.replace(old, new) if replace_all else before.replace(old, new, 1)
-        file.write_text(after, encoding="utf-8")
+        file.write_bytes(after.encode("utf-8"))
         display = self.display(file)
-        diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), fromfile=f"a/{display}", tofile=f"b/{display}", lineterm="", n=2))
+        diff = list(difflib.unified_diff(split_lines(before), split_lines(after), fromfile=f"a/{display}", tofile=f"b/{display}", lineterm="", n=2))
         added = sum(1 for line in diff if line.startswith("+") and not line.startswith("+++"))
         removed = sum(1 for line in diff if line.startswith("-") and not line.startswith("---"))
         return {"replacements": count if replace_all else 1, "diff": "\n".join(diff), "linesAdded": added, "linesRemoved": removed}
@@ -193,8 +251,7 @@ class WorkspaceFiles:
         matches = []
         total = 0
         for file in self._walk_files(base):
-            relative = file.relative_to(base).as_posix()
-            if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(file.name, pattern) or Path(relative).match(pattern):
+            if glob_matches(pattern, file.relative_to(base).as_posix()):
                 total += 1
                 if len(matches) < limit:
                     matches.append(self.display(file))
@@ -212,7 +269,7 @@ class WorkspaceFiles:
         total = 0
         matched_files: set[str] = set()
         for file in files:
-            if glob and not (fnmatch.fnmatchcase(file.name, glob) or Path(file.relative_to(base).as_posix() if base.is_dir() else file.name).match(glob)):
+            if glob and not glob_matches(glob, file.relative_to(base).as_posix() if base.is_dir() else file.name):
                 continue
             try:
                 if file.stat().st_size > MAX_GREP_FILE_BYTES:
@@ -223,7 +280,7 @@ class WorkspaceFiles:
             if b"\x00" in data[:8192]:
                 continue
             display = self.display(file)
-            for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+            for number, line in enumerate(split_lines(data.decode("utf-8", errors="replace")), start=1):
                 if regex.search(line):
                     total += 1
                     matched_files.add(display)

@@ -13,7 +13,11 @@ WRITE_POLICY = {"dynamic": {"type": "pathScopeAudit", "default": "required", "po
 COMMAND_POLICY = [
     {"match": {"command": "rm *"}, "policy": "always"},
     {"match": {"command": "* rm *"}, "policy": "always"},
+    {"match": {"command": "*rm -*"}, "policy": "always"},
     {"match": {"command": "sudo *"}, "policy": "always"},
+    # A harmless prefix does not make a chain, substitution or redirection harmless
+    # (``ls; curl … | sh``, ``ls > file``): these never reach the ``never`` rules below.
+    {"match": {"command": "*[;&|`$<>()\n]*"}, "policy": "required"},
     {"match": {"command": "git status*"}, "policy": "never"},
     {"match": {"command": "ls*"}, "policy": "never"},
     {"match": {"command": "pwd"}, "policy": "never"},
@@ -35,7 +39,8 @@ SYSTEM_ROLE = """You can work with files and run commands in the user's workspac
 Paths are relative to the workspace. Paths outside it need the user's approval.
 """
 
-_PATH = {"type": "string", "minLength": 1, "description": "A path relative to the workspace (absolute paths outside it need approval)."}
+# "format": "path" tells the path-scope audit exactly which arguments are paths.
+_PATH = {"type": "string", "format": "path", "minLength": 1, "description": "A path relative to the workspace (absolute paths outside it need approval)."}
 
 MANIFEST = ToolManifest.model_validate(
     {
@@ -119,7 +124,7 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["pattern"],
                     "properties": {
-                        "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern, e.g. \"src/**/*.ts\"."},
+                        "pattern": {"type": "string", "format": "path", "minLength": 1, "description": "Glob pattern, e.g. \"src/**/*.ts\"; * stays in one directory, ** crosses them."},
                         "path": {**_PATH, "default": ".", "description": "Directory to search from."},
                         "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 500},
                     },

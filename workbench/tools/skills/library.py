@@ -34,8 +34,11 @@ class Skill:
 
     def references(self) -> list[str]:
         files = []
+        folder = Path(os.path.realpath(self.folder))
         for path in sorted(self.folder.rglob("*")):
             if path.is_file() and path.name != "SKILL.md" and not any(part.startswith(".") for part in path.relative_to(self.folder).parts):
+                if folder not in Path(os.path.realpath(path)).parents:
+                    continue  # a symlink out of the skill: readReference refuses it, so do not offer it
                 files.append(path.relative_to(self.folder).as_posix())
         return files
 

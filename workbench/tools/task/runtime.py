@@ -32,10 +32,14 @@ class TaskRuntime(BaseRuntime):
         self.store.close()
 
     def _create(self, spec: dict[str, Any]) -> dict[str, Any]:
+        try:
+            priority = int(spec.get("priority", 0))
+        except (TypeError, ValueError):
+            raise TaskError("InvalidTask", f"priority must be 0-4, got {spec.get('priority')!r}") from None
         task = self.store.create(
             str(spec.get("name", "")),
             str(spec.get("instruction", "")),
-            priority=int(spec.get("priority", 0)),
+            priority=priority,
             parent=spec.get("parentIdentifier"),
             command=spec.get("command"),
             depends_on=list(spec.get("dependsOn") or []),
@@ -113,10 +117,14 @@ class TaskRuntime(BaseRuntime):
             return to_result(success=True, content=f"{task.identifier} has no command; marked completed.", state={**base, "status": "completed", "exitCode": None})
         await asyncio.to_thread(self.store.set_status, identifier, "running")
         tail: list[str] = []
+        partial = {"stdout": "", "stderr": ""}
 
         def on_output(text: str, stream: str) -> None:
             ctx.emit(text, stream)  # type: ignore[arg-type]
-            tail.extend(text.splitlines())
+            # A chunk may end mid-line: keep the rest until its line is complete.
+            pieces = (partial[stream] + text).split("\n")
+            partial[stream] = pieces.pop()
+            tail.extend(piece.removesuffix("\r") for piece in pieces)
             del tail[:-OUTPUT_TAIL]
 
         try:
@@ -124,6 +132,12 @@ class TaskRuntime(BaseRuntime):
         except asyncio.CancelledError:
             await asyncio.to_thread(self.store.set_status, identifier, "cancelled", error="cancelled while running")
             raise
+        except Exception as error:
+            # Never leave the task marked running: every later runTask would be refused.
+            await asyncio.to_thread(self.store.set_status, identifier, "failed", error=f"could not run: {error}")
+            raise
+        tail.extend(rest for rest in partial.values() if rest)
+        del tail[:-OUTPUT_TAIL]
         ok = outcome.exit_code == 0 and not outcome.timed_out
         reason = None if ok else ("timed out" if outcome.timed_out else f"exit code {outcome.exit_code}" if outcome.exit_code is not None else f"signal {outcome.signal}")
         await asyncio.to_thread(self.store.set_status, identifier, "completed" if ok else "failed", error=reason, exit_code=outcome.exit_code)

@@ -44,7 +44,7 @@ def identifier_of(task_id: int) -> str:
 
 
 def parse_identifier(identifier: str) -> int:
-    text = identifier.strip().upper()
+    text = str(identifier).strip().upper()
     if text.startswith("TASK-") and text[5:].isdigit():
         return int(text[5:])
     if text.isdigit():
@@ -150,8 +150,10 @@ class TaskStore:
             clauses.append("parent = ?")
             params.append(self.get(parent).id)
         if query:
-            clauses.append("(name LIKE ? OR instruction LIKE ?)")
-            params.extend([f"%{query}%", f"%{query}%"])
+            # Escaped: the text is searched for literally, so ``_`` and ``%`` are no wildcards.
+            literal = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            clauses.append("(name LIKE ? ESCAPE '\\' OR instruction LIKE ? ESCAPE '\\')")
+            params.extend([f"%{literal}%", f"%{literal}%"])
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         with self._lock:
             total = self._db.execute(f"SELECT COUNT(*) FROM tasks {where}", params).fetchone()[0]

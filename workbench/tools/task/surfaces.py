@@ -302,7 +302,7 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
     if ctx.api_name == "runTask":
         rows = [Text(f"📋 Run of {ctx.args.get('identifier', '')}", style="bold")]
         if not ctx.output.is_empty():
-            rows.extend(kit.output_tail(ctx.output, 2000, palette))
+            rows.extend(kit.output_tail(ctx.output, 500, palette))
         elif state.get("output"):
             rows.extend(kit.ansi_line(line) for line in str(state["output"]).split("\n"))
         summary = run_task_render(ctx)

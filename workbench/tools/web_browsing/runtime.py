@@ -39,7 +39,7 @@ class WebBrowsingRuntime(BaseRuntime):
             return to_result(success=True, content=f"No results for {query!r}.", state=state)
         lines = []
         for index, result in enumerate(response.results[:CONTENT_RESULTS], start=1):
-            lines.append(f"{index}. {clean(result.title)}\n   {result.url}\n   {clean(result.content)[:200]}")
+            lines.append(f"{index}. {clean(result.title)}\n   {clean(result.url)}\n   {clean(result.content)[:200]}")
         more = f"\n({response.total} results in all; showing {min(len(response.results), CONTENT_RESULTS)})" if response.total > CONTENT_RESULTS else ""
         return to_result(success=True, content=f"Results for {query!r}:\n" + "\n".join(lines) + more, state=state)
 
@@ -67,19 +67,24 @@ class WebBrowsingRuntime(BaseRuntime):
         return result
 
     def _page_text(self, page: dict[str, Any]) -> str:
+        url = clean(page["url"])
         if "error" in page:
-            return f"{page['url']}: FAILED ({page['error']['type']}): {page['error']['message']}"
+            return f"{url}: FAILED ({page['error']['type']}): {clean(page['error']['message'])}"
         if not page["content"]:
-            return f"{page['url']}: no readable text (the page may need JavaScript)."
-        note = f"\n[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]" if page["truncated"] else ""
-        return f"# {clean(page['title']) or page['url']}\n{page['url']}\n\n{clean(page['content'])}{note}"
+            return f"{url}: no readable text (the page may need JavaScript)."
+        note = ""
+        if page["length"] > MAX_PAGE_CHARS:
+            note = f"\n[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]"
+        elif page["truncated"]:
+            note = f"\n[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]"
+        return f"# {clean(page['title']) or url}\n{url}\n\n{clean(page['content'])}{note}"
 
     async def crawlSinglePage(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
         url = str(args.get("url", ""))
         page = await self._crawl_one(url)
         state = {"results": [page]}
         if "error" in page:
-            return to_result(success=False, content=page["error"]["message"], state=state, error=ToolError(type=page["error"]["type"], message=page["error"]["message"], body={"url": url, "status": page.get("status")}))
+            return to_result(success=False, content=clean(page["error"]["message"]), state=state, error=ToolError(type=page["error"]["type"], message=page["error"]["message"], body={"url": url, "status": page.get("status")}))
         return to_result(success=True, content=self._page_text(page), state=state)
 
     async def crawlMultiPages(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:

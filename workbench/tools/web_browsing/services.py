@@ -229,23 +229,26 @@ class SearxngSearchService:
         raw = data.get("results") if isinstance(data, dict) else None
         if not isinstance(raw, list):
             raise WebError("SearchUnavailable", f"{self.base_url} returned JSON without results", {"provider": "searxng"})
-        results = []
-        for item in raw:
-            if not isinstance(item, dict) or not item.get("url"):
-                continue
-            results.append(
-                SearchResult(
-                    title=str(item.get("title") or item["url"]),
-                    url=str(item["url"]),
-                    content=str(item.get("content") or ""),
-                    engine=str(item.get("engine") or "searxng"),
-                    category=str(item.get("category") or "general"),
-                    published=item.get("publishedDate"),
-                    score=float(item.get("score") or 0),
+        try:
+            results = []
+            for item in raw:
+                if not isinstance(item, dict) or not item.get("url"):
+                    continue
+                results.append(
+                    SearchResult(
+                        title=str(item.get("title") or item["url"]),
+                        url=str(item["url"]),
+                        content=str(item.get("content") or ""),
+                        engine=str(item.get("engine") or "searxng"),
+                        category=str(item.get("category") or "general"),
+                        published=item.get("publishedDate"),
+                        score=float(item.get("score") or 0),
+                    )
                 )
-            )
-        unresponsive = [str(entry[0]) if isinstance(entry, list) and entry else str(entry) for entry in data.get("unresponsive_engines", [])]
-        total = int(data.get("number_of_results") or 0) or len(results)
+            unresponsive = [str(entry[0]) if isinstance(entry, list) and entry else str(entry) for entry in data.get("unresponsive_engines", [])]
+            total = int(data.get("number_of_results") or 0) or len(results)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise WebError("SearchUnavailable", f"{self.base_url} returned malformed results: {error}", {"provider": "searxng"}) from None
         return SearchResponse(results[:limit], max(total, len(results)), self.name, unresponsive)
 
 

@@ -14,8 +14,8 @@ from workbench.surfaces.registry import SurfaceSet
 
 RESULT_ROWS = 6
 PAGE_LINES = 12
-PORTAL_RESULTS = 500
-PORTAL_LINES = 2_000
+PORTAL_RESULTS = 200
+PORTAL_LINES = 500
 
 HINTS = {
     "RequestRefused": "The address is private, loopback or link-local. Add it to the allow-list (WORKBENCH_WEB_ALLOW) only if you trust it.",

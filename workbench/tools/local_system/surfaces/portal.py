@@ -10,8 +10,8 @@ from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces import renders
 from workbench.tools.local_system.surfaces.components import entry_row, error_view, language_of, path_of, state_of
 
-PORTAL_ROWS = 1_000
-PORTAL_LINES = 2_000
+PORTAL_ROWS = 500
+PORTAL_LINES = 500
 
 
 def portal(ctx: SurfaceContext) -> RenderableType | None:

@@ -1,0 +1,66 @@
+"""``workbench snapshot``: run the snapshot suite outside pytest and write an HTML report."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--update", is_flag=True, help="Rewrite changed snapshots, add new ones and delete unused ones.")
+@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Write an HTML report (gallery, and expected/actual side by side for every change).")
+@click.option("--snapshots", "snapshot_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Snapshot directory (default: [tool.workbench] snapshots).")
+@click.option("-k", "select", default=None, help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.")
+def snapshot(update: bool, report_path: Path | None, snapshot_dir: Path | None, select: str | None) -> None:
+    """Render every fixture variant x phase x width x theme and compare with the snapshots.
+
+    The same matrix and renderer as the pytest plugin. Exit code 1 when a snapshot differs,
+    is missing or is unused (unless --update).
+    """
+    from workbench.config import load_config
+    from workbench.project import open_project
+    from workbench.testing.matrix import snapshot_cases
+    from workbench.testing.renderer import SnapshotRenderer
+    from workbench.testing.report import run_snapshots, write_report
+
+    config = load_config()
+    project = open_project(config=config)
+    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            click.echo(problem.format(), err=True)
+        click.echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
+    root = (snapshot_dir or config.snapshot_dir).resolve()
+    cases = snapshot_cases(project.catalog, project.registry)
+    if select:
+        cases = [case for case in cases if select in case.test_id]
+    started = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            click.echo(f"\r{done}/{total}", nl=False, err=True)
+
+    with SnapshotRenderer(project.catalog, project.registry) as renderer:
+        run = run_snapshots(cases, renderer, root, update=update and not select, on_progress=progress)
+    run.seconds = time.perf_counter() - started
+    if sys.stderr.isatty():
+        click.echo("", err=True)
+    for outcome in run.outcomes:
+        if outcome.status == "failed":
+            click.echo(f"FAILED {outcome.case.test_id}")
+            click.echo(outcome.diff or "  (the SVG differs; the text is the same)")
+        elif outcome.status == "new" and not update:
+            click.echo(f"MISSING {outcome.case.test_id}")
+    for path in run.unused:
+        click.echo(f"UNUSED {path}")
+    summary = ", ".join(f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated"))
+    click.echo(f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, {len(run.unused)} unused, {len(run.deleted)} deleted")
+    if report_path is not None:
+        write_report(run, report_path)
+        click.echo(f"report: {report_path}")
+    if not update and not run.ok:
+        raise SystemExit(1)

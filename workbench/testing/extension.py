@@ -1,0 +1,70 @@
+"""Syrupy extensions that keep one file per snapshot under the project's ``snapshots/``.
+
+``snapshots/<tool>/<api>/<variant>/<phase>-<width>-<theme>.txt`` is what a reviewer reads in
+a diff; the ``.svg`` beside it is what the card looks like. Failures print a unified diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from workbench.testing.matrix import SnapshotCase
+
+CASE_PARAM = "workbench_case"
+
+
+class SnapshotRoot:
+    """Where snapshots live; the pytest plugin sets it from ``[tool.workbench] snapshots``."""
+
+    path: Path = Path("snapshots").resolve()
+
+
+def _case(test_location: Any) -> SnapshotCase:
+    return test_location.item.callspec.params[CASE_PARAM]
+
+
+class _CaseFileExtension(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+
+    @classmethod
+    def get_location(cls, *, test_location: Any, index: Any) -> str:
+        case = _case(test_location)
+        return str(SnapshotRoot.path / case.relative_dir / f"{case.name}.{cls.file_extension}")
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: Any, index: Any = 0) -> str:
+        # Must equal the file's stem, which is what syrupy reads back from disk.
+        return _case(test_location).name
+
+    @classmethod
+    def dirname(cls, *, test_location: Any) -> str:
+        # Differs from discovery_dirname so discovery is directory-scoped and files that are
+        # not snapshots (a README in snapshots/) are never reported or deleted.
+        return str(SnapshotRoot.path / "__per_case__")
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: Any) -> str:
+        return str(SnapshotRoot.path)
+
+    def owns_snapshot_collection(self, *, filepath: str, test_location: Any) -> bool:
+        return filepath.endswith(f".{self.file_extension}")
+
+    @classmethod
+    def matches_test_location(cls, *, test_location: Any, snapshot_location: str) -> bool:
+        return True
+
+    def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
+        yield from difflib.unified_diff(str(snapshot_data).splitlines(), str(serialized_data).splitlines(), fromfile="snapshot", tofile="received", lineterm="", n=3)
+
+
+class TextSnapshotExtension(_CaseFileExtension):
+    file_extension = "txt"
+
+
+class SVGSnapshotExtension(_CaseFileExtension):
+    file_extension = "svg"
