@@ -146,7 +146,7 @@ def test_reasons_name_what_triggered_them(workspace: Path) -> None:
     rm = check_approval(MANIFEST, "runCommand", {"command": "rm -rf x"}, ctx)
     assert rm.reason == "command matches 'rm *' (always)"
     other = check_approval(MANIFEST, "runCommand", {"command": "make"}, ctx)
-    assert other.reason == "matches none of the listed patterns"
+    assert other.reason == "no rule lets these arguments run without asking (required)"
     unknown = check_approval(MANIFEST, "formatDisk", {}, ctx)
     assert unknown.reason == "local-system.formatDisk is not a known tool API"
 

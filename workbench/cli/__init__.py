@@ -12,6 +12,7 @@ import click
 
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
+from workbench.cli.live import call, live, tools
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
 
@@ -43,5 +44,8 @@ main.add_command(show)
 main.add_command(check)
 main.add_command(coverage)
 main.add_command(snapshot)
+main.add_command(live)
+main.add_command(call)
+main.add_command(tools)
 
 __all__ = ["main"]

@@ -16,6 +16,10 @@ from typing import Any
 from workbench.core.events import OutputStream
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 
+class ToolTimedOut(Exception):
+    """A source gave up waiting for the tool (e.g. the MCP SDK's request timeout)."""
+
+
 OutputSink = Callable[[str, OutputStream], None]
 ProgressSink = Callable[[float | None, float | None, str | None], None]
 

@@ -64,7 +64,7 @@ def static_policy(manifest: ToolManifest, api: str, args: Mapping[str, Any], ctx
                     matched = " and ".join(f"{name} matches {pattern!r}" for name, pattern in rule.match.items())
                     return rule.policy, f"{matched} ({rule.policy})"
                 listed = any(item.match for item in policy)
-                return rule.policy, "matches none of the listed patterns" if listed else f"{manifest.identifier}.{api} is marked {rule.policy!r}"
+                return rule.policy, f"no rule lets these arguments run without asking ({rule.policy})" if listed else f"{manifest.identifier}.{api} is marked {rule.policy!r}"
         return "never", ""
     assert isinstance(policy, DynamicIntervention)
     audit = ctx.audits.get(policy.dynamic.type)

@@ -16,9 +16,10 @@ from typing import Any
 from workbench.core import events as ev
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
-from workbench.core.runtime import CallContext
+from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.verdict import ApprovalCheck
+from workbench.sources.timeouts import MAX_TIMEOUT_MS
 from workbench.sources.base import ToolSource
 
 EventSink = Callable[[ev.CallEvent], None]
@@ -64,6 +65,7 @@ class LiveCall:
         self._cancel_reason = ""
         self._output_lines = 0
         self._last_progress: str | None = None
+        self._progress_at: float | None = None
 
     def _now_ms(self) -> int:
         return int((time.monotonic() - self._started_at) * 1000)
@@ -142,6 +144,7 @@ class LiveCall:
 
         def progress(value: float | None, total: float | None, message: str | None) -> None:
             if self.result is None:
+                self._progress_at = time.monotonic()
                 self._last_progress = message or (f"{value:g}/{total:g}" if value is not None and total else None)
                 self._emit(ev.Progress(value, total, message, at_ms=self._now_ms()))
 
@@ -171,8 +174,22 @@ class LiveCall:
         invocation = asyncio.ensure_future(self.source.invoke(self.tool, self.api, self.args, self._context()))
         cancelled = asyncio.ensure_future(self._cancel.wait())
         timeout_s = self.timeout_ms / 1000
+        started = time.monotonic()
+        # Progress may extend the deadline (a tool that reports is alive), never past the clamp.
+        hard_limit = started + MAX_TIMEOUT_MS / 1000
+        deadline = started + timeout_s
         try:
-            done, _ = await asyncio.wait({invocation, cancelled}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                remaining = deadline - time.monotonic()
+                done, _ = await asyncio.wait({invocation, cancelled}, timeout=max(0.0, remaining), return_when=asyncio.FIRST_COMPLETED)
+                if done:
+                    break
+                if self._progress_at is not None and self._progress_at > deadline - timeout_s:
+                    extended = min(hard_limit, self._progress_at + timeout_s)
+                    if extended > deadline:
+                        deadline = extended
+                        continue
+                break
         except asyncio.CancelledError:
             invocation.cancel()
             cancelled.cancel()
@@ -183,6 +200,8 @@ class LiveCall:
                 result = invocation.result()
             except asyncio.CancelledError:
                 return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled by its source."), at_ms=self._now_ms()))
+            except ToolTimedOut as error:
+                return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out ({error}); {self._pending()}.", state={"timeout_ms": self.timeout_ms, "pending": self._pending()}), at_ms=self._now_ms()))
             except Exception as error:  # noqa: BLE001
                 return self._finish(ev.Failed(to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}"), at_ms=self._now_ms()))
             if not isinstance(result, ToolResult):
@@ -190,11 +209,12 @@ class LiveCall:
             return self._finish(ev.Completed(result, at_ms=self._now_ms()))
         pending = self._pending()
         invocation.cancel()
-        # Give the source a bounded moment to kill what it started (subprocesses, requests).
+        # Give the source a bounded moment to stop what it started (subprocesses, requests);
+        # cancelling an MCP call makes the SDK send notifications/cancelled to the server.
         await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)
         if invocation.done() and not invocation.cancelled():
             invocation.exception()  # Retrieved so asyncio does not warn about it.
         if self._cancel.is_set():
             return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.", state={"pending": pending}), at_ms=self._now_ms()))
-        seconds = f"{timeout_s:g}"
-        return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out after {seconds} s; {pending}.", state={"timeout_ms": self.timeout_ms, "pending": pending}), at_ms=self._now_ms()))
+        seconds = f"{(time.monotonic() - started):.1f}"
+        return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.", state={"timeout_ms": self.timeout_ms, "pending": pending}), at_ms=self._now_ms()))

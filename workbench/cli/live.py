@@ -1,0 +1,169 @@
+"""Live commands: ``workbench live`` (the TUI on real sources), ``call`` and ``tools``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def source_options(function: F) -> F:
+    """The options every live command shares: where tools come from and how calls are approved."""
+    options = [
+        click.option("--mcp", "mcp", multiple=True, metavar="COMMAND|URL", help="An MCP server: a command run over stdio ('python -m my_server') or a streamable-HTTP URL (repeatable)."),
+        click.option("--config", "config_files", multiple=True, type=click.Path(path_type=Path, dir_okay=False), help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) (repeatable)."),
+        click.option("--tools", "tool_modules", multiple=True, metavar="MODULE[:ATTR]", help="A Python module exposing a ToolPackage (PACKAGE, or ATTR) (repeatable)."),
+        click.option("--skills", "skills", multiple=True, type=click.Path(path_type=Path, file_okay=False), help="A folder of SKILL.md skills to offer as a tool (repeatable)."),
+        click.option("--workspace", type=click.Path(path_type=Path, file_okay=False), default=None, help="Workspace for file tools and the path-scope audit (default: the current directory)."),
+        click.option("--allow", "allow", multiple=True, metavar="TOOL.API", help="Allow-list for --approval allow-list (globs, repeatable)."),
+        click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST|CIDR", help="Let HTTP tools reach this private address (repeatable)."),
+        click.option("--handshake-timeout", type=float, default=20.0, show_default=True, help="Seconds an MCP server has to answer the handshake."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
+    from workbench.sources.session import LiveOptions, SetupError, build_session
+
+    try:
+        return build_session(
+            LiveOptions(
+                mcp=options["mcp"],
+                config_files=options["config_files"],
+                tool_modules=options["tool_modules"],
+                skills=options["skills"],
+                include_demo=include_demo,
+                workspace=options["workspace"],
+                approval=approval,  # type: ignore[arg-type]
+                allow=options["allow"],
+                allow_hosts=options["allow_hosts"],
+                handshake_timeout_s=options["handshake_timeout"],
+            )
+        )
+    except SetupError as error:
+        click.echo(f"workbench: error: {error}", err=True)
+        raise SystemExit(2) from None
+
+
+@click.command()
+@source_options
+@click.option("--no-demo", is_flag=True, help="Do not start the embedded demo MCP server.")
+@click.option("--approval", type=click.Choice(["manual", "allow-list", "auto-run"]), default="manual", show_default=True, help="When calls ask a human first.")
+def live(no_demo: bool, approval: str, **options: Any) -> None:
+    """Open the TUI in live mode: call real tools and watch every surface.
+
+    By default: the bundled Python tools in-process and an embedded demo MCP server. Add MCP
+    servers (--mcp, --config), Python toolkits (--tools) and skill folders (--skills).
+    """
+    session = _build(options, include_demo=not no_demo, approval=approval)
+    from workbench.app.app import WorkbenchApp
+
+    WorkbenchApp(live_session=session).run()
+
+
+def _parse_args(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        click.echo(f"workbench: error: --args is not valid JSON: {error.msg} at column {error.colno}", err=True)
+        raise SystemExit(2) from None
+    if not isinstance(value, dict):
+        click.echo("workbench: error: --args must be a JSON object", err=True)
+        raise SystemExit(2)
+    return value
+
+
+@click.command()
+@click.argument("name", metavar="TOOL.API")
+@click.option("--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object.")
+@click.option("--timeout", type=float, default=None, help="Seconds before the call times out (clamped to 1..800; default: the API's, else 120).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("--approval", type=click.Choice(["headless", "auto-run", "allow-list"]), default="headless", show_default=True, help="headless: calls that need approval are blocked; auto-run: 'required' ones run ('always' never does).")
+@click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
+@source_options
+def call(name: str, args_text: str, timeout: float | None, output_format: str, approval: str, demo: bool, **options: Any) -> None:
+    """Make one call headless and print the result.
+
+    TOOL.API names the call: for an MCP server TOOL is its key in --config, or for --mcp the
+    server's own name from its handshake, slugified; SOURCE/TOOL.API is always unambiguous; a
+    bare API name works when only one tool has it. Exit code 0 on success, 1 on a failed
+    result, 2 on usage errors.
+    """
+    from workbench.core.sanitize import clean
+    from workbench.sources.headless import UsageProblem, call_once
+
+    args = _parse_args(args_text)
+    session = _build(options, include_demo=demo, approval=approval)
+    try:
+        outcome = asyncio.run(call_once(session, name, args, timeout_s=timeout))
+    except UsageProblem as error:
+        click.echo(f"workbench: error: {error}", err=True)
+        raise SystemExit(2) from None
+    state = outcome.state
+    result = state.result
+    assert result is not None
+    if output_format == "json":
+        payload = {
+            "tool": outcome.tool,
+            "api": outcome.api,
+            "phase": state.phase.value,
+            "result": result.model_dump(mode="json"),
+            "output": state.output.text() if not state.output.is_empty() else None,
+            "timings": {"startedMs": state.timings.started_ms, "endedMs": state.timings.ended_ms},
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+    else:
+        click.echo(clean(result.content))
+        if result.error is not None:
+            click.echo(f"[{state.phase.value}] {result.error.type}: {clean(result.error.message)}", err=True)
+    raise SystemExit(0 if result.success else 1)
+
+
+@click.command()
+@click.option("--openai", "as_openai", is_flag=True, help="Print the aggregated tool list as OpenAI function schemas (JSON).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format of the listing.")
+@click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
+@source_options
+def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> None:
+    """List every tool of every source, with connection states and name conflicts."""
+    session = _build(options, include_demo=demo, approval="manual")
+
+    async def gather() -> tuple[list[Any], dict[str, list[str]], list[tuple[str, str, str]], list[dict[str, Any]]]:
+        await session.manager.start()
+        try:
+            entries = session.manager.entries()
+            statuses = [(source.name, state, detail) for source, state, detail in session.manager.statuses()]
+            return entries, session.manager.conflicts(), statuses, session.manager.openai_tools()
+        finally:
+            await session.manager.stop()
+
+    entries, conflicts, statuses, functions = asyncio.run(gather())
+    if as_openai:
+        click.echo(json.dumps(functions, indent=2, ensure_ascii=False))
+        return
+    if output_format == "json":
+        listing = {
+            "sources": [{"name": name, "state": state, "detail": detail} for name, state, detail in statuses],
+            "tools": [{"source": entry.source.name, "tool": entry.tool, "apis": [api.name for api in entry.manifest.api]} for entry in entries],
+            "conflicts": conflicts,
+        }
+        click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
+        return
+    for name, state, detail in statuses:
+        click.echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
+        for entry in entries:
+            if entry.source.name == name:
+                flag = "  ⚠ conflict: also in " + ", ".join(source for source in conflicts[entry.tool] if source != name) if entry.tool in conflicts else ""
+                click.echo(f"    {entry.tool}{flag}")
+                for api in entry.manifest.api:
+                    click.echo(f"      .{api.name}")
+    if conflicts:
+        click.echo(f"{len(conflicts)} name conflict(s): address them as SOURCE/TOOL.API", err=True)

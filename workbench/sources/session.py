@@ -1,0 +1,144 @@
+"""Build a live session from command-line options: sources, manager, surfaces and policy."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.config import WorkbenchConfig, load_config
+from workbench.core.manifest import ToolManifest
+from workbench.fixtures.catalog import load_tool_modules
+from workbench.fixtures.loader import find_files, load_manifest_file
+from workbench.policy.engine import ApprovalMode, PolicyContext
+from workbench.sources.manager import ToolManager
+from workbench.sources.mcp_source import McpServerSpec, McpSource
+from workbench.sources.python_source import PythonToolSource
+from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools import bundled_packages
+from workbench.tools.package import RuntimeServices, ToolPackage
+
+
+class SetupError(ValueError):
+    """Options that cannot make a session (a bad config file, a bad --tools spec)."""
+
+
+@dataclass
+class LiveOptions:
+    mcp: Sequence[str] = ()
+    config_files: Sequence[Path] = ()
+    tool_modules: Sequence[str] = ()
+    skills: Sequence[Path] = ()
+    include_bundled: bool = True
+    include_demo: bool = False
+    workspace: Path | None = None
+    approval: ApprovalMode = "manual"
+    allow: Sequence[str] = ()
+    allow_hosts: Sequence[str] = ()
+    handshake_timeout_s: float = 20.0
+
+
+@dataclass
+class LiveSession:
+    manager: ToolManager
+    registry: SurfaceRegistry
+    policy: PolicyContext
+    services: RuntimeServices
+    config: WorkbenchConfig
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def fixture_dir(self) -> Path:
+        """Where recorded calls are saved: the project's first fixture directory."""
+        return self.config.fixture_dirs[0]
+
+
+def read_mcp_config(path: Path) -> list[McpServerSpec]:
+    """The ``mcpServers`` mapping other MCP clients use (command/args/env or url/headers)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SetupError(f"{path}: cannot read: {error.strerror or error}") from None
+    except json.JSONDecodeError as error:
+        raise SetupError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        raise SetupError(f"{path}: expected an object with an mcpServers mapping")
+    specs = []
+    for name, entry in servers.items():
+        try:
+            specs.append(McpServerSpec.from_config(str(name), entry))
+        except ValueError as error:
+            raise SetupError(f"{path}: {error}") from None
+    return specs
+
+
+def _skills_package(root: Path) -> ToolPackage:
+    from workbench.tools.skills import MANIFEST, SURFACES
+    from workbench.tools.skills.library import SkillLibrary
+    from workbench.tools.skills.runtime import SkillsRuntime
+    from workbench.fixtures.recorder import slug
+
+    identifier = slug(root.resolve().name) or "skills"
+    manifest = MANIFEST.model_copy(update={"identifier": identifier, "meta": MANIFEST.meta.model_copy(update={"title": f"Skills · {root.name}"})})
+    return ToolPackage(manifest=manifest, surfaces=SURFACES, create_runtime=lambda services: SkillsRuntime(SkillLibrary([root])))
+
+
+def http_manifests(config: WorkbenchConfig) -> list[ToolManifest]:
+    """Manifest files in the fixture directories whose APIs name a URL."""
+    _, manifest_files, _ = find_files(list(config.fixture_dirs))
+    manifests = []
+    for path in manifest_files:
+        manifest, _problems = load_manifest_file(path)
+        if manifest is not None and any(api.url for api in manifest.api):
+            manifests.append(manifest)
+    return manifests
+
+
+def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None) -> LiveSession:
+    """Sources for every option; nothing is started yet."""
+    from workbench.sources.http_source import HttpToolSource
+
+    config = config or load_config()
+    workspace = (options.workspace or Path.cwd()).resolve()
+    services = RuntimeServices.from_environment(workspace)
+    manager = ToolManager()
+    registry = SurfaceRegistry()
+    problems: list[str] = []
+
+    packages: list[ToolPackage] = []
+    if options.include_bundled and config.include_bundled:
+        packages.extend(bundled_packages())
+    module_packages, module_problems = load_tool_modules([*config.tool_modules, *options.tool_modules])
+    problems.extend(problem.format() for problem in module_problems)
+    packages.extend(module_packages)
+    for skills_root in options.skills:
+        if not Path(skills_root).is_dir():
+            raise SetupError(f"--skills {skills_root}: not a directory")
+        packages.append(_skills_package(Path(skills_root)))
+    for package in packages:
+        registry.register_set(package.identifier, package.surfaces)
+    if packages:
+        manager.add(PythonToolSource("python", packages, services))
+
+    if options.include_demo:
+        from workbench.sources.demo_server import build_server
+
+        manager.add(McpSource(McpServerSpec(name="demo", server=build_server()), handshake_timeout_s=options.handshake_timeout_s))
+    for value in options.mcp:
+        try:
+            spec = McpServerSpec.from_argument(value)
+        except ValueError as error:
+            raise SetupError(str(error)) from None
+        manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+    for path in options.config_files:
+        for spec in read_mcp_config(Path(path)):
+            manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+    manifests = http_manifests(config)
+    if manifests:
+        allow = [*options.allow_hosts, *[item for item in services.settings.get("web.allow", "").split(",") if item]]
+        manager.add(HttpToolSource("http", manifests, allow=allow))
+
+    policy = PolicyContext(mode=options.approval, allow_list=frozenset(options.allow), workspace=workspace)
+    return LiveSession(manager=manager, registry=registry, policy=policy, services=services, config=config, problems=problems)
