@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -11,6 +12,9 @@ from textual.screen import Screen
 
 from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.project import Project, open_project
+
+if TYPE_CHECKING:
+    from workbench.sources.session import LiveSession
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -28,14 +32,22 @@ class WorkbenchApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, load_project: Callable[[], Project] | None = None, *, animate: bool = True) -> None:
+    def __init__(self, load_project: Callable[[], Project] | None = None, *, live_session: LiveSession | None = None, animate: bool = True) -> None:
         super().__init__()
         self._load_project = load_project or open_project
+        self.live_session = live_session
         self.animate = animate
         self.theme = DARK_THEME
+        if live_session is not None:
+            self.sub_title = "live calls"
 
     def on_mount(self) -> None:
-        self.push_screen(FixtureScreen(self._load_project, animate=self.animate))
+        if self.live_session is not None:
+            from workbench.app.screens.live_screen import LiveScreen
+
+            self.push_screen(LiveScreen(self.live_session, animate=self.animate))
+        else:
+            self.push_screen(FixtureScreen(self._load_project, animate=self.animate))
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""

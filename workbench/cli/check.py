@@ -14,10 +14,10 @@ import click
 def check(paths: tuple[Path, ...], output_format: str) -> None:
     """Load and validate every fixture and manifest (PATHS, or the configured fixture dirs).
 
-    Also fails on coverage gaps: an API without a typical, empty, error or truncated variant
-    and no waiver with a reason, or an API with an approval policy but no Intervention
-    surface. Each problem is printed as FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an
-    error (warnings are printed only).
+    Without PATHS it is also the coverage gate: it fails when an API lacks a typical, empty,
+    error or truncated variant and has no waiver with a reason, or has an approval policy but
+    no Intervention surface. Each problem is printed as FILE:LINE: FIELD: MESSAGE; exit code 1
+    if any is an error (warnings are printed only).
     """
     from workbench.project import open_project
 
@@ -25,12 +25,8 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
 
     project = open_project(paths)
     catalog = project.catalog
-    rows = coverage(catalog, project.registry)
-    if paths:
-        # Checking named files: only the tools those files describe are held to coverage.
-        named = {fixture.tool for fixture in catalog.fixture_files} | {entry.identifier for entry in catalog.tools.values() if entry.package is None}
-        rows = [row for row in rows if row.tool in named]
-    gaps = coverage_problems(rows, root=project.config.root)
+    # Named files are linted on their own; the coverage gate is about the whole project.
+    gaps = [] if paths else coverage_problems(coverage(catalog, project.registry), root=project.config.root)
     problems = sorted([*catalog.problems, *gaps], key=lambda problem: (problem.file, problem.line or 0, problem.field))
     errors = [problem for problem in problems if problem.severity == "error"]
     if output_format == "json":

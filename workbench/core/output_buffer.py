@@ -8,6 +8,7 @@ appending to an older view copies its prefix first, so no view ever sees another
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 from workbench.core.events import OutputStream
@@ -22,11 +23,42 @@ class OutputLine:
     stream: OutputStream
 
 
-class _Store:
-    __slots__ = ("lines",)
+_STREAM_CODES: dict[str, int] = {"stdout": 0, "stderr": 1, "progress": 2}
+_STREAM_NAMES: tuple[OutputStream, ...] = ("stdout", "stderr", "progress")
 
-    def __init__(self, lines: list[OutputLine] | None = None) -> None:
-        self.lines: list[OutputLine] = lines if lines is not None else []
+
+class _Store:
+    """Lines as plain strings with a parallel byte per line for the stream.
+
+    Tens of thousands of lines are common; a small object per line would cost several
+    times the text itself.
+    """
+
+    __slots__ = ("texts", "streams")
+
+    def __init__(self, texts: list[str] | None = None, streams: array | None = None) -> None:
+        self.texts: list[str] = texts if texts is not None else []
+        self.streams: array = streams if streams is not None else array("B")
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def append(self, text: str, stream: OutputStream) -> None:
+        self.texts.append(text)
+        self.streams.append(_STREAM_CODES[stream])
+
+    def extend(self, texts: list[str], stream: OutputStream) -> None:
+        self.texts.extend(texts)
+        self.streams.extend([_STREAM_CODES[stream]] * len(texts))
+
+    def slice(self, start: int, stop: int) -> list[OutputLine]:
+        return [OutputLine(text, _STREAM_NAMES[code]) for text, code in zip(self.texts[start:stop], self.streams[start:stop], strict=True)]
+
+    def copy_prefix(self, count: int) -> _Store:
+        return _Store(self.texts[:count], self.streams[:count])
+
+    def copy_suffix(self, start: int) -> _Store:
+        return _Store(self.texts[start:], self.streams[start:])
 
 
 class OutputBuffer:
@@ -82,7 +114,7 @@ class OutputBuffer:
 
     def lines(self) -> list[OutputLine]:
         """The stored lines, the partial line last."""
-        lines = self._store.lines[: self._count]
+        lines = self._store.slice(0, self._count)
         if self.partial:
             lines = [*lines, OutputLine(self.partial, self.partial_stream)]
         return lines
@@ -92,40 +124,41 @@ class OutputBuffer:
         if count <= 0:
             return []
         if self.partial:
-            head = self._store.lines[max(0, self._count - count + 1) : self._count]
+            head = self._store.slice(max(0, self._count - count + 1), self._count)
             return [*head, OutputLine(self.partial, self.partial_stream)]
-        return self._store.lines[max(0, self._count - count) : self._count]
+        return self._store.slice(max(0, self._count - count), self._count)
 
     def text(self) -> str:
-        return "\n".join(line.text for line in self.lines())
+        texts = self._store.texts[: self._count]
+        return "\n".join([*texts, self.partial] if self.partial else texts)
 
     def append(self, text: str, stream: OutputStream = "stdout") -> OutputBuffer:
         """A new view with ``text`` appended; ``self`` is unchanged."""
         if not text:
             return self
         store = self._store
-        if len(store.lines) != self._count:
-            store = _Store(store.lines[: self._count])
+        if len(store) != self._count:
+            store = store.copy_prefix(self._count)
         partial = self.partial
         partial_stream = self.partial_stream
         pieces = text.split("\n")
         if partial and partial_stream != stream:
             # A different stream interrupts a partial line: finish it as its own line.
-            store.lines.append(OutputLine(partial, partial_stream))
+            store.append(partial, partial_stream)
             partial = ""
         partial_stream = stream
         if len(pieces) > 1:
-            store.lines.append(OutputLine(partial + pieces[0], stream))
-            store.lines.extend(OutputLine(piece, stream) for piece in pieces[1:-1])
+            store.append(partial + pieces[0], stream)
+            store.extend(pieces[1:-1], stream)
             partial = pieces[-1]
         else:
             partial += pieces[0]
-        count = len(store.lines)
+        count = len(store)
         dropped = self.dropped
         if count > self.max_lines:
             keep = self.max_lines // 2
             dropped += count - keep
-            store = _Store(store.lines[count - keep :])
+            store = store.copy_suffix(count - keep)
             count = keep
         return OutputBuffer(
             max_lines=self.max_lines,

@@ -88,6 +88,7 @@ class ToolManager:
 
                 source.status = SourceStatus(SourceState.FAILED, f"{type(error).__name__}: {error}")
 
+        before = [source.name for source in self.sources]
         await asyncio.gather(*(start_one(source) for source in self.sources))
         # MCP sources name themselves after their server's handshake: keep names unique.
         seen: set[str] = set()
@@ -97,6 +98,11 @@ class ToolManager:
                 source.name = f"{base}-{number}"
                 number += 1
             seen.add(source.name)
+        # A source's filter follows it to its new name (filters are keyed by source name).
+        moved = {old: self.filters.pop(old) for old, source in zip(before, self.sources) if old != source.name and old in self.filters}
+        for old, source in zip(before, self.sources):
+            if old in moved:
+                self.filters[source.name] = moved[old]
 
     async def stop(self) -> None:
         await asyncio.gather(*(source.stop() for source in self.sources), return_exceptions=True)

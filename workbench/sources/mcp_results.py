@@ -18,6 +18,8 @@ from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ToolError, ToolResult, to_result
 
 MAX_RESOURCE_TEXT = 20_000
+MAX_CONTENT_CHARS = 400_000
+"""A result's text beyond this is cut (with a note): a model could not read it anyway."""
 MCP_ERROR = "McpToolError"
 
 
@@ -100,6 +102,10 @@ def to_tool_result(result: Any, *, tool: str, api: str) -> ToolResult:
     """A :class:`ToolResult` from an MCP ``CallToolResult``."""
     summaries = [block_summary(block) for block in result.content or []]
     content = "\n".join(_describe(summary) for summary in summaries).strip()
+    if len(content) > MAX_CONTENT_CHARS:
+        total = len(content)
+        content = content[:MAX_CONTENT_CHARS] + f"\n[truncated: showing {MAX_CONTENT_CHARS:,} of {total:,} characters]"
+        summaries = [{**summary, "text": summary["text"][:2000] + "…"} if summary["type"] == "text" and len(summary["text"]) > 2000 else summary for summary in summaries]
     structured = result.structured_content
     rich = any(summary["type"] != "text" for summary in summaries)
     state: Any = None

@@ -150,12 +150,14 @@ class McpSource(ToolSource):
         self._ready: asyncio.Future[None] | None = None
         self._errlog: Any = None
         self._processes: list[Any] = []
+        self._http_status: int | None = None
         self.skipped: list[str] = []
 
     # --- lifecycle -------------------------------------------------------------------------
 
     async def start(self) -> None:
         self.status = SourceStatus(SourceState.STARTING, f"connecting to {self.spec.target}")
+        self._http_status = None
         loop = asyncio.get_running_loop()
         self._ready = loop.create_future()
         self._stop = asyncio.Event()
@@ -179,7 +181,12 @@ class McpSource(ToolSource):
                 import httpx2  # The SDK's own HTTP stack: never hand it an httpx object.
                 from mcp.client.streamable_http import streamable_http_client
 
-                http_client = httpx2.AsyncClient(headers=self.spec.headers, timeout=httpx2.Timeout(30.0, read=300.0), follow_redirects=True)
+                async def note_status(response: Any) -> None:
+                    # The SDK turns an HTTP error into a bare "error response": keep the status.
+                    if response.status_code >= 400:
+                        self._http_status = response.status_code
+
+                http_client = httpx2.AsyncClient(headers=self.spec.headers, timeout=httpx2.Timeout(30.0, read=300.0), follow_redirects=True, event_hooks={"response": [note_status]})
                 transport = streamable_http_client(self.spec.url, http_client=http_client)
             else:
                 from mcp import StdioServerParameters
@@ -258,6 +265,17 @@ class McpSource(ToolSource):
                 return int(code)
         return None
 
+    async def _wait_exit_code(self, timeout_s: float = 2.0) -> int | None:
+        """The exit code of a server whose pipe just closed: it may not be reaped yet."""
+        if self._exit_code() is None and self._processes:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._processes[-1].wait(), timeout=timeout_s)
+        return self._exit_code()
+
+    def _http_detail(self, status: int) -> str:
+        reason = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}.get(status, "")
+        return f"{f'HTTP {status} {reason}'.rstrip()} from {self.spec.url}"
+
     def _explain(self, error: BaseException) -> str:
         """One sentence (plus a stderr tail) saying why the server is unusable."""
         from mcp import MCPError
@@ -271,8 +289,7 @@ class McpSource(ToolSource):
         for leaf in leaves:
             status = getattr(getattr(leaf, "response", None), "status_code", None)
             if status is not None:
-                reason = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}.get(status, "")
-                return f"HTTP {status} {reason} from {self.spec.url}".rstrip()
+                return self._http_detail(status)
             if type(leaf).__name__ in ("ConnectError", "ConnectTimeout"):
                 return f"cannot connect to {self.spec.url}: {leaf}"
         for leaf in leaves:
@@ -282,6 +299,8 @@ class McpSource(ToolSource):
                 code = self._exit_code()
                 how = f"exited with code {code}" if code is not None else "closed the connection"
                 return f"the server {how} before the handshake{self._stderr_suffix()}"
+        if self._http_status is not None:
+            return self._http_detail(self._http_status)
         first = leaves[0] if leaves else error
         return f"{type(first).__name__}: {first}{self._stderr_suffix()}"
 
@@ -290,9 +309,12 @@ class McpSource(ToolSource):
         task = self._task
         self._task = None
         if task is not None and not task.done():
-            try:
-                await asyncio.wait_for(asyncio.shield(task), timeout=8)
-            except (TimeoutError, Exception):  # noqa: BLE001 - stopping must not raise
+            # Still in the handshake (no client yet), the task would not notice the stop
+            # event: waiting for it would only add the whole grace period to a failed start.
+            if self._client is not None:
+                with contextlib.suppress(TimeoutError, Exception):  # stopping must not raise
+                    await asyncio.wait_for(asyncio.shield(task), timeout=8)
+            if not task.done():
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
@@ -324,7 +346,7 @@ class McpSource(ToolSource):
             if error.code == -32001:
                 raise ToolTimedOut(error.message) from None
             if error.code == -32000:
-                code = self._exit_code()
+                code = await self._wait_exit_code()
                 how = f"exited with code {code}" if code is not None else "closed the connection"
                 detail = f"{self.name} {how} while {api} was running"
                 self.status = SourceStatus(SourceState.FAILED, f"{detail}{self._stderr_suffix()}")

@@ -119,8 +119,18 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         packages.append(_skills_package(Path(skills_root)))
     for package in packages:
         registry.register_set(package.identifier, package.surfaces)
-    if packages:
-        manager.add(PythonToolSource("python", packages, services))
+    # A source holds one package per identifier: a package named like an earlier one (a
+    # --skills folder called "calculator") goes to another source, so the manager reports the
+    # conflict instead of one silently replacing the other.
+    groups: list[list[ToolPackage]] = []
+    for package in packages:
+        group = next((items for items in groups if all(item.identifier != package.identifier for item in items)), None)
+        if group is None:
+            group = []
+            groups.append(group)
+        group.append(package)
+    for group in groups:
+        manager.add(PythonToolSource("python", group, services))
 
     if options.include_demo:
         from workbench.sources.demo_server import build_server

@@ -78,10 +78,52 @@ def streaming(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows) if rows else None
 
 
+def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> list[RenderableType]:
+    """Rich content (images, audio, links, resources) described usefully, not dumped as JSON."""
+    rows: list[RenderableType] = []
+    shown, hidden = kit.cap_items(blocks, max_items)
+    for block in shown:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            rows.append(kit.capped_text(str(block.get("text", "")), palette, max_lines=8))
+        elif kind in ("image", "audio"):
+            icon = "▣" if kind == "image" else "♪"
+            size = f" · {block['width']}×{block['height']} px" if "width" in block and "height" in block else ""
+            rows.append(kit.join((f"{icon} {kind} ", f"bold {palette.accent}"), kit.text(str(block.get("mimeType", "?"))), (f"{size} · {kit.human_size(int(block.get('bytes', 0)))}", palette.muted)))
+        elif kind == "resource_link":
+            title = block.get("title") or block.get("name") or ""
+            line = kit.join(("🔗 ", palette.accent), kit.text(str(title), "bold"), ("  ", ""), kit.text(str(block.get("uri", "")), palette.primary))
+            if block.get("mimeType"):
+                line.append_text(kit.text(f"  {block['mimeType']}", palette.muted))
+            rows.append(line)
+            if block.get("description"):
+                rows.append(kit.text(f"   {block['description']}", palette.muted))
+        elif kind == "resource":
+            rows.append(kit.join(("📄 resource ", f"bold {palette.accent}"), kit.text(str(block.get("uri", "")), palette.primary), (f"  {block.get('mimeType', '')}", palette.muted)))
+            if "text" in block:
+                rows.append(kit.code_block(str(block["text"]), "text", palette, max_lines=10, line_numbers=False))
+            else:
+                rows.append(kit.text(f"   binary, {kit.human_size(int(block.get('bytes', 0)))}", palette.muted))
+        else:
+            rows.append(kit.text(f"[{kind} block]", palette.muted))
+    if hidden:
+        rows.append(kit.more_note(hidden, len(shown), len(blocks), "blocks", palette))
+    return rows
+
+
 def render(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
     if ctx.result is None:
         return None
+    state = ctx.result_state
+    if ctx.error is None and isinstance(state, dict) and isinstance(state.get("blocks"), list):
+        rows = content_blocks(state["blocks"], palette)
+        if state.get("structuredContent") is not None:
+            rows.append(Text("structured content", style=f"bold {palette.muted}"))
+            rows.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
+        return Group(*rows)
     if ctx.error is not None:
         details: list[RenderableType] = []
         if ctx.error.body is not None:

@@ -48,6 +48,7 @@ class ToolCard(Widget):
         registry: SurfaceRegistry,
         *,
         animate: bool = True,
+        empty_hint: str = "Pick a fixture variant in the tree to see its tool card.",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -57,6 +58,7 @@ class ToolCard(Widget):
         self.registry = registry
         self.manifest: ToolManifest | None = None
         self.animate = animate
+        self.empty_hint = empty_hint
         self.body_kind: SurfaceKind | None = None
         self.body_fallback = False
         self._spinner: Timer | None = None
@@ -98,7 +100,7 @@ class ToolCard(Widget):
     def render(self) -> RenderableType:
         ctx = self.context()
         if ctx is None:
-            return Text("Pick a fixture variant in the tree to see its tool card.")
+            return Text(self.empty_hint)
         view = compose_card(ctx, self.registry)
         self.body_kind = view.body_kind
         self.body_fallback = view.body_fallback

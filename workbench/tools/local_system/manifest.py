@@ -45,7 +45,7 @@ _PATH = {"type": "string", "format": "path", "minLength": 1, "description": "A p
 MANIFEST = ToolManifest.model_validate(
     {
         "identifier": IDENTIFIER,
-        "meta": {"title": "Local System", "emoji": "🗂️", "description": "Files and commands in the workspace."},
+        "meta": {"title": "Local System", "emoji": "📁", "description": "Files and commands in the workspace."},
         "systemRole": SYSTEM_ROLE,
         "executors": ["client"],
         "api": [

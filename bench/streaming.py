@@ -1,0 +1,142 @@
+"""100,000 lines of command output through the runCommand Streaming surface, against a plain Log.
+
+Both sides get the same output in the same batches (1,000 lines each, as a pipe delivers
+them), in fresh processes, in the same run:
+- ours: OutputChunk events queued and folded into the call state once per frame, drawn by the
+  ToolCard through local-system's Streaming surface (what live mode does);
+- baseline: Textual's ``Log`` fed with ``write_lines()`` per batch.
+Prints the time until the screen shows the last line and settles, the memory growth, and
+the ratio (goal: under 1.5).
+
+    python bench/streaming.py [--lines 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+BATCH = 1_000
+
+
+def rss_kb() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def lines(total: int) -> list[list[str]]:
+    return [[f"line {index} of the long output: \x1b[32mok\x1b[0m" for index in range(start, min(total, start + BATCH))] for start in range(0, total, BATCH)]
+
+
+async def run_ours(total: int) -> dict[str, float]:
+    from textual.app import App, ComposeResult
+
+    from workbench.app.widgets.tool_card import ToolCard
+    from workbench.core import events as ev
+    from workbench.core.call_state import CallState
+    from workbench.core.reducer import reduce
+    from workbench.project import build_registry, open_project
+    from workbench.testing.screen import screen_text, settle
+
+    project = open_project()
+    manifest = project.catalog.tools["local-system"].manifest
+    batches = lines(total)
+
+    class StreamApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ToolCard(build_registry(project.catalog), animate=False)
+
+        def on_mount(self) -> None:
+            self.pending: list[ev.CallEvent] = []
+            self.state = CallState(tool="local-system", api="runCommand")
+            for event in (ev.ArgsComplete(args={"command": "./long-build.sh"}), ev.Started()):
+                self.state = reduce(self.state, event)
+            self.query_one(ToolCard).show(self.state, manifest)
+            self.set_interval(1 / 30, self.drain)
+
+        def drain(self) -> None:
+            if not self.pending:
+                return
+            events, self.pending = self.pending, []
+            for event in events:
+                self.state = reduce(self.state, event)
+            self.query_one(ToolCard).show(self.state, manifest)
+
+    app = StreamApp()
+    before = rss_kb()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        started = time.perf_counter()
+        for batch in batches:
+            app.pending.append(ev.OutputChunk("\n".join(batch) + "\n"))
+            await pilot.pause(0)  # The producer yields, as a pipe reader would.
+        last = f"line {total - 1} of the long output"
+        while last not in screen_text(app):
+            await pilot.pause(0.01)
+        await settle(pilot)
+        elapsed = time.perf_counter() - started
+        assert app.state.output.line_count == total
+    return {"seconds": elapsed, "rss_growth_kb": rss_kb() - before}
+
+
+async def run_log(total: int) -> dict[str, float]:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Log
+
+    from workbench.testing.screen import screen_text, settle
+
+    batches = lines(total)
+
+    class LogApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Log()
+
+    app = LogApp()
+    before = rss_kb()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        log = app.query_one(Log)
+        started = time.perf_counter()
+        for batch in batches:
+            log.write_lines(batch)
+            await pilot.pause(0)
+        last = f"line {total - 1} of the long output"
+        while last not in screen_text(app):
+            await pilot.pause(0.01)
+        await settle(pilot)
+        elapsed = time.perf_counter() - started
+    return {"seconds": elapsed, "rss_growth_kb": rss_kb() - before}
+
+
+def measure(mode: str, total: int) -> dict[str, float]:
+    output = subprocess.run([sys.executable, __file__, "--mode", mode, "--lines", str(total)], check=True, capture_output=True, text=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--mode", choices=["ours", "log"], default=None, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.mode is not None:
+        import asyncio
+
+        runner = run_ours if options.mode == "ours" else run_log
+        print(json.dumps(asyncio.run(runner(options.lines))))
+        return
+    baseline = measure("log", options.lines)
+    ours = measure("ours", options.lines)
+    print(f"{options.lines:,} lines in batches of {BATCH:,}")
+    print(f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB")
+    print(f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, +{ours['rss_growth_kb'] / 1024:6.1f} MB")
+    print(f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f}  (goal: time under 1.5)")
+
+
+if __name__ == "__main__":
+    main()

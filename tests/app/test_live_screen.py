@@ -1,0 +1,182 @@
+"""Pilot tests of live mode: fill a form, approve, stream, render, cancel, record a fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from workbench.app.app import WorkbenchApp
+from workbench.app.screens.live_screen import LiveScreen
+from workbench.app.widgets.history_panel import HistoryPanel
+from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.schema_form import SchemaForm
+from workbench.app.widgets.source_tree import SourceTree
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.cli import main
+from workbench.config import WorkbenchConfig
+from workbench.core.call_state import Phase
+from workbench.sources.session import LiveOptions, build_session
+from workbench.surfaces.registry import SurfaceKind
+from workbench.testing.screen import screen_text, settle
+
+SIZE = (170, 56)
+
+
+def make_app(tmp_path: Path) -> WorkbenchApp:
+    config = WorkbenchConfig(root=tmp_path, fixture_dirs=(tmp_path / "fixtures",), include_bundled=True)
+    session = build_session(LiveOptions(include_demo=True, workspace=tmp_path), config=config)
+    return WorkbenchApp(live_session=session, animate=False)
+
+
+async def ready(pilot: Pilot) -> LiveScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, LiveScreen)
+    for _ in range(200):
+        await pilot.pause(0.02)
+        if not screen.query_one(SourceTree).loading:
+            break
+    await settle(pilot)
+    return screen
+
+
+async def pick(pilot: Pilot, screen: LiveScreen, source: str, tool: str, api: str) -> SchemaForm:
+    tree = screen.query_one(SourceTree)
+    node = next(node for node in tree._walk(tree.root) if node.data == (source, tool, api))
+    tree.move_cursor(node)
+    await settle(pilot)
+    form = screen.query_one(SchemaForm)
+    assert form.api is not None and form.api.name == api
+    return form
+
+
+def field(form: SchemaForm, key: str):  # noqa: ANN201
+    return form._widgets[key]
+
+
+async def wait_for(pilot: Pilot, predicate, timeout: float = 15.0) -> None:  # noqa: ANN001
+    for _ in range(int(timeout / 0.05)):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition not reached in time")
+
+
+async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = await pick(pilot, screen, "python", "local-system", "runCommand")
+        command = field(form, "command")
+        assert isinstance(command, Input)
+        command.focus()
+        await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.2; done")
+        await pilot.press("ctrl+s")
+        card = screen.query_one(ToolCard)
+        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.AWAITING_APPROVAL)
+        await settle(pilot)
+        assert card.body_kind is SurfaceKind.INTERVENTION
+        assert "Approval needed" in screen_text(app)
+        bar = screen.query_one(InterventionBar)
+        assert bar.has_class("-active")
+        await pilot.click("#approve")
+        await wait_for(pilot, lambda: card.call_state.phase is Phase.STREAMING_OUTPUT)
+        assert card.body_kind is SurfaceKind.STREAMING
+        await wait_for(pilot, lambda: card.call_state.phase.is_terminal)
+        await settle(pilot)
+        state = card.call_state
+        assert state.phase is Phase.DONE and state.output.line_count == 3
+        text = screen_text(app)
+        assert "step-3" in text and "exit 0" in text
+        history = screen.query_one(HistoryPanel)
+        assert len(history.entries) == 1 and history.entries[0].state is not None
+
+
+async def test_required_fields_are_validated_inline(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = await pick(pilot, screen, "python", "calculator", "calculate")
+        await pilot.click("#submit")
+        await settle(pilot)
+        assert screen.query_one(HistoryPanel).entries == []
+        assert "required" in screen_text(app)
+        field(form, "expression").value = "1 + 1"
+        field(form, "precision").value = "99"
+        await pilot.click("#submit")
+        await settle(pilot)
+        assert screen.query_one(HistoryPanel).entries == []
+        _, errors = form.current_args()
+        assert errors == {"precision": "99 is greater than the maximum of 15"}
+        field(form, "precision").value = "3"
+        await settle(pilot)
+        assert await pilot.click("#submit")
+        card = screen.query_one(ToolCard)
+        await wait_for(pilot, lambda: len(screen.query_one(HistoryPanel).entries) == 1, timeout=5)
+        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal)
+        assert card.call_state.args == {"expression": "1 + 1", "precision": 3}
+
+
+async def test_cancel_a_running_call(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = await pick(pilot, screen, "demo", "demo", "sleep")
+        seconds = field(form, "seconds")
+        seconds.value = "30"
+        form.action_submit()
+        card = screen.query_one(ToolCard)
+        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.EXECUTING)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: card.call_state.phase.is_terminal, timeout=10)
+        assert card.call_state.phase is Phase.CANCELLED
+        assert "cancelled" in card.call_state.result.content.lower()
+
+
+async def test_record_a_call_as_a_fixture_that_check_accepts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = await pick(pilot, screen, "demo", "demo", "weather")
+        field(form, "city").value = "Lisbon"
+        form.action_submit()
+        card = screen.query_one(ToolCard)
+        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal)
+        await wait_for(pilot, lambda: screen.query_one(HistoryPanel).entries[0].state is not None)
+        await pilot.press("f2")
+        await settle(pilot)
+    fixture = tmp_path / "fixtures" / "demo" / "weather.yaml"
+    data = yaml.safe_load(fixture.read_text())
+    [variant] = data["variants"]
+    assert variant["args"] == {"city": "Lisbon"}
+    assert variant["result"]["state"]["conditions"] == "sunny"
+    assert (tmp_path / "fixtures" / "demo" / "manifest.yaml").exists()
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", str(fixture.parent)])
+    assert result.exit_code == 0, result.output
+
+
+async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None:
+    from workbench.core.manifest import ToolApi
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = screen.query_one(SchemaForm)
+        api = ToolApi(name="pick", parameters={"type": "object", "properties": {"choice": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "name": {"type": "string"}}})
+        form.load(api)
+        await settle(pilot)
+        choice = field(form, "choice")
+        assert isinstance(choice, TextArea)  # anyOf: a JSON editor for that field
+        choice.text = "42"
+        field(form, "name").value = "x"
+        args, errors = form.current_args()
+        assert errors == {} and args == {"choice": 42, "name": "x"}
+        whole = ToolApi(name="whole", parameters={"$ref": "#/definitions/x", "definitions": {"x": {"type": "object"}}})
+        form.load(whole)
+        await settle(pilot)
+        assert form.raw_mode and "Edit the arguments as JSON" in screen_text(app)

@@ -1,0 +1,345 @@
+"""The live screen: pick an API of a real source, fill its form, call it, watch every surface."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from workbench.app.widgets.details_pane import DetailsPane
+from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
+from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.phase_stepper import PhaseStepper
+from workbench.app.widgets.portal_panel import PortalPanel
+from workbench.app.widgets.problems_panel import ProblemsPanel
+from workbench.app.widgets.schema_form import SchemaForm
+from workbench.app.widgets.source_tree import ApiAddress, SourceTree
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.core import events as ev
+from workbench.core.call_state import CallState, Phase
+from workbench.core.manifest import ToolManifest
+from workbench.core.problems import Problem
+from workbench.core.reducer import reduce
+from workbench.fixtures.recorder import RecordingError, save_manifest, save_variant, slug, variant_from_events
+from workbench.fixtures.replay import ApprovalDecision
+from workbench.policy.engine import check_approval
+from workbench.sources.call_runner import LiveCall
+from workbench.sources.manager import ResolutionError
+from workbench.sources.session import LiveSession
+from workbench.sources.timeouts import resolve_timeout_ms
+from workbench.surfaces.registry import SurfaceKind
+
+FRAME_S = 1 / 30
+"""Live events are folded into the card at most this often (output can arrive far faster)."""
+WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
+
+
+class LiveScreen(Screen[None]):
+    """Sources on the left; the API form, the tool card and the call history on the right."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "call", "Call"),
+        Binding("escape", "cancel_call", "Cancel call"),
+        Binding("f5", "rerun", "Re-run"),
+        Binding("f2", "save_fixture", "Save as fixture"),
+        Binding("f6", "toggle_portal", "Portal"),
+        Binding("f7", "cycle_width", "Width"),
+    ]
+
+    class SourcesStarted(Message):
+        """Every source has started (or failed to)."""
+
+    def __init__(self, session: LiveSession, *, animate: bool = True, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.session = session
+        self.animate = animate
+        self.address: ApiAddress | None = None
+        self.state: CallState | None = None
+        self.manifest: ToolManifest | None = None
+        self.phases: list[Phase] = []
+        self.current_call: LiveCall | None = None
+        self.current_entry: HistoryEntry | None = None
+        self._pending: list[ev.CallEvent] = []
+        self._decision: asyncio.Future[ApprovalDecision] | None = None
+        self.width_index = 1
+
+    def compose(self) -> ComposeResult:
+        registry = self.session.registry
+        yield Header(show_clock=False)
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                yield SourceTree(id="sources")
+                yield ProblemsPanel(id="problems")
+            with Vertical(id="center"):
+                yield SchemaForm(id="form")
+                yield PhaseStepper(id="stepper")
+                with ScrollableContainer(id="stage"):
+                    yield ToolCard(registry, animate=self.animate, empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays through every surface here.", id="card")
+                    yield InterventionBar(id="intervention")
+                yield Static(Text(""), id="card-status")
+                yield DetailsPane(id="details")
+            with Vertical(id="right"):
+                yield HistoryPanel(id="history")
+            yield PortalPanel(registry, id="portal")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#stepper", PhaseStepper).source = "live"
+        self.query_one("#stepper", PhaseStepper).speed = "live"
+        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
+        self.query_one("#sources", SourceTree).loading = True
+        self.set_interval(FRAME_S, self._drain)
+        self._start_sources()
+
+    @work(exclusive=True, group="sources")
+    async def _start_sources(self) -> None:
+        await self.session.manager.start()
+        self.post_message(self.SourcesStarted())
+
+    def on_live_screen_sources_started(self, message: SourcesStarted) -> None:
+        tree = self.query_one("#sources", SourceTree)
+        tree.loading = False
+        tree.load(self.session.manager)
+        problems = [Problem(file=f"source {source.name}", message=source.status.detail or "failed to start") for source in self.session.manager.sources if source.status.state.value == "failed"]
+        problems += [Problem(file="tools", message=item) for item in self.session.problems]
+        conflicts = self.session.manager.conflicts()
+        problems += [Problem(file=f"tool {tool}", message=f"offered by {', '.join(sources)}: call it as SOURCE/{tool}.API", severity="warning") for tool, sources in conflicts.items()]
+        self.query_one("#problems", ProblemsPanel).show(problems)
+        tree.focus()
+        tree.select_first_api()
+
+    async def on_unmount(self) -> None:
+        if self.current_call is not None:
+            self.current_call.cancel("the workbench is closing")
+        await self.session.manager.stop()
+
+    # --- picking and calling -----------------------------------------------------------------
+
+    def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
+        if message.address == self.address:
+            return
+        self.address = message.address
+        try:
+            resolved = self.session.manager.resolve(f"{message.address[0]}/{message.address[1]}.{message.address[2]}")
+        except ResolutionError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.manifest = resolved.entry.manifest
+        self.query_one("#form", SchemaForm).load(resolved.api)
+
+    def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
+        self.start_call(message.args)
+
+    def start_call(self, args: dict[str, Any]) -> None:
+        """Call the selected API with ``args`` (one call at a time)."""
+        if self.address is None:
+            return
+        if self.current_call is not None:
+            self.notify("A call is running: cancel it (escape) or wait for it.", severity="warning")
+            return
+        source_name, tool, api = self.address
+        try:
+            resolved = self.session.manager.resolve(f"{source_name}/{tool}.{api}")
+        except ResolutionError as error:
+            self.notify(str(error), severity="error")
+            return
+        check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
+        timeout_ms = resolve_timeout_ms(args, resolved.api)
+        entry = HistoryEntry(source=source_name, tool=tool, api=api, args=dict(args))
+        self.current_entry = entry
+        self.manifest = resolved.entry.manifest
+        self.state = CallState(tool=tool, api=api, call_id=f"live-{len(self.query_one('#history', HistoryPanel).entries) + 1}")
+        self.phases = [Phase.ARGS_STREAMING]
+        self._pending.clear()
+        call = LiveCall(
+            resolved.entry.source,
+            resolved.entry.manifest,
+            tool,
+            api,
+            args,
+            on_event=self._queue_event,
+            timeout_ms=timeout_ms,
+            approval=check,
+            approval_gate=self._approval_gate,
+            workspace=self.session.policy.workspace,
+            args_chunk_delay_s=0.01 if self.animate else 0.0,
+        )
+        self.current_call = call
+        self.query_one("#history", HistoryPanel).add(entry)
+        self.show_state(self.state)
+        self._run_call(call, entry)
+
+    @work(group="call")
+    async def _run_call(self, call: LiveCall, entry: HistoryEntry) -> None:
+        try:
+            await call.run()
+        finally:
+            self.current_call = None
+            try:
+                self._drain()
+                entry.state = self.state
+                self.query_one("#history", HistoryPanel).refresh_entry(entry)
+            except NoMatches:
+                pass  # The screen is closing: nothing left to draw.
+
+    def _queue_event(self, event: ev.CallEvent) -> None:
+        self._pending.append(event)
+        if self.current_entry is not None:
+            self.current_entry.events.append(event)
+
+    def _drain(self) -> None:
+        """Fold every queued event into the state, then draw once."""
+        if not self._pending or self.state is None:
+            return
+        events, self._pending = self._pending, []
+        state = self.state
+        for event in events:
+            state = reduce(state, event)
+            if state.phase not in self.phases:
+                self.phases.append(state.phase)
+        self.show_state(state)
+
+    async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
+        del request
+        self._decision = asyncio.get_running_loop().create_future()
+        # Draw the Intervention now, with the decision it will resolve (the request itself may
+        # already have been drawn by the frame timer, before there was anything to decide).
+        self._drain()
+        self.show_state(self.state)
+        try:
+            return await self._decision
+        finally:
+            self._decision = None
+
+    def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(ApprovalDecision(message.action, message.args, message.reason))
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def show_state(self, state: CallState | None) -> None:
+        self.state = state
+        card = self.query_one("#card", ToolCard)
+        card.show(state, self.manifest)
+        stepper = self.query_one("#stepper", PhaseStepper)
+        stepper.phases = tuple(self.phases)
+        stepper.current = state.phase if state is not None else None
+        stepper.playing = self.current_call is not None and state is not None and not state.phase.is_terminal
+        self.query_one("#details", DetailsPane).show(state, self.manifest)
+        portal = self.query_one("#portal", PortalPanel)
+        if portal.is_open:
+            portal.show(state, self.manifest)
+        bar = self.query_one("#intervention", InterventionBar)
+        if state is not None and state.phase is Phase.AWAITING_APPROVAL and self._decision is not None:
+            if not bar.has_class("-active"):
+                resolved = self.session.registry.resolve(state.tool, state.api, SurfaceKind.INTERVENTION)
+                bar.open(state.args or {}, resolved.editable_fields)
+                # The decision buttons must be on screen, however tall the card is.
+                self.call_after_refresh(bar.scroll_visible, animate=False)
+        else:
+            bar.close()
+        status = Text(style="dim")
+        if state is not None:
+            status.append(f"{state.tool}.{state.api}")
+            if state.output.line_count:
+                status.append(f"  ·  {state.output.line_count:,} output lines")
+            if self.current_call is not None and not state.phase.is_terminal:
+                status.append("  ·  escape cancels", style="bold")
+        status.append(f"  ·  width {card.card_width}")
+        self.query_one("#card-status", Static).update(status)
+
+    def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
+        entry = message.entry
+        if entry is self.current_entry and self.current_call is not None:
+            return
+        if entry.state is not None:
+            self.phases = []
+            for event_state in _phases_of(entry):
+                if event_state not in self.phases:
+                    self.phases.append(event_state)
+            self.show_state(entry.state)
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def action_call(self) -> None:
+        self.query_one("#form", SchemaForm).action_submit()
+
+    def action_cancel_call(self) -> None:
+        if self.current_call is None:
+            return
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(ApprovalDecision("cancel"))
+            return
+        self.current_call.cancel("cancelled by the user")
+        self.notify("Cancelling the call…", timeout=2)
+
+    def action_rerun(self) -> None:
+        entry = self.query_one("#history", HistoryPanel).selected
+        if entry is None:
+            return
+        self.address = (entry.source, entry.tool, entry.api)
+        try:
+            resolved = self.session.manager.resolve(f"{entry.source}/{entry.tool}.{entry.api}")
+        except ResolutionError as error:
+            self.notify(str(error), severity="error")
+            return
+        form = self.query_one("#form", SchemaForm)
+        if form.api is None or form.api.name != entry.api:
+            form.load(resolved.api, entry.args)
+        self.start_call(dict(entry.args))
+
+    def action_save_fixture(self) -> None:
+        entry = self.query_one("#history", HistoryPanel).selected
+        if entry is None or entry.state is None or not entry.state.phase.is_terminal:
+            self.notify("Pick a finished call in the history to save it.", severity="warning")
+            return
+        path = self.save_entry(entry)
+        if path is not None:
+            self.query_one("#history", HistoryPanel).refresh_entry(entry)
+
+    def save_entry(self, entry: HistoryEntry) -> Path | None:
+        """Write ``entry`` as a fixture variant (and the tool's manifest if it has no package)."""
+        fixture_dir = self.session.fixture_dir
+        path = fixture_dir / entry.tool / f"{entry.api}.yaml"
+        first_value = next((value for value in entry.args.values() if isinstance(value, (str, int, float))), "call")
+        try:
+            variant = variant_from_events(entry.events, variant_id=slug(f"{entry.api}-{first_value}"), label=f"Recorded {entry.tool}.{entry.api} call")
+            variant_id = save_variant(path, entry.tool, entry.api, variant)
+            manifest = next((item.manifest for item in self.session.manager.entries() if item.tool == entry.tool and item.source.name == entry.source), None)
+            if manifest is not None and entry.tool not in self.session.registry.tools():
+                save_manifest(fixture_dir / entry.tool / "manifest.yaml", manifest)
+        except (RecordingError, OSError, ValueError) as error:
+            self.notify(f"Could not save: {error}", severity="error")
+            return None
+        entry.saved_as = f"{path}#{variant_id}"
+        self.notify(f"Saved as {path}#{variant_id}", timeout=4)
+        return path
+
+    def action_toggle_portal(self) -> None:
+        portal = self.query_one("#portal", PortalPanel)
+        if portal.toggle():
+            portal.show(self.state, self.manifest)
+
+    def action_cycle_width(self) -> None:
+        self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
+        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
+        self.show_state(self.state)
+
+
+def _phases_of(entry: HistoryEntry) -> list[Phase]:
+    state = CallState(tool=entry.tool, api=entry.api)
+    phases = [state.phase]
+    for event in entry.events:
+        state = reduce(state, event)
+        phases.append(state.phase)
+    return phases

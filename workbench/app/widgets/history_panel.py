@@ -1,0 +1,93 @@
+"""Every live call of the session; pick one to see it again, re-run it or save it as a fixture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Label, ListItem, ListView
+
+from workbench.core import events as ev
+from workbench.core.call_state import CallState, Phase
+from workbench.core.sanitize import clean
+
+PHASE_MARKS = {Phase.DONE: ("✓", "green"), Phase.FAILED: ("✗", "red"), Phase.TIMED_OUT: ("✗", "red"), Phase.CANCELLED: ("⊘", "yellow"), Phase.BLOCKED: ("⛔", "red"), Phase.SKIPPED: ("↷", "yellow")}
+
+
+@dataclass
+class HistoryEntry:
+    """One finished (or running) live call."""
+
+    source: str
+    tool: str
+    api: str
+    args: dict[str, Any]
+    events: list[ev.CallEvent] = field(default_factory=list)
+    state: CallState | None = None
+    saved_as: str | None = None
+
+    def label(self, number: int) -> Text:
+        phase = self.state.phase if self.state is not None else Phase.EXECUTING
+        mark, style = PHASE_MARKS.get(phase, ("…", "yellow"))
+        text = Text(f"{number:>3} ", style="dim")
+        text.append(f"{mark} ", style=style)
+        text.append(clean(f"{self.tool}.{self.api}"))
+        run_ms = self.state.timings.run_ms if self.state is not None else None
+        if run_ms is not None:
+            text.append(f"  {run_ms:,} ms", style="dim")
+        if self.saved_as:
+            text.append("  saved", style="italic cyan")
+        return text
+
+
+class HistoryPanel(ListView):
+    """The session's calls, newest last."""
+
+    DEFAULT_CSS = """
+    HistoryPanel {
+        height: 1fr;
+        border: round $panel;
+        background: $surface;
+    }
+    """
+
+    class EntrySelected(Message):
+        """A call was picked; handled by ``on_history_panel_entry_selected``."""
+
+        def __init__(self, control: HistoryPanel, entry: HistoryEntry) -> None:
+            super().__init__()
+            self._control = control
+            self.entry = entry
+
+        @property
+        def control(self) -> HistoryPanel:
+            return self._control
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.entries: list[HistoryEntry] = []
+        self.border_title = "History"
+
+    def add(self, entry: HistoryEntry) -> None:
+        self.entries.append(entry)
+        self.append(ListItem(Label(entry.label(len(self.entries)))))
+        self.index = len(self.entries) - 1
+
+    def refresh_entry(self, entry: HistoryEntry) -> None:
+        index = self.entries.index(entry)
+        item = self.children[index]
+        item.query_one(Label).update(entry.label(index + 1))
+
+    @property
+    def selected(self) -> HistoryEntry | None:
+        if self.index is None or not 0 <= self.index < len(self.entries):
+            return None
+        return self.entries[self.index]
+
+    def on_list_view_highlighted(self, event: ListView.Highlighted) -> None:
+        event.stop()
+        entry = self.selected
+        if entry is not None:
+            self.post_message(self.EntrySelected(self, entry))

@@ -1,0 +1,91 @@
+"""The live sidebar: source -> tool -> API, with each source's connection state."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Tree
+
+from workbench.core.sanitize import clean
+from workbench.sources.manager import ToolManager
+
+ApiAddress = tuple[str, str, str]
+"""(source name, tool identifier, API name)."""
+
+STATE_STYLES = {"ready": "green", "starting": "yellow", "failed": "bold red", "stopped": "dim"}
+
+
+class SourceTree(Tree[ApiAddress | str | None]):
+    """Every tool of every source, grouped by source; conflicts are marked."""
+
+    DEFAULT_CSS = """
+    SourceTree {
+        width: 1fr;
+        height: 1fr;
+        background: $surface;
+    }
+    """
+
+    class ApiSelected(Message):
+        """An API was picked; handled by ``on_source_tree_api_selected``."""
+
+        def __init__(self, control: SourceTree, address: ApiAddress) -> None:
+            super().__init__()
+            self._control = control
+            self.address = address
+
+        @property
+        def control(self) -> SourceTree:
+            return self._control
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(Text("sources"), name=name, id=id, classes=classes, disabled=disabled)
+        self.show_root = False
+        self.guide_depth = 2
+
+    def load(self, manager: ToolManager) -> None:
+        """Rebuild from the manager's sources and their tools."""
+        self.clear()
+        conflicts = manager.conflicts()
+        entries = manager.entries()
+        for source in manager.sources:
+            state = source.status.state.value
+            label = Text(f"● ", style=STATE_STYLES.get(state, ""))
+            label.append(clean(source.name), style="bold")
+            label.append(f"  {source.kind} · {state}", style="dim")
+            source_node = self.root.add(label, data=source.name, expand=True)
+            if state == "failed" and source.status.detail:
+                source_node.add_leaf(Text(clean(source.status.detail.splitlines()[0])[:120], style="red"), data=None)
+            for entry in entries:
+                if entry.source is not source:
+                    continue
+                manifest = entry.manifest
+                tool_label = Text(f"{manifest.meta.emoji} {clean(manifest.meta.title)}")
+                tool_label.append(f"  {manifest.identifier}", style="dim")
+                if entry.tool in conflicts:
+                    tool_label.append("  ⚠ conflict", style="bold yellow")
+                tool_node = source_node.add(tool_label, data=None, expand=True)
+                for api in manifest.api:
+                    tool_node.add_leaf(Text(api.name), data=(source.name, entry.tool, api.name))
+
+    def select_first_api(self) -> None:
+        for node in self._walk(self.root):
+            if isinstance(node.data, tuple):
+                self.move_cursor(node)
+                self.select_node(node)
+                return
+
+    def _walk(self, node):  # noqa: ANN001, ANN202
+        yield node
+        for child in node.children:
+            yield from self._walk(child)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        event.stop()
+        if isinstance(event.node.data, tuple):
+            self.post_message(self.ApiSelected(self, event.node.data))
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        event.stop()
+        if isinstance(event.node.data, tuple):
+            self.post_message(self.ApiSelected(self, event.node.data))

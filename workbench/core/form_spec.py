@@ -1,0 +1,204 @@
+"""A form described by a JSON Schema: which inputs to show, and how typed text becomes values.
+
+Pure logic, so the live form's rules are tested without a terminal. What a form cannot
+express well (``anyOf``, ``oneOf``, ``$ref``, ``patternProperties``, tuples...) becomes a raw
+JSON field; a schema that is not an object of properties becomes one raw JSON editor.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FieldKind = Literal["string", "integer", "number", "boolean", "enum", "array", "object", "json"]
+UNSUPPORTED_KEYS = ("anyOf", "oneOf", "allOf", "$ref", "not", "patternProperties", "if", "prefixItems", "dependentSchemas")
+PRIMITIVES = ("string", "integer", "number", "boolean")
+
+
+class Missing:
+    """No value was entered (an optional field left empty)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = Missing()
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    path: tuple[str, ...]
+    kind: FieldKind
+    required: bool = False
+    description: str = ""
+    default: Any = MISSING
+    enum: tuple[Any, ...] = ()
+    item_kind: FieldKind | None = None
+    """For arrays of primitives: the items' kind; arrays of anything else are JSON."""
+    item_enum: tuple[Any, ...] = ()
+    children: tuple[FieldSpec, ...] = ()
+    schema: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key(self) -> str:
+        """A stable id for widgets: ``address.street``."""
+        return ".".join(self.path)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}{' *' if self.required else ''}"
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    fields: tuple[FieldSpec, ...]
+    raw_only: bool = False
+    """The schema is not an object of properties: edit the arguments as JSON."""
+    reason: str = ""
+
+
+def _type_of(schema: dict[str, Any]) -> str | None:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [item for item in kind if item != "null"]
+        return kinds[0] if len(kinds) == 1 else None
+    return kind if isinstance(kind, str) else None
+
+
+def _field(name: str, path: tuple[str, ...], schema: Any, required: bool, depth: int) -> FieldSpec:
+    if not isinstance(schema, dict):
+        return FieldSpec(name, path, "json", required)
+    description = str(schema.get("description") or "")
+    default = schema.get("default", MISSING)
+    common = {"required": required, "description": description, "default": default, "schema": schema}
+    if any(key in schema for key in UNSUPPORTED_KEYS):
+        return FieldSpec(name, path, "json", **common)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return FieldSpec(name, path, "enum", enum=tuple(schema["enum"]), **common)
+    kind = _type_of(schema)
+    if kind in PRIMITIVES:
+        return FieldSpec(name, path, kind, **common)  # type: ignore[arg-type]
+    if kind == "array":
+        items = schema.get("items")
+        if isinstance(items, dict) and not any(key in items for key in UNSUPPORTED_KEYS):
+            if isinstance(items.get("enum"), list) and items["enum"]:
+                return FieldSpec(name, path, "array", item_kind="enum", item_enum=tuple(items["enum"]), **common)
+            item_kind = _type_of(items)
+            if item_kind in ("string", "integer", "number"):
+                return FieldSpec(name, path, "array", item_kind=item_kind, **common)  # type: ignore[arg-type]
+        return FieldSpec(name, path, "json", **common)
+    if kind == "object" and isinstance(schema.get("properties"), dict) and depth < 4:
+        required_names = set(schema.get("required") or [])
+        children = tuple(_field(child, (*path, child), sub, child in required_names, depth + 1) for child, sub in schema["properties"].items())
+        return FieldSpec(name, path, "object", children=children, **common)
+    return FieldSpec(name, path, "json", **common)
+
+
+def build_form(schema: Any) -> FormSpec:
+    """The form for an API's ``parameters`` schema."""
+    if not isinstance(schema, dict):
+        return FormSpec((), raw_only=True, reason="the parameters are not a JSON Schema object")
+    if any(key in schema for key in UNSUPPORTED_KEYS):
+        return FormSpec((), raw_only=True, reason="the schema combines alternatives ($ref, anyOf, ...) a form cannot show")
+    properties = schema.get("properties")
+    if _type_of(schema) not in ("object", None) or not isinstance(properties, dict):
+        if _type_of(schema) in ("object", None) and not properties:
+            return FormSpec(())
+        return FormSpec((), raw_only=True, reason="the arguments are not an object of named properties")
+    required = set(schema.get("required") or [])
+    return FormSpec(tuple(_field(name, (name,), sub, name in required, 0) for name, sub in properties.items()))
+
+
+def _scalar(kind: FieldKind | None, text: str, enum: tuple[Any, ...] = ()) -> tuple[Any, str | None]:
+    if kind == "integer":
+        try:
+            return int(text.strip()), None
+        except ValueError:
+            return MISSING, f"{text.strip()!r} is not a whole number"
+    if kind == "number":
+        try:
+            number = float(text.strip())
+        except ValueError:
+            return MISSING, f"{text.strip()!r} is not a number"
+        return (int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number), None
+    if kind == "enum":
+        for option in enum:
+            if str(option) == text.strip():
+                return option, None
+        return MISSING, f"{text.strip()!r} is not one of {', '.join(map(str, enum))}"
+    return text, None
+
+
+def parse_text(spec: FieldSpec, text: str) -> tuple[Any, str | None]:
+    """Typed text of one input -> ``(value, error)``; empty optional input -> ``MISSING``."""
+    if spec.kind not in ("string",) and not text.strip():
+        return MISSING, ("required" if spec.required else None)
+    if spec.kind == "string":
+        if not text:
+            return MISSING, ("required" if spec.required else None)
+        return text, None
+    if spec.kind in ("integer", "number", "enum"):
+        return _scalar(spec.kind, text, spec.enum)
+    if spec.kind == "boolean":
+        lowered = text.strip().lower()
+        if lowered in ("true", "yes", "1", "on"):
+            return True, None
+        if lowered in ("false", "no", "0", "off"):
+            return False, None
+        return MISSING, f"{text.strip()!r} is not true or false"
+    if spec.kind == "array" and spec.item_kind is not None:
+        values = []
+        for part in [item.strip() for item in text.split(",")]:
+            if not part:
+                continue
+            value, error = _scalar(spec.item_kind, part, spec.item_enum)
+            if error:
+                return MISSING, error
+            values.append(value)
+        return values, None
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as error:
+        return MISSING, f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+
+
+def to_text(spec: FieldSpec, value: Any) -> str:
+    """The input text that shows ``value`` (the inverse of :func:`parse_text`)."""
+    if value is MISSING or value is None and spec.kind != "json":
+        return ""
+    if spec.kind == "array" and spec.item_kind is not None and isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    if spec.kind in ("json", "array", "object"):
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    if spec.kind == "boolean":
+        return "true" if value else "false"
+    return str(value)
+
+
+def set_path(target: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node = target
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+    node[path[-1]] = value
+
+
+def get_path(source: Any, path: tuple[str, ...]) -> Any:
+    node = source
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return MISSING
+        node = node[part]
+    return node
+
+
+def leaf_fields(fields: tuple[FieldSpec, ...]) -> list[FieldSpec]:
+    """Every field that has an input of its own (objects are containers)."""
+    leaves: list[FieldSpec] = []
+    for spec in fields:
+        if spec.kind == "object":
+            leaves.extend(leaf_fields(spec.children))
+        else:
+            leaves.append(spec)
+    return leaves
