@@ -16,6 +16,18 @@ CORE_MODULES = [
     "workbench.surfaces.card",
     "workbench.tools",
     "workbench.cli.check",
+    "workbench.core.form_spec",
+    "workbench.policy.engine",
+    "workbench.sources.call_runner",
+    "workbench.sources.manager",
+    "workbench.sources.mcp_source",
+    "workbench.sources.http_source",
+    "workbench.sources.session",
+    "workbench.sources.headless",
+    "workbench.sources.demo_server",
+    "workbench.net.ssrf",
+    "workbench.fixtures.coverage",
+    "workbench.fixtures.recorder",
 ]
 
 

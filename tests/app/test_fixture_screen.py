@@ -299,7 +299,7 @@ async def test_intervention_approve_with_edited_args_runs_on(make_app: Callable[
         await pilot.press("left_square_bracket", "left_square_bracket")
         bar = screen.query_one(InterventionBar)
         await settle(pilot)
-        editor = bar.query_one("#field-json")
+        editor = bar.query_one(".-field-json")
         editor.text = '{"service": "worker"}'
         await pilot.click("#approve")
         await app.workers.wait_for_complete()

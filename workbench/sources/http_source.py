@@ -59,7 +59,9 @@ class HttpToolSource(ToolSource):
             return failure(ErrorType.API_NOT_FOUND, f"{self.name} has no HTTP API {tool}.{api}")
         url = endpoint.url
         try:
-            async with self._client.stream("POST", url, json=args, timeout=ctx.timeout_s) as response:
+            # No deadline from the caller: the client's own timeout, never none at all.
+            timeout = ctx.timeout_s if ctx.timeout_s is not None else httpx.USE_CLIENT_DEFAULT
+            async with self._client.stream("POST", url, json=args, timeout=timeout) as response:
                 body, truncated = await read_capped(response, self.max_bytes)
                 status = response.status_code
                 content_type = response.headers.get("content-type", "")

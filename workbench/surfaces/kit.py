@@ -133,15 +133,13 @@ def code_block(code: str, language: str, palette: Palette, *, max_lines: int = 4
     """Syntax-highlighted untrusted code, capped."""
     from rich.syntax import Syntax
 
-    cleaned = clean(code)
-    if len(cleaned) > MAX_TEXT_CHARS:
-        cleaned = cleaned[:MAX_TEXT_CHARS]
-    lines = cleaned.split("\n")
+    total_lines = code.count("\n") + (0 if code.endswith("\n") else 1) if code else 0
+    lines = clean(code[:MAX_TEXT_CHARS]).split("\n")
     shown = "\n".join(lines[:max_lines])
     theme = "monokai" if palette.dark else "default"
     syntax = Syntax(shown, language or "text", theme=theme, background_color="default", line_numbers=line_numbers, start_line=start_line, word_wrap=True)
-    if len(lines) > max_lines:
-        return Group(syntax, showing(max_lines, len(lines), "lines", palette))
+    if total_lines > min(len(lines), max_lines):
+        return Group(syntax, showing(min(len(lines), max_lines), total_lines, "lines", palette))
     return syntax
 
 

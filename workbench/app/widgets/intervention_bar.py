@@ -57,6 +57,9 @@ class InterventionBar(Vertical):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._args: dict[str, Any] = {}
         self._fields: tuple[str, ...] | None = None
+        # Editors are kept by reference, not id: the old ones may not be removed yet when the
+        # next call's editors mount.
+        self._editors: dict[str, TextArea] = {}
 
     def compose(self) -> ComposeResult:
         yield Vertical(id="fields")
@@ -75,15 +78,20 @@ class InterventionBar(Vertical):
         fields.remove_children()
         self.query_one("#edit-error", Label).update(Text(""))
         widgets = []
+        self._editors = {}
         if editable_fields:
             for field in editable_fields:
                 value = args.get(field, "")
                 text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
                 widgets.append(Label(Text(f"edit {field}"), classes="-field-label"))
-                widgets.append(TextArea(clean(text), id=f"field-{field}", soft_wrap=True, show_line_numbers=False))
+                editor = TextArea(clean(text), soft_wrap=True, show_line_numbers=False, classes=f"-editor -field-{field}")
+                self._editors[field] = editor
+                widgets.append(editor)
         else:
             widgets.append(Label(Text("edit arguments (JSON)"), classes="-field-label"))
-            widgets.append(TextArea(clean(json.dumps(args, indent=2, ensure_ascii=False)), id="field-json", language=None, soft_wrap=True))
+            editor = TextArea(clean(json.dumps(args, indent=2, ensure_ascii=False)), language=None, soft_wrap=True, classes="-editor -field-json")
+            self._editors[""] = editor
+            widgets.append(editor)
         fields.mount_all(widgets)
         self.query_one("#reason", Input).value = ""
         self.add_class("-active")
@@ -97,7 +105,7 @@ class InterventionBar(Vertical):
         if self._fields:
             args = dict(self._args)
             for field in self._fields:
-                text = self.query_one(f"#field-{field}", TextArea).text
+                text = self._editors[field].text
                 original = self._args.get(field)
                 if isinstance(original, str) or original is None:
                     args[field] = text
@@ -109,7 +117,7 @@ class InterventionBar(Vertical):
                         return None
             return args
         try:
-            value = json.loads(self.query_one("#field-json", TextArea).text)
+            value = json.loads(self._editors[""].text)
         except json.JSONDecodeError as problem:
             error.update(Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})"))
             return None

@@ -80,6 +80,18 @@ class ToolTree(Tree[NodeData]):
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
 
+    def _nodes_for_test(self) -> list[TreeNode[NodeData]]:
+        """Every node, depth first (for tests and "select by reference")."""
+        found: list[TreeNode[NodeData]] = []
+
+        def walk(node: TreeNode[NodeData]) -> None:
+            found.append(node)
+            for child in node.children:
+                walk(child)
+
+        walk(self.root)
+        return found
+
     def first_variant(self) -> TreeNode[NodeData] | None:
         def walk(node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:
             if isinstance(node.data, VariantRef):

@@ -1,0 +1,125 @@
+"""Pilot tests: open each reference tool's variants in the TUI and check what the surfaces show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from textual.geometry import Region
+from textual.pilot import Pilot
+
+from workbench.app.app import WorkbenchApp
+from workbench.app.screens.fixture_screen import FixtureScreen
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.tool_tree import ToolTree
+from workbench.core.call_state import Phase
+from workbench.fixtures.catalog import VariantRef
+from workbench.surfaces.registry import SurfaceKind
+from workbench.testing.screen import screen_text, settle
+
+SIZE = (190, 70)
+
+
+async def open_variant(pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None = None) -> str:
+    screen = pilot.app.screen
+    assert isinstance(screen, FixtureScreen)
+    tree = screen.query_one(ToolTree)
+    node = next(node for node in tree._nodes_for_test() if isinstance(node.data, VariantRef) and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant))
+    tree.move_cursor(node)
+    await settle(pilot)
+    if phase is not None:
+        assert screen.script is not None
+        screen._show_phase_index(screen.script.phases.index(phase))
+        await settle(pilot)
+    # The whole card, even the part scrolled out of the stage, plus what else is on screen.
+    card = screen.query_one(ToolCard)
+    size = card.outer_size
+    card_lines = "\n".join(strip.text for strip in card.render_lines(Region(0, 0, size.width, size.height)))
+    return card_lines + "\n" + screen_text(pilot.app)
+
+
+@pytest.fixture
+async def pilot(make_app: Callable[..., WorkbenchApp]):  # noqa: ANN201
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        yield pilot
+
+
+# (tool, api, variant, phase or None for the ending, texts that must show)
+EXPECTATIONS = [
+    ("web-browsing", "search", "asyncio-cancellation", None, ["Searched: asyncio cancellation timeout (1)", "Coroutines and Tasks — asyncio guide"]),
+    ("web-browsing", "search", "no-results", None, ["(no results)", "∅ no results for quantum zebra migration"]),
+    ("web-browsing", "search", "settings-invalid", None, ["⚙ search settings needed", "WORKBENCH_SEARXNG_URL"]),
+    ("web-browsing", "search", "hundreds-of-results", None, ["Searched: asyncio archive (320)", "+314 more · showing 6 of 320 results"]),
+    ("web-browsing", "search", "markup-in-titles", None, ["[bold red]FREE[/] prizes — [@click=app.quit]claim now[/]"]),
+    ("web-browsing", "search", "asyncio-cancellation", Phase.EXECUTING, ["searching for asyncio cancellation timeout", "░░░"]),
+    ("web-browsing", "crawlSinglePage", "metadata-address", None, ["RequestRefused", "cloud metadata address"]),
+    ("web-browsing", "crawlSinglePage", "very-long-page", None, ["page capped: the model received 25,000 of"]),
+    ("web-browsing", "crawlMultiPages", "three-docs", Phase.STREAMING_OUTPUT, ["3 of 3 pages", "✓ https://mcp.example.dev/spec/tools.html"]),
+    ("web-browsing", "crawlMultiPages", "one-failed", None, ["2 of 3 pages read · 1 failed", "PageNotFound"]),
+    ("local-system", "listFiles", "whole-tree", None, ["more · showing 12 of"]),
+    ("local-system", "listFiles", "outside-workspace", Phase.AWAITING_APPROVAL, ["listFiles will read outside the workspace:", "/etc"]),
+    ("local-system", "listFiles", "outside-workspace", None, ["skipped", "not now"]),
+    ("local-system", "readFile", "python-source", None, ["src/app.py · lines 1-", "def greet(name: str) -> str:"]),
+    ("local-system", "readFile", "large-csv", None, ["showing 24 of 2,000 lines"]),
+    ("local-system", "readFile", "binary-file", None, ["BinaryFile", "hint: Binary files cannot be shown as text."]),
+    ("local-system", "writeFile", "new-notes", Phase.AWAITING_APPROVAL, ["write notes/todo.md", "# TODO"]),
+    ("local-system", "writeFile", "large-file", Phase.STREAMING_OUTPUT, ["writing data/generated.csv", "100%"]),
+    ("local-system", "editFile", "rename-greeting", None, ['-    return f"Hello, {name}!"', '+    return f"Hi, {name}!"']),
+    ("local-system", "editFile", "replace-all", None, ["showing 24 of"]),
+    ("local-system", "grepContent", "todos", None, ["matches in", "TODO"]),
+    ("local-system", "runCommand", "run-steps", Phase.STREAMING_OUTPUT, ["==> install", "running · 4 lines so far"]),
+    ("local-system", "runCommand", "twenty-thousand-lines", Phase.STREAMING_OUTPUT, ["lines hidden · showing the last 15 of 20,000", "line 20000 of the long output"]),
+    ("local-system", "runCommand", "failing", None, ["✗ exit 2", "ls build-output"]),
+    ("local-system", "runCommand", "killed-on-timeout", None, ["killed after", "timeout"]),
+    ("local-system", "runCommand", "escape-sequences", None, ["PASS tests/test_app.py", "title and clipboard gone", "[bold]not markup[/] [@click=app.quit]quit[/]"]),
+    ("calculator", "calculate", "huge-factorial", None, ["of 1,135 digits", "integer · 1,135 digits"]),
+    ("task", "listTasks", "hundred-twenty", None, ["120 tasks", "+108 more · showing 12 of 120 tasks"]),
+    ("task", "createTasks", "one-fails", None, ["✓ 2 created", "✗ 1 failed", "there is no TASK-77"]),
+    ("task", "updateTaskStatus", "mark-completed", Phase.AWAITING_APPROVAL, ["This only records the status; nothing is executed."]),
+    ("task", "runTask", "dependency-open", None, ["DependenciesNotMet", "blocked by TASK-1"]),
+    ("task", "runTask", "build-site", Phase.STREAMING_OUTPUT, ["[build] fetch"]),
+    ("skills", "activateSkill", "unknown-skill", None, ["SkillNotFound", "available skills:", "release-notes"]),
+    ("skills", "activateSkill", "huge-style-guide", None, ["the skill is longer than the model is given"]),
+    ("skills", "readReference", "path-escape", None, ["InvalidReferencePath", "references/template.md"]),
+]
+
+
+@pytest.mark.parametrize(("tool", "api", "variant", "phase", "expected"), EXPECTATIONS, ids=[f"{row[0]}-{row[1]}-{row[2]}-{row[3].value if row[3] else 'end'}" for row in EXPECTATIONS])
+async def test_variant_shows(pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None, expected: list[str]) -> None:
+    text = await open_variant(pilot, tool, api, variant, phase)
+    for snippet in expected:
+        assert snippet in text, f"{snippet!r} not on screen for {tool}/{api}#{variant}"
+    assert "\x1b" not in text and "crashed" not in text
+
+
+async def test_every_variant_opens_in_every_phase_without_crashing(pilot: Pilot) -> None:
+    screen = pilot.app.screen
+    assert isinstance(screen, FixtureScreen)
+    tree = screen.query_one(ToolTree)
+    refs = [node.data for node in tree._nodes_for_test() if isinstance(node.data, VariantRef) and not node.data.generated]
+    assert len(refs) >= 80
+    for ref in refs:
+        tree.move_cursor(next(node for node in tree._nodes_for_test() if node.data is ref))
+        await pilot.pause(0)
+        assert screen.script is not None
+        for index, phase in enumerate(screen.script.phases):
+            screen._show_phase_index(index)
+            card = screen.query_one(ToolCard)
+            assert card.call_state is not None and card.call_state.phase is phase
+        await settle(pilot)
+        assert "surface of" not in screen_text(pilot.app), f"a surface crashed for {ref.key}"
+        assert pilot.app.is_running
+
+
+async def test_streaming_hands_over_to_render_without_a_jump(pilot: Pilot) -> None:
+    """runCommand's Streaming and Render share a layout: the card keeps its height."""
+    await open_variant(pilot, "local-system", "runCommand", "run-steps", Phase.STREAMING_OUTPUT)
+    card = pilot.app.screen.query_one(ToolCard)
+    assert card.body_kind is SurfaceKind.STREAMING
+    streaming_height = card.size.height
+    await open_variant(pilot, "local-system", "runCommand", "run-steps", Phase.DONE)
+    assert card.body_kind is SurfaceKind.RENDER
+    assert card.size.height == streaming_height
