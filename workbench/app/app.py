@@ -27,9 +27,10 @@ class WorkbenchApp(App[None]):
     TITLE = "Workbench"
     SUB_TITLE = "tool UI surfaces"
 
+    # Only chorded keys here: live mode has text inputs, where a bare "q" must type a "q".
     BINDINGS = [
-        Binding("t", "toggle_theme", "Theme"),
-        Binding("q", "quit", "Quit"),
+        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("ctrl+q", "quit", "Quit"),
     ]
 
     def __init__(self, load_project: Callable[[], Project] | None = None, *, live_session: LiveSession | None = None, animate: bool = True) -> None:

@@ -47,6 +47,8 @@ class FixtureScreen(Screen[None]):
         Binding("o", "toggle_portal", "Portal"),
         Binding("w", "cycle_width", "Width"),
         Binding("slash", "focus_filter", "Filter", key_display="/"),
+        Binding("t", "app.toggle_theme", "Theme"),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     class CatalogLoaded(Message):

@@ -87,7 +87,7 @@ class SchemaForm(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Pick an API in the tree to call it.", style="dim"), id="form-title")
-        with VerticalScroll(id="form-scroll"):
+        with VerticalScroll(id="form-scroll", can_focus=False):
             yield Vertical(id="fields")
             yield TextArea("{}", id="raw", language="json", soft_wrap=True)
         yield Label(Text(""), id="form-summary")

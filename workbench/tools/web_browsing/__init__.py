@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from workbench.net.ssrf import safe_client
+from typing import TYPE_CHECKING, Any
+
 from workbench.tools.package import RuntimeServices, ToolPackage
 from workbench.tools.web_browsing.manifest import IDENTIFIER, MANIFEST
-from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
-from workbench.tools.web_browsing.services import HttpPageFetcher, OfflinePageFetcher, OfflineSearchService, SearxngSearchService
 from workbench.tools.web_browsing.surfaces import SURFACES
+
+if TYPE_CHECKING:
+    from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
 
 
 def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
-    """Offline corpus by default; ``web.online`` switches to SearXNG and real fetches."""
+    """Offline corpus by default; ``web.online`` switches to SearXNG and real fetches.
+
+    The runtime (and httpx) is imported here, not at package import: the workbench lists
+    tools long before it runs one.
+    """
+    from workbench.net.ssrf import safe_client
+    from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
+    from workbench.tools.web_browsing.services import HttpPageFetcher, OfflinePageFetcher, OfflineSearchService, SearxngSearchService
+
     online = services.settings.get("web.online", "0") not in ("", "0", "false") or not services.offline
     if not online:
         latency = int(services.settings.get("web.offline_latency_ms", "0") or 0)
@@ -22,5 +32,14 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
 
 
 PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "WebBrowsingRuntime":
+        from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
+
+        return WebBrowsingRuntime
+    raise AttributeError(name)
+
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "WebBrowsingRuntime"]
