@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 import click
 

@@ -16,6 +16,7 @@ from typing import Any
 from workbench.core.events import OutputStream
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 
+
 class ToolTimedOut(Exception):
     """A source gave up waiting for the tool (e.g. the MCP SDK's request timeout)."""
 

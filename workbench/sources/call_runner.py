@@ -19,8 +19,8 @@ from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.verdict import ApprovalCheck
-from workbench.sources.timeouts import MAX_TIMEOUT_MS
 from workbench.sources.base import ToolSource
+from workbench.sources.timeouts import MAX_TIMEOUT_MS
 
 EventSink = Callable[[ev.CallEvent], None]
 ApprovalGate = Callable[[ev.ApprovalRequested], Awaitable[ApprovalDecision]]

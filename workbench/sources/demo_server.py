@@ -13,12 +13,17 @@ from __future__ import annotations
 import base64
 import struct
 import zlib
-from typing import Any
 
 import anyio
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import EmbeddedResource, ResourceLink, TextContent, TextResourceContents, ToolAnnotations
+from mcp.types import (
+    EmbeddedResource,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, Field
 
 SERVER_NAME = "workbench-demo"

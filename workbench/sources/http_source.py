@@ -15,7 +15,12 @@ import httpx
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolError, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext
-from workbench.net.ssrf import DEFAULT_MAX_BYTES, RequestRefused, read_capped, safe_client
+from workbench.net.ssrf import (
+    DEFAULT_MAX_BYTES,
+    RequestRefused,
+    read_capped,
+    safe_client,
+)
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 
 BODY_TAIL = 2_000

@@ -75,10 +75,10 @@ def read_mcp_config(path: Path) -> list[McpServerSpec]:
 
 
 def _skills_package(root: Path) -> ToolPackage:
+    from workbench.fixtures.recorder import slug
     from workbench.tools.skills import MANIFEST, SURFACES
     from workbench.tools.skills.library import SkillLibrary
     from workbench.tools.skills.runtime import SkillsRuntime
-    from workbench.fixtures.recorder import slug
 
     identifier = slug(root.resolve().name) or "skills"
     manifest = MANIFEST.model_copy(update={"identifier": identifier, "meta": MANIFEST.meta.model_copy(update={"title": f"Skills · {root.name}"})})

@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from workbench.testing.extension import CASE_PARAM, SnapshotRoot, SVGSnapshotExtension, TextSnapshotExtension
+from workbench.testing.extension import (
+    CASE_PARAM,
+    SnapshotRoot,
+    SVGSnapshotExtension,
+    TextSnapshotExtension,
+)
 
 if TYPE_CHECKING:
     from workbench.project import Project

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import os
 from pathlib import Path
 
 from workbench.core.manifest import ToolManifest

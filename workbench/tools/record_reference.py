@@ -293,7 +293,7 @@ async def main_async(out: Path, only: set[str]) -> int:
         FixtureFile.model_validate(data)
         path = out / tool / f"{api}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = f"# Recorded from real calls by `python -m workbench.tools.record_reference`; edit labels freely.\n"
+        header = "# Recorded from real calls by `python -m workbench.tools.record_reference`; edit labels freely.\n"
         path.write_text(header + dump_fixture(data), encoding="utf-8")
         print(f"wrote {path} ({len(variants)} variants)", file=sys.stderr)
     return 0

@@ -27,7 +27,12 @@ from workbench.core.manifest import ToolManifest
 from workbench.core.reducer import reduce
 from workbench.core.result import ErrorType, failure
 from workbench.fixtures.catalog import Catalog, VariantRef
-from workbench.fixtures.replay import SPEEDS, ApprovalDecision, FixtureReplayer, speed_label
+from workbench.fixtures.replay import (
+    SPEEDS,
+    ApprovalDecision,
+    FixtureReplayer,
+    speed_label,
+)
 from workbench.fixtures.script import CallScript
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceKind

@@ -30,7 +30,13 @@ from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
-from workbench.fixtures.recorder import RecordingError, save_manifest, save_variant, slug, variant_from_events
+from workbench.fixtures.recorder import (
+    RecordingError,
+    save_manifest,
+    save_variant,
+    slug,
+    variant_from_events,
+)
 from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import check_approval
 from workbench.sources.call_runner import LiveCall

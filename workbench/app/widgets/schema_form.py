@@ -15,7 +15,17 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
-from workbench.core.form_spec import MISSING, FieldSpec, FormSpec, build_form, get_path, leaf_fields, parse_text, set_path, to_text
+from workbench.core.form_spec import (
+    MISSING,
+    FieldSpec,
+    FormSpec,
+    build_form,
+    get_path,
+    leaf_fields,
+    parse_text,
+    set_path,
+    to_text,
+)
 from workbench.core.manifest import ToolApi
 from workbench.core.sanitize import clean
 from workbench.fixtures.loader import validate_args

@@ -50,7 +50,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
         entries = manager.entries()
         for source in manager.sources:
             state = source.status.state.value
-            label = Text(f"● ", style=STATE_STYLES.get(state, ""))
+            label = Text("● ", style=STATE_STYLES.get(state, ""))
             label.append(clean(source.name), style="bold")
             label.append(f"  {source.kind} · {state}", style="dim")
             source_node = self.root.add(label, data=source.name, expand=True)

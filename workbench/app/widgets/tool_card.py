@@ -8,13 +8,12 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
+from workbench.app.palette import palette_for
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.surfaces.card import card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
-
-from workbench.app.palette import palette_for
 
 SPINNER_INTERVAL = 0.1
 

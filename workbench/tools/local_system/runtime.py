@@ -6,8 +6,8 @@ import asyncio
 from typing import Any
 
 from workbench.core.result import ToolError, ToolResult, to_result
-from workbench.core.sanitize import clean
 from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.core.sanitize import clean
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.local_system.files import WorkspaceError, WorkspaceFiles
 

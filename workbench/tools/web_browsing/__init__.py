@@ -20,7 +20,12 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     """
     from workbench.net.ssrf import safe_client
     from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
-    from workbench.tools.web_browsing.services import HttpPageFetcher, OfflinePageFetcher, OfflineSearchService, SearxngSearchService
+    from workbench.tools.web_browsing.services import (
+        HttpPageFetcher,
+        OfflinePageFetcher,
+        OfflineSearchService,
+        SearxngSearchService,
+    )
 
     online = services.settings.get("web.online", "0") not in ("", "0", "false") or not services.offline
     if not online:

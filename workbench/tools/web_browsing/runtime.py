@@ -9,7 +9,12 @@ from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
 from workbench.tools.web_browsing.extract import extract_readable
-from workbench.tools.web_browsing.services import MAX_PAGE_CHARS, PageFetcher, SearchService, WebError
+from workbench.tools.web_browsing.services import (
+    MAX_PAGE_CHARS,
+    PageFetcher,
+    SearchService,
+    WebError,
+)
 
 CONTENT_RESULTS = 10
 CRAWL_CONCURRENCY = 4

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import zlib
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,7 +20,12 @@ from typing import Any, Protocol
 
 import httpx
 
-from workbench.net.ssrf import DEFAULT_MAX_BYTES, BodyTooLarge, RequestRefused, read_capped
+from workbench.net.ssrf import (
+    DEFAULT_MAX_BYTES,
+    BodyTooLarge,
+    RequestRefused,
+    read_capped,
+)
 from workbench.tools.web_browsing.extract import extract_readable
 
 CORPUS_FILE = Path(__file__).with_name("corpus.json")

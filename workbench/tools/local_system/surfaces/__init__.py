@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from workbench.surfaces.registry import SurfaceSet
-from workbench.tools.local_system.surfaces import inspectors, interventions, live, renders
+from workbench.tools.local_system.surfaces import (
+    inspectors,
+    interventions,
+    live,
+    renders,
+)
 from workbench.tools.local_system.surfaces.portal import portal
 
 SURFACES = SurfaceSet(

@@ -8,7 +8,13 @@ from rich.text import Text
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces import renders
-from workbench.tools.local_system.surfaces.components import entry_row, error_view, language_of, path_of, state_of
+from workbench.tools.local_system.surfaces.components import (
+    entry_row,
+    error_view,
+    language_of,
+    path_of,
+    state_of,
+)
 
 PORTAL_ROWS = 500
 PORTAL_LINES = 500

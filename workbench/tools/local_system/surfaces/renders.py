@@ -10,7 +10,13 @@ from rich.text import Text
 
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
-from workbench.tools.local_system.surfaces.components import entry_row, error_view, language_of, path_of, state_of
+from workbench.tools.local_system.surfaces.components import (
+    entry_row,
+    error_view,
+    language_of,
+    path_of,
+    state_of,
+)
 
 LIST_ROWS = 12
 FILE_LINES = 24
