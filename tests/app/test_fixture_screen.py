@@ -307,3 +307,18 @@ async def test_intervention_approve_with_edited_args_runs_on(make_app: Callable[
         card = screen.query_one(ToolCard)
         assert card.call_state.phase is Phase.DONE
         assert card.call_state.args == {"service": "worker"}
+
+
+async def test_reload_picks_up_edited_fixture_files(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    fixture = tmp_path / "good.yaml"
+    fixture.write_text(GOOD)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "still-works")
+        fixture.write_text(GOOD.replace('"1 + 1 = 2"', '"1 + 1 = 2 (edited)"'))
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.ref is not None and screen.ref.variant.id == "still-works"
+        assert screen.state is not None and screen.state.result.content == "1 + 1 = 2 (edited)"

@@ -52,6 +52,7 @@ class FixtureScreen(Screen[None]):
         Binding("o", "toggle_portal", "Portal"),
         Binding("w", "cycle_width", "Width"),
         Binding("slash", "focus_filter", "Filter", key_display="/"),
+        Binding("ctrl+r", "reload", "Reload fixtures"),
         Binding("t", "app.toggle_theme", "Theme"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -78,6 +79,7 @@ class FixtureScreen(Screen[None]):
         self.speed_index = SPEEDS.index(1.0)
         self.width_index = WIDTH_PRESETS.index(80)
         self._replayer: FixtureReplayer | None = None
+        self._reselect: str | None = None
         self._decision: asyncio.Future[ApprovalDecision] | None = None
 
     def compose(self) -> ComposeResult:
@@ -122,7 +124,17 @@ class FixtureScreen(Screen[None]):
         tree.load(message.project.catalog)
         self.query_one("#problems", ProblemsPanel).show(message.project.catalog.problems)
         tree.focus()
-        tree.select_first()
+        previous = self._reselect
+        self._reselect = None
+        node = None
+        if previous is not None:
+            node = next((item for item in tree._nodes_for_test() if isinstance(item.data, VariantRef) and item.data.key == previous), None)
+        if node is not None:
+            self.ref = None  # Force the variant (and its fresh script) to be shown again.
+            tree.move_cursor(node)
+            tree.select_node(node)
+        else:
+            tree.select_first()
         self.post_message(self.CatalogShown())
 
     @property
@@ -278,7 +290,7 @@ class FixtureScreen(Screen[None]):
         self.query_one("#stepper", PhaseStepper).speed = speed_label(speed)
         if self._replayer is not None:
             self._replayer.speed = speed
-        self.notify(f"Replay speed {speed_label(speed)}", timeout=1.5)
+        self.notify(f"Replay speed {speed_label(speed)}", timeout=1.5, markup=False)
 
     def action_toggle_portal(self) -> None:
         portal = self.query_one("#portal", PortalPanel)
@@ -296,6 +308,14 @@ class FixtureScreen(Screen[None]):
         self.query_one("#card", ToolCard).card_width = width
         self._update_status()
 
+    def action_reload(self) -> None:
+        """Read the fixture files again (after editing them), keeping the selected variant."""
+        self._stop_replay()
+        self._reselect = self.ref.key if self.ref is not None else None
+        self.query_one("#tree", ToolTree).loading = True
+        self._load()
+        self.notify("Reloading fixtures…", timeout=1.5, markup=False)
+
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
 
@@ -307,5 +327,15 @@ class FixtureScreen(Screen[None]):
     def _filter_submitted(self) -> None:
         tree = self.query_one("#tree", ToolTree)
         tree.focus()
-        tree.select_first()
+        previous = self._reselect
+        self._reselect = None
+        node = None
+        if previous is not None:
+            node = next((item for item in tree._nodes_for_test() if isinstance(item.data, VariantRef) and item.data.key == previous), None)
+        if node is not None:
+            self.ref = None  # Force the variant (and its fresh script) to be shown again.
+            tree.move_cursor(node)
+            tree.select_node(node)
+        else:
+            tree.select_first()
         self.post_message(self.CatalogShown())

@@ -30,6 +30,7 @@ from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
+from workbench.core.sanitize import clean
 from workbench.fixtures.recorder import (
     RecordingError,
     save_manifest,
@@ -138,7 +139,7 @@ class LiveScreen(Screen[None]):
         try:
             resolved = self.session.manager.resolve(f"{message.address[0]}/{message.address[1]}.{message.address[2]}")
         except ResolutionError as error:
-            self.notify(str(error), severity="error")
+            self.notify(clean(str(error)), severity="error", markup=False)
             return
         self.manifest = resolved.entry.manifest
         self.query_one("#form", SchemaForm).load(resolved.api)
@@ -157,7 +158,7 @@ class LiveScreen(Screen[None]):
         try:
             resolved = self.session.manager.resolve(f"{source_name}/{tool}.{api}")
         except ResolutionError as error:
-            self.notify(str(error), severity="error")
+            self.notify(clean(str(error)), severity="error", markup=False)
             return
         check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
         timeout_ms = resolve_timeout_ms(args, resolved.api)
@@ -297,7 +298,7 @@ class LiveScreen(Screen[None]):
         try:
             resolved = self.session.manager.resolve(f"{entry.source}/{entry.tool}.{entry.api}")
         except ResolutionError as error:
-            self.notify(str(error), severity="error")
+            self.notify(clean(str(error)), severity="error", markup=False)
             return
         form = self.query_one("#form", SchemaForm)
         if form.api is None or form.api.name != entry.api:
@@ -325,10 +326,10 @@ class LiveScreen(Screen[None]):
             if manifest is not None and entry.tool not in self.session.registry.tools():
                 save_manifest(fixture_dir / entry.tool / "manifest.yaml", manifest)
         except (RecordingError, OSError, ValueError) as error:
-            self.notify(f"Could not save: {error}", severity="error")
+            self.notify(clean(f"Could not save: {error}"), severity="error", markup=False)
             return None
         entry.saved_as = f"{path}#{variant_id}"
-        self.notify(f"Saved as {path}#{variant_id}", timeout=4)
+        self.notify(clean(f"Saved as {path}#{variant_id}"), timeout=4, markup=False)
         return path
 
     def action_toggle_portal(self) -> None:

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.markup import escape as escape_markup
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
@@ -137,7 +138,8 @@ class SchemaForm(Vertical):
         index = next(counter)
         if spec.kind == "object":
             box = Vertical(*[self._row(child, counter) for child in spec.children], classes="-object")
-            box.border_title = clean(spec.label)
+            # Border titles are markup: a property named "[b]x" must stay literal.
+            box.border_title = escape_markup(clean(spec.label))
             return box
         label = Text(clean(spec.label), style="bold")
         if spec.kind == "json":
@@ -150,7 +152,7 @@ class SchemaForm(Vertical):
         if spec.kind == "boolean":
             widget = Switch(value=bool(initial) if initial is not MISSING else False, id=_widget_id(index))
         elif spec.kind == "enum":
-            options = [(clean(str(option)), option) for option in spec.enum]
+            options = [(Text(clean(str(option))), option) for option in spec.enum]
             chosen = next((option for option in spec.enum if initial is not MISSING and option == initial and type(option) is type(initial)), None)
             value = chosen if chosen is not None else (Select.NULL if not spec.required else spec.enum[0])
             widget = Select(options, allow_blank=not spec.required, value=value, id=_widget_id(index), compact=True)
@@ -160,7 +162,7 @@ class SchemaForm(Vertical):
             kind = {"integer": "integer", "number": "number"}.get(spec.kind, "text")
             placeholder = "comma-separated values" if spec.kind == "array" else ("required" if spec.required else "optional")
             widget = Input(value=to_text(spec, initial) if initial is not MISSING else "", placeholder=placeholder, type=kind, id=_widget_id(index), compact=True)  # type: ignore[arg-type]
-        widget.tooltip = spec.key
+        widget.tooltip = Text(clean(spec.key))
         self._widgets[spec.key] = widget
         error = Label(Text(""), classes="-error")
         self._errors[spec.key] = error
