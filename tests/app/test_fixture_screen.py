@@ -322,3 +322,27 @@ async def test_reload_picks_up_edited_fixture_files(make_app: Callable[..., Work
         await settle(pilot)
         assert screen.ref is not None and screen.ref.variant.id == "still-works"
         assert screen.state is not None and screen.state.result.content == "1 + 1 = 2 (edited)"
+
+
+async def test_play_from_the_approval_step_waits_for_the_decision(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+    (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
+    (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, "deploy-api")
+        for _ in range(3):
+            await pilot.press("s")  # instant
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        card = screen.query_one(ToolCard)
+        assert card.call_state.phase is Phase.AWAITING_APPROVAL
+        await pilot.press("p")
+        await settle(pilot)
+        assert card.call_state.phase is Phase.AWAITING_APPROVAL
+        assert screen.query_one(InterventionBar).has_class("-active")
+        await pilot.click("#approve")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        state = card.call_state
+        assert state.phase is Phase.DONE and state.approval.decision == "approved"
+        assert state.timings.started_ms is not None and state.ignored_events == 0

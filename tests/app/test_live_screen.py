@@ -180,3 +180,32 @@ async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None
         form.load(whole)
         await settle(pilot)
         assert form.raw_mode and "Edit the arguments as JSON" in screen_text(app)
+
+
+async def test_viewing_an_older_call_while_another_runs_keeps_both_intact(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        history = screen.query_one(HistoryPanel)
+        form = await pick(pilot, screen, "demo", "demo", "echo")
+        field(form, "text").value = "first"
+        form.action_submit()
+        await wait_for(pilot, lambda: history.entries and history.entries[0].finished)
+        form = await pick(pilot, screen, "demo", "demo", "sleep")
+        field(form, "seconds").value = "30"
+        form.action_submit()
+        await wait_for(pilot, lambda: len(history.entries) == 2 and history.entries[1].state.phase is Phase.EXECUTING)
+        history.index = 0
+        await settle(pilot)
+        card = screen.query_one(ToolCard)
+        assert card.call_state.api == "echo" and card.call_state.result.content == "first"
+        await pick(pilot, screen, "python", "calculator", "calculate")  # The tree moves only the form.
+        assert card.call_state.api == "echo"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: history.entries[1].finished, timeout=10)
+        assert history.entries[1].state.phase is Phase.CANCELLED
+        assert history.entries[0].state.result.content == "first" and history.entries[0].state.phase is Phase.DONE
+        assert card.call_state.api == "echo"
+        history.index = 1
+        await settle(pilot)
+        assert card.call_state.api == "sleep" and card.call_state.phase is Phase.CANCELLED

@@ -24,7 +24,7 @@ async def open_variant(pilot: Pilot, tool: str, api: str, variant: str, phase: P
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
     tree = screen.query_one(ToolTree)
-    node = next(node for node in tree._nodes_for_test() if isinstance(node.data, VariantRef) and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant))
+    node = next(node for node in tree.nodes() if isinstance(node.data, VariantRef) and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant))
     tree.move_cursor(node)
     await settle(pilot)
     if phase is not None:
@@ -99,10 +99,10 @@ async def test_every_variant_opens_in_every_phase_without_crashing(pilot: Pilot)
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
     tree = screen.query_one(ToolTree)
-    refs = [node.data for node in tree._nodes_for_test() if isinstance(node.data, VariantRef) and not node.data.generated]
+    refs = [node.data for node in tree.nodes() if isinstance(node.data, VariantRef) and not node.data.generated]
     assert len(refs) >= 80
     for ref in refs:
-        tree.move_cursor(next(node for node in tree._nodes_for_test() if node.data is ref))
+        tree.move_cursor(next(node for node in tree.nodes() if node.data is ref))
         await pilot.pause(0)
         assert screen.script is not None
         for index, phase in enumerate(screen.script.phases):

@@ -78,6 +78,15 @@ def test_ansi_text_never_leaves_controls(raw: str) -> None:
     assert all(getattr(span.style, "link", None) is None for span in text.spans)
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"))))
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters=BIDI)))
 def test_clean_keeps_ordinary_text(raw: str) -> None:
     assert clean(raw) == raw
+
+
+def test_bidi_overrides_are_removed() -> None:
+    """An RTL override can make a shown command differ from the one that runs."""
+    assert clean("rm -rf \u202eexe.gnp") == "rm -rf exe.gnp"
+    assert clean("a\u2066b\u2069c") == "abc"

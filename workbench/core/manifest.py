@@ -21,6 +21,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from workbench.core.sanitize import clean
+
 InterventionPolicy = Literal["never", "required", "always"]
 RenderDisplayControl = Literal["collapsed", "expand", "alwaysExpand"]
 Executor = Literal["client", "server"]
@@ -70,6 +72,12 @@ class ToolMeta(BaseModel):
     emoji: str = "🔧"
     description: str = ""
 
+    @field_validator("title", "emoji", "description")
+    @classmethod
+    def _clean(cls, value: str) -> str:
+        # Shown in trees, titles and card headers: a server's name must not carry escapes.
+        return clean(value)
+
 
 def check_json_schema(schema: dict[str, Any]) -> None:
     """Raise ``ValueError`` if ``schema`` is not a valid JSON Schema for its dialect."""
@@ -97,6 +105,11 @@ class ToolApi(BaseModel):
     output_schema: dict[str, Any] | None = None
     url: str | None = None
     """For HTTP tools: the endpoint the arguments are POSTed to as JSON."""
+
+    @field_validator("description")
+    @classmethod
+    def _clean_description(cls, value: str) -> str:
+        return clean(value)
 
     @field_validator("parameters", "output_schema")
     @classmethod

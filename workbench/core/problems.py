@@ -6,6 +6,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+MAX_MESSAGE = 400
+"""Validators quote the offending value; a 20 KB value makes a useless line."""
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -19,9 +22,13 @@ class Problem:
     code: str = "invalid"
 
     def format(self) -> str:
+        """``file:line: field: message``, printable as is (fixture text cannot smuggle escapes)."""
+        from workbench.core.sanitize import clean
+
         location = f"{self.file}:{self.line}" if self.line is not None else self.file
         field = f" {self.field}:" if self.field else ""
-        return f"{location}:{field} {self.message}"
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + f"… (+{len(self.message) - MAX_MESSAGE:,} characters)"
+        return clean(f"{location}:{field} {message}")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

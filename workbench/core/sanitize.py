@@ -27,8 +27,10 @@ _CSI_SEQUENCE = r"(?:\x1b\[|\x9b)([0-?]*)([ -/]*)([@-~]|$)"
 # Any other escape: ESC, intermediates, one final byte (ESC 7, ESC ( B, ESC c ...), or a lone ESC.
 _OTHER_ESCAPE = r"\x1b[ -/]*[0-~]?"
 _ESCAPES = re.compile(f"{_STRING_SEQUENCE}|{_CSI_SEQUENCE}|{_OTHER_ESCAPE}")
-# C0 except \t and \n (\r is resolved before this runs), DEL, C1, lone surrogates.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 except \t and \n (\r is resolved before this runs), DEL, C1, and the bidi embedding,
+# override and isolate controls (which can make shown text differ from what runs).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 _SGR_BASIC: dict[int, str] = {
@@ -146,6 +148,11 @@ def ansi_text(text: str, style: Style | str = "") -> Text:
         if chunk:
             result.append(chunk, current or None)
     return result
+
+
+def is_safe(text: str) -> bool:
+    """Whether ``text`` holds nothing :func:`clean` would remove (a fast check)."""
+    return _UNSAFE.search(text) is None
 
 
 def plain(text: object, style: Style | str = "") -> Text:

@@ -10,6 +10,7 @@ from typing import Any
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ToolResult
 from workbench.core.runtime import CallContext
+from workbench.core.sanitize import clean
 
 
 class SourceState(StrEnum):
@@ -24,6 +25,10 @@ class SourceStatus:
     state: SourceState = SourceState.STOPPED
     detail: str = ""
     """Why a source failed (command not found, exit code and stderr tail, HTTP 401, ...)."""
+
+    def __post_init__(self) -> None:
+        # The detail quotes a server's stderr: it is shown in the TUI and printed by the CLI.
+        object.__setattr__(self, "detail", clean(self.detail))
 
 
 class ToolSource(abc.ABC):

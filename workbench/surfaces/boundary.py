@@ -13,6 +13,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
+from workbench.core.sanitize import clean, is_safe
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.kit import error_box
 from workbench.surfaces.registry import ResolvedSurface
@@ -47,7 +48,12 @@ class SurfaceBoundary:
         except Exception as error:  # noqa: BLE001 - any surface bug must be contained
             lines = console.render_lines(crash_box(self.tool, self.api, self.kind, error, self.palette), options.update(height=None), pad=False)
         for line in lines:
-            yield from line
+            for segment in line:
+                # The last line of defence: whatever a surface built, no control or escape
+                # sequence leaves this boundary.
+                if segment.text and not is_safe(segment.text):
+                    segment = Segment(clean(segment.text).replace("\n", " "), segment.style, segment.control)
+                yield segment
             yield Segment.line()
 
 

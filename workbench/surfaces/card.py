@@ -14,6 +14,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from workbench.core.call_state import Phase
+from workbench.core.sanitize import clean
 from workbench.surfaces import kit
 from workbench.surfaces.boundary import run_surface
 from workbench.surfaces.context import SurfaceContext
@@ -106,7 +107,7 @@ def card_renderable(ctx: SurfaceContext, registry: SurfaceRegistry, *, view: Car
     if view.body is not None:
         parts.append(Rule(style=palette.panel if not palette.dark else palette.muted, characters="─"))
         parts.append(view.body)
-    title = Text(f" {ctx.emoji} {ctx.title} ", style="bold")
+    title = Text(f" {clean(ctx.emoji)} {clean(ctx.title)} ", style="bold")
     title.append_text(kit.text(f"· {ctx.api_name} ", palette.muted))
     border = palette.error if ctx.error is not None else palette.primary
     return Panel(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -21,9 +22,11 @@ from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
+from workbench.config import ConfigError, WorkbenchConfig
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
+from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
 from workbench.core.result import ErrorType, failure
 from workbench.fixtures.catalog import Catalog, VariantRef
@@ -35,7 +38,7 @@ from workbench.fixtures.replay import (
 )
 from workbench.fixtures.script import CallScript
 from workbench.project import Project
-from workbench.surfaces.registry import SurfaceKind
+from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
@@ -58,11 +61,12 @@ class FixtureScreen(Screen[None]):
     ]
 
     class CatalogLoaded(Message):
-        """The project finished loading (in a worker thread)."""
+        """The project finished loading (in a worker thread); handled by ``on_fixture_screen_catalog_loaded``."""
 
-        def __init__(self, project: Project) -> None:
+        def __init__(self, project: Project, generation: int) -> None:
             super().__init__()
             self.project = project
+            self.generation = generation
 
     class CatalogShown(Message):
         """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
@@ -80,6 +84,7 @@ class FixtureScreen(Screen[None]):
         self.width_index = WIDTH_PRESETS.index(80)
         self._replayer: FixtureReplayer | None = None
         self._reselect: str | None = None
+        self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
 
     def compose(self) -> ComposeResult:
@@ -109,12 +114,21 @@ class FixtureScreen(Screen[None]):
         self._load()
 
     @work(thread=True, exclusive=True, group="load")
-    def _load(self) -> None:
+    def _load(self, generation: int = 0) -> None:
         # Fixture files and manifests are read off the UI thread.
-        project = self._load_project()
-        self.post_message(self.CatalogLoaded(project))
+        try:
+            project = self._load_project()
+        except ConfigError as error:
+            project = Project(
+                config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
+                catalog=Catalog(problems=[Problem(file="pyproject.toml", field="tool.workbench", message=str(error))]),
+                registry=SurfaceRegistry(),
+            )
+        self.post_message(self.CatalogLoaded(project, generation))
 
     def on_fixture_screen_catalog_loaded(self, message: CatalogLoaded) -> None:
+        if message.generation != self._generation:
+            return  # A newer reload is on its way; a thread worker cannot be cancelled.
         self.project = message.project
         registry = message.project.registry
         self.query_one("#card", ToolCard).registry = registry
@@ -126,14 +140,8 @@ class FixtureScreen(Screen[None]):
         tree.focus()
         previous = self._reselect
         self._reselect = None
-        node = None
-        if previous is not None:
-            node = next((item for item in tree._nodes_for_test() if isinstance(item.data, VariantRef) and item.data.key == previous), None)
-        if node is not None:
-            self.ref = None  # Force the variant (and its fresh script) to be shown again.
-            tree.move_cursor(node)
-            tree.select_node(node)
-        else:
+        self.ref = None  # Whatever is selected now comes from the new catalog.
+        if previous is None or not tree.select_ref(previous):
             tree.select_first()
         self.post_message(self.CatalogShown())
 
@@ -275,6 +283,10 @@ class FixtureScreen(Screen[None]):
         phase = self.script.phases[self.phase_index]
         if phase.is_terminal or self.state is None or self.state.phase.is_terminal:
             self._replay(0, self.script.initial_state())
+        elif phase is Phase.AWAITING_APPROVAL:
+            # Replay the request itself so the approval gate (the buttons) decides what follows.
+            index = self._start_index_for(phase) - 1
+            self._replay(index, self.script.state_before(index))
         else:
             self._replay(self._start_index_for(phase), self.script.state_at(phase))
 
@@ -313,7 +325,8 @@ class FixtureScreen(Screen[None]):
         self._stop_replay()
         self._reselect = self.ref.key if self.ref is not None else None
         self.query_one("#tree", ToolTree).loading = True
-        self._load()
+        self._generation += 1
+        self._load(self._generation)
         self.notify("Reloading fixtures…", timeout=1.5, markup=False)
 
     def action_focus_filter(self) -> None:
@@ -327,15 +340,6 @@ class FixtureScreen(Screen[None]):
     def _filter_submitted(self) -> None:
         tree = self.query_one("#tree", ToolTree)
         tree.focus()
-        previous = self._reselect
-        self._reselect = None
-        node = None
-        if previous is not None:
-            node = next((item for item in tree._nodes_for_test() if isinstance(item.data, VariantRef) and item.data.key == previous), None)
-        if node is not None:
-            self.ref = None  # Force the variant (and its fresh script) to be shown again.
-            tree.move_cursor(node)
-            tree.select_node(node)
-        else:
+        # Keep the variant on the stage if the filter still shows it; else take the first match.
+        if self.ref is None or not tree.select_ref(self.ref.key):
             tree.select_first()
-        self.post_message(self.CatalogShown())

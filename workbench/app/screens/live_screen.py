@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -27,7 +26,6 @@ from workbench.app.widgets.source_tree import ApiAddress, SourceTree
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
-from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
 from workbench.core.sanitize import clean
@@ -71,11 +69,11 @@ class LiveScreen(Screen[None]):
         self.session = session
         self.animate = animate
         self.address: ApiAddress | None = None
-        self.state: CallState | None = None
-        self.manifest: ToolManifest | None = None
-        self.phases: list[Phase] = []
         self.current_call: LiveCall | None = None
         self.current_entry: HistoryEntry | None = None
+        """The call that is running (at most one)."""
+        self.viewed: HistoryEntry | None = None
+        """The call the card shows: the running one, or one picked in the history."""
         self._pending: list[ev.CallEvent] = []
         self._decision: asyncio.Future[ApprovalDecision] | None = None
         self.width_index = 1
@@ -135,13 +133,13 @@ class LiveScreen(Screen[None]):
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
         if message.address == self.address:
             return
-        self.address = message.address
         try:
             resolved = self.session.manager.resolve(f"{message.address[0]}/{message.address[1]}.{message.address[2]}")
         except ResolutionError as error:
             self.notify(clean(str(error)), severity="error", markup=False)
             return
-        self.manifest = resolved.entry.manifest
+        # Only the form follows the tree; the card keeps showing the call it shows.
+        self.address = message.address
         self.query_one("#form", SchemaForm).load(resolved.api)
 
     def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
@@ -162,11 +160,18 @@ class LiveScreen(Screen[None]):
             return
         check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
         timeout_ms = resolve_timeout_ms(args, resolved.api)
-        entry = HistoryEntry(source=source_name, tool=tool, api=api, args=dict(args))
+        history = self.query_one("#history", HistoryPanel)
+        entry = HistoryEntry(
+            source=source_name,
+            tool=tool,
+            api=api,
+            args=dict(args),
+            manifest=resolved.entry.manifest,
+            state=CallState(tool=tool, api=api, call_id=f"live-{len(history.entries) + 1}"),
+            phases=[Phase.ARGS_STREAMING],
+        )
         self.current_entry = entry
-        self.manifest = resolved.entry.manifest
-        self.state = CallState(tool=tool, api=api, call_id=f"live-{len(self.query_one('#history', HistoryPanel).entries) + 1}")
-        self.phases = [Phase.ARGS_STREAMING]
+        self.viewed = entry
         self._pending.clear()
         call = LiveCall(
             resolved.entry.source,
@@ -182,8 +187,8 @@ class LiveScreen(Screen[None]):
             args_chunk_delay_s=0.01 if self.animate else 0.0,
         )
         self.current_call = call
-        self.query_one("#history", HistoryPanel).add(entry)
-        self.show_state(self.state)
+        history.add(entry)
+        self.show_entry(entry)
         self._run_call(call, entry)
 
     @work(group="call")
@@ -191,13 +196,18 @@ class LiveScreen(Screen[None]):
         try:
             await call.run()
         finally:
-            self.current_call = None
             try:
                 self._drain()
-                entry.state = self.state
+                self.current_call = None
+                self.current_entry = None
                 self.query_one("#history", HistoryPanel).refresh_entry(entry)
+                if self.viewed is entry:
+                    self.show_entry(entry)
             except NoMatches:
                 pass  # The screen is closing: nothing left to draw.
+            finally:
+                self.current_call = None
+                self.current_entry = None
 
     def _queue_event(self, event: ev.CallEvent) -> None:
         self._pending.append(event)
@@ -205,16 +215,19 @@ class LiveScreen(Screen[None]):
             self.current_entry.events.append(event)
 
     def _drain(self) -> None:
-        """Fold every queued event into the state, then draw once."""
-        if not self._pending or self.state is None:
+        """Fold every queued event into the running call's state, then draw once."""
+        entry = self.current_entry
+        if not self._pending or entry is None or entry.state is None:
             return
         events, self._pending = self._pending, []
-        state = self.state
+        state = entry.state
         for event in events:
             state = reduce(state, event)
-            if state.phase not in self.phases:
-                self.phases.append(state.phase)
-        self.show_state(state)
+            if state.phase not in entry.phases:
+                entry.phases.append(state.phase)
+        entry.state = state
+        if self.viewed is entry:
+            self.show_entry(entry)
 
     async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
         del request
@@ -222,7 +235,9 @@ class LiveScreen(Screen[None]):
         # Draw the Intervention now, with the decision it will resolve (the request itself may
         # already have been drawn by the frame timer, before there was anything to decide).
         self._drain()
-        self.show_state(self.state)
+        if self.current_entry is not None:
+            self.viewed = self.current_entry
+            self.show_entry(self.current_entry)
         try:
             return await self._decision
         finally:
@@ -234,20 +249,28 @@ class LiveScreen(Screen[None]):
 
     # --- drawing ------------------------------------------------------------------------------
 
-    def show_state(self, state: CallState | None) -> None:
-        self.state = state
+    @property
+    def state(self) -> CallState | None:
+        """The state on the card."""
+        return self.viewed.state if self.viewed is not None else None
+
+    def show_entry(self, entry: HistoryEntry | None) -> None:
+        """Draw ``entry`` everywhere: card, stepper, details, Portal, intervention controls."""
+        state = entry.state if entry is not None else None
+        manifest = entry.manifest if entry is not None else None
+        running = entry is not None and entry is self.current_entry
         card = self.query_one("#card", ToolCard)
-        card.show(state, self.manifest)
+        card.show(state, manifest)
         stepper = self.query_one("#stepper", PhaseStepper)
-        stepper.phases = tuple(self.phases)
+        stepper.phases = tuple(entry.phases) if entry is not None else ()
         stepper.current = state.phase if state is not None else None
-        stepper.playing = self.current_call is not None and state is not None and not state.phase.is_terminal
-        self.query_one("#details", DetailsPane).show(state, self.manifest)
+        stepper.playing = running and state is not None and not state.phase.is_terminal
+        self.query_one("#details", DetailsPane).show(state, manifest)
         portal = self.query_one("#portal", PortalPanel)
         if portal.is_open:
-            portal.show(state, self.manifest)
+            portal.show(state, manifest)
         bar = self.query_one("#intervention", InterventionBar)
-        if state is not None and state.phase is Phase.AWAITING_APPROVAL and self._decision is not None:
+        if running and state is not None and state.phase is Phase.AWAITING_APPROVAL and self._decision is not None:
             if not bar.has_class("-active"):
                 resolved = self.session.registry.resolve(state.tool, state.api, SurfaceKind.INTERVENTION)
                 bar.open(state.args or {}, resolved.editable_fields)
@@ -260,21 +283,17 @@ class LiveScreen(Screen[None]):
             status.append(f"{state.tool}.{state.api}")
             if state.output.line_count:
                 status.append(f"  ·  {state.output.line_count:,} output lines")
-            if self.current_call is not None and not state.phase.is_terminal:
+            if running and not state.phase.is_terminal:
                 status.append("  ·  escape cancels", style="bold")
+            elif self.current_entry is not None:
+                status.append("  ·  another call is running (pick it in the history)", style="italic")
         status.append(f"  ·  width {card.card_width}")
         self.query_one("#card-status", Static).update(status)
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
-        entry = message.entry
-        if entry is self.current_entry and self.current_call is not None:
-            return
-        if entry.state is not None:
-            self.phases = []
-            for event_state in _phases_of(entry):
-                if event_state not in self.phases:
-                    self.phases.append(event_state)
-            self.show_state(entry.state)
+        if message.entry is not self.viewed:
+            self.viewed = message.entry
+            self.show_entry(message.entry)
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -294,12 +313,15 @@ class LiveScreen(Screen[None]):
         entry = self.query_one("#history", HistoryPanel).selected
         if entry is None:
             return
-        self.address = (entry.source, entry.tool, entry.api)
+        if self.current_call is not None:
+            self.notify("A call is running: cancel it (escape) or wait for it.", severity="warning")
+            return
         try:
             resolved = self.session.manager.resolve(f"{entry.source}/{entry.tool}.{entry.api}")
         except ResolutionError as error:
             self.notify(clean(str(error)), severity="error", markup=False)
             return
+        self.address = (entry.source, entry.tool, entry.api)
         form = self.query_one("#form", SchemaForm)
         if form.api is None or form.api.name != entry.api:
             form.load(resolved.api, entry.args)
@@ -307,46 +329,44 @@ class LiveScreen(Screen[None]):
 
     def action_save_fixture(self) -> None:
         entry = self.query_one("#history", HistoryPanel).selected
-        if entry is None or entry.state is None or not entry.state.phase.is_terminal:
+        if entry is None or not entry.finished:
             self.notify("Pick a finished call in the history to save it.", severity="warning")
             return
-        path = self.save_entry(entry)
-        if path is not None:
-            self.query_one("#history", HistoryPanel).refresh_entry(entry)
+        self._save(entry)
 
-    def save_entry(self, entry: HistoryEntry) -> Path | None:
+    @work(thread=True, group="save")
+    def _save(self, entry: HistoryEntry) -> None:
+        # Reading and writing fixture files stays off the UI thread.
+        try:
+            saved_as = self.save_entry(entry)
+        except (RecordingError, OSError, ValueError) as error:
+            self.app.call_from_thread(self.notify, clean(f"Could not save: {error}"), severity="error", markup=False)
+            return
+        self.app.call_from_thread(self._saved, entry, saved_as)
+
+    def _saved(self, entry: HistoryEntry, saved_as: str) -> None:
+        entry.saved_as = saved_as
+        self.query_one("#history", HistoryPanel).refresh_entry(entry)
+        self.notify(clean(f"Saved as {saved_as}"), timeout=4, markup=False)
+
+    def save_entry(self, entry: HistoryEntry) -> str:
         """Write ``entry`` as a fixture variant (and the tool's manifest if it has no package)."""
         fixture_dir = self.session.fixture_dir
         path = fixture_dir / entry.tool / f"{entry.api}.yaml"
         first_value = next((value for value in entry.args.values() if isinstance(value, (str, int, float))), "call")
-        try:
-            variant = variant_from_events(entry.events, variant_id=slug(f"{entry.api}-{first_value}"), label=f"Recorded {entry.tool}.{entry.api} call")
-            variant_id = save_variant(path, entry.tool, entry.api, variant)
-            manifest = next((item.manifest for item in self.session.manager.entries() if item.tool == entry.tool and item.source.name == entry.source), None)
-            if manifest is not None and entry.tool not in self.session.registry.tools():
-                save_manifest(fixture_dir / entry.tool / "manifest.yaml", manifest)
-        except (RecordingError, OSError, ValueError) as error:
-            self.notify(clean(f"Could not save: {error}"), severity="error", markup=False)
-            return None
-        entry.saved_as = f"{path}#{variant_id}"
-        self.notify(clean(f"Saved as {path}#{variant_id}"), timeout=4, markup=False)
-        return path
+        variant = variant_from_events(entry.events, variant_id=slug(f"{entry.api}-{first_value}"), label=f"Recorded {entry.tool}.{entry.api} call")
+        variant_id = save_variant(path, entry.tool, entry.api, variant)
+        if entry.manifest is not None and entry.tool not in self.session.registry.tools():
+            save_manifest(fixture_dir / entry.tool / "manifest.yaml", entry.manifest)
+        return f"{path}#{variant_id}"
 
     def action_toggle_portal(self) -> None:
         portal = self.query_one("#portal", PortalPanel)
         if portal.toggle():
-            portal.show(self.state, self.manifest)
+            viewed = self.viewed
+            portal.show(viewed.state if viewed else None, viewed.manifest if viewed else None)
 
     def action_cycle_width(self) -> None:
         self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
         self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
-        self.show_state(self.state)
-
-
-def _phases_of(entry: HistoryEntry) -> list[Phase]:
-    state = CallState(tool=entry.tool, api=entry.api)
-    phases = [state.phase]
-    for event in entry.events:
-        state = reduce(state, event)
-        phases.append(state.phase)
-    return phases
+        self.show_entry(self.viewed)

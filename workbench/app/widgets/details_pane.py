@@ -53,6 +53,15 @@ class DetailsPane(Vertical):
                     with VerticalScroll():
                         yield Static(Text("—"), id=f"details-{tab_id}-body")
 
+    def on_mount(self) -> None:
+        # JSON colours follow the theme: redraw what is shown when it changes.
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self, theme: str) -> None:
+        del theme
+        self._drawn = set()
+        self._draw_active()
+
     def _set(self, tab_id: str, renderable: RenderableType) -> None:
         self.query_one(f"#details-{tab_id}-body", Static).update(renderable)
 

@@ -11,6 +11,7 @@ from textual.widgets import Label, ListItem, ListView
 
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
+from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean
 
 PHASE_MARKS = {Phase.DONE: ("✓", "green"), Phase.FAILED: ("✗", "red"), Phase.TIMED_OUT: ("✗", "red"), Phase.CANCELLED: ("⊘", "yellow"), Phase.BLOCKED: ("⛔", "red"), Phase.SKIPPED: ("↷", "yellow")}
@@ -18,15 +19,21 @@ PHASE_MARKS = {Phase.DONE: ("✓", "green"), Phase.FAILED: ("✗", "red"), Phase
 
 @dataclass
 class HistoryEntry:
-    """One finished (or running) live call."""
+    """One live call, running or finished: its own state, so viewing one never touches another."""
 
     source: str
     tool: str
     api: str
     args: dict[str, Any]
+    manifest: ToolManifest | None = None
     events: list[ev.CallEvent] = field(default_factory=list)
     state: CallState | None = None
+    phases: list[Phase] = field(default_factory=list)
     saved_as: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.phase.is_terminal
 
     def label(self, number: int) -> Text:
         phase = self.state.phase if self.state is not None else Phase.EXECUTING

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.markup import escape as escape_markup
 from textual.widgets import Static
 
 from workbench.app.palette import palette_for
@@ -35,6 +36,7 @@ class PortalPanel(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.registry = registry
         self.fallback = True
+        self._shown: tuple[CallState | None, ToolManifest | None] = (None, None)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(""), id="portal-body")
@@ -47,12 +49,16 @@ class PortalPanel(VerticalScroll):
         self.toggle_class("-open")
         return self.is_open
 
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", lambda _: self.show(*self._shown), init=False)
+
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
+        self._shown = (state, manifest)
         body = self.query_one("#portal-body", Static)
         if state is None:
             body.update(Text("No call selected.", style="dim"))
             return
         self.fallback = not self.registry.has_own(state.tool, state.api, SurfaceKind.PORTAL)
-        self.border_title = f"Portal · {state.tool}" + (" (generic)" if self.fallback else "")
+        self.border_title = escape_markup(f"Portal · {state.tool}" + (" (generic)" if self.fallback else ""))
         ctx = SurfaceContext(state=state, manifest=manifest, width=PORTAL_WIDTH, palette=palette_for(self.app.current_theme))
         body.update(portal_renderable(ctx, self.registry))

@@ -9,8 +9,8 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.markup import escape as escape_markup
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape as escape_markup
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget

@@ -80,8 +80,8 @@ class ToolTree(Tree[NodeData]):
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
 
-    def _nodes_for_test(self) -> list[TreeNode[NodeData]]:
-        """Every node, depth first (for tests and "select by reference")."""
+    def nodes(self) -> list[TreeNode[NodeData]]:
+        """Every node, depth first."""
         found: list[TreeNode[NodeData]] = []
 
         def walk(node: TreeNode[NodeData]) -> None:
@@ -91,6 +91,15 @@ class ToolTree(Tree[NodeData]):
 
         walk(self.root)
         return found
+
+    def select_ref(self, key: str) -> bool:
+        """Select the variant addressed ``path#id``; ``False`` if the tree does not show it."""
+        node = next((item for item in self.nodes() if isinstance(item.data, VariantRef) and item.data.key == key), None)
+        if node is None:
+            return False
+        self.move_cursor(node)
+        self.select_node(node)
+        return True
 
     def first_variant(self) -> TreeNode[NodeData] | None:
         def walk(node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:

@@ -245,7 +245,7 @@ def create_tasks_streaming(ctx: SurfaceContext) -> RenderableType:
     progress = ctx.state.progress
     bar = kit.progress_bar(progress.fraction if progress else None, min(40, ctx.inner_width - 10), ctx.palette)
     message = progress.message if progress and progress.message else ""
-    return Group(bar, Text(message, style=ctx.palette.muted))
+    return Group(bar, kit.text(message, ctx.palette.muted))
 
 
 def _approval_line(ctx: SurfaceContext) -> Text:
@@ -300,7 +300,7 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
                 rows.append(kit.text(f"error: {item.get('error', '')}", palette.error))
         return Group(*rows)
     if ctx.api_name == "runTask":
-        rows = [Text(f"📋 Run of {ctx.args.get('identifier', '')}", style="bold")]
+        rows = [kit.text(f"📋 Run of {ctx.args.get('identifier', '')}", "bold")]
         if not ctx.output.is_empty():
             rows.extend(kit.output_tail(ctx.output, 500, palette))
         elif state.get("output"):

@@ -43,7 +43,7 @@ def _result_block(result: dict[str, Any], palette: Palette, width: int, snippet_
     title.overflow = "ellipsis"
     meta = kit.text(short_url(str(result.get("url", "")), width - 20), palette.primary)
     if result.get("publishedDate"):
-        meta.append(f" · {result['publishedDate']}", style=palette.muted)
+        meta.append_text(kit.text(f" · {result['publishedDate']}", palette.muted))
     meta.no_wrap = True
     meta.overflow = "ellipsis"
     rows: list[RenderableType] = [title, meta]

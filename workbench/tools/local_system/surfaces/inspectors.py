@@ -60,7 +60,7 @@ def grep_content(ctx: SurfaceContext) -> RenderableType:
     subject = kit.text(path_of(ctx, "pattern"))
     where = path_of(ctx, default="")
     if where and where != ".":
-        subject.append(f" in {where}")
+        subject.append_text(kit.text(f" in {where}"))
     suffix = None
     if ctx.error is None and isinstance(state.get("total"), int):
         total = state["total"]
