@@ -60,3 +60,12 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
 def test_missing_path_is_a_problem(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["check", str(tmp_path / "missing")])
     assert result.exit_code == 1 and "no such file or directory" in result.output
+
+
+def test_a_broken_tool_workbench_config_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.workbench]\nfixtures = 3\n")
+    monkeypatch.chdir(tmp_path)
+    for command in (["check"], ["show", "x.yaml#y"], ["coverage"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert "fixtures must be a string or a list of strings" in result.output

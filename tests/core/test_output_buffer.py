@@ -64,3 +64,18 @@ def test_cap_drops_oldest_lines_and_counts_them() -> None:
     assert buffer.dropped + buffer.stored_count == 250
     assert buffer.stored_count <= 100
     assert buffer.tail(1)[0].text == "249"
+
+
+def test_carriage_return_progress_bars_stay_one_short_line() -> None:
+    """A progress bar redrawn 40,000 times is one line showing its last state, not 1.7 MB."""
+    buffer = OutputBuffer()
+    for percent in range(40_000):
+        buffer = buffer.append(f"\rdownloading {percent % 100:3d}%")
+    assert buffer.line_count == 1
+    assert buffer.lines()[0].text == "downloading  99%"
+
+
+def test_a_line_that_never_ends_is_broken_into_capped_pieces() -> None:
+    buffer = OutputBuffer().append("x" * 200_000)
+    assert all(len(line.text) <= 64 * 1024 for line in buffer.lines())
+    assert sum(len(line.text) for line in buffer.lines()) == 200_000

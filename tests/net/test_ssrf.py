@@ -384,3 +384,23 @@ def test_allowed_loopback_integer_host_connects_to_the_same_address(number: int)
     asyncio.run(transport.handle_async_request(httpx.Request("GET", f"http://{number}:81/")))
     assert wire.seen[0].url.host == str(ipaddress.IPv4Address(number))
     assert wire.seen[0].headers["host"] == f"{number}:81"
+
+
+def test_site_local_ipv6_is_refused() -> None:
+    import ipaddress
+
+    from workbench.net.ssrf import blocked_reason
+
+    assert blocked_reason(ipaddress.ip_address("fec0::1")) == "a site-local address"
+
+
+async def test_each_host_name_gets_its_own_connection_pool() -> None:
+    """Connections go to the checked IP; pooling by IP would reuse a TLS connection verified for one name for another."""
+    from workbench.net.ssrf import SSRFPolicy, SSRFSafeTransport
+
+    transport = SSRFSafeTransport(SSRFPolicy())
+    first = await transport._transport_for("https", "a.example", 443)
+    second = await transport._transport_for("https", "b.example", 443)
+    again = await transport._transport_for("https", "A.example", 443)
+    assert first is not second and first is again
+    await transport.aclose()

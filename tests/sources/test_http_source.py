@@ -162,21 +162,22 @@ async def test_a_name_that_resolves_to_loopback_is_refused(endpoint: Endpoint) -
     assert endpoint.paths() == []
 
 
-@pytest.mark.parametrize(("target", "reason"), [("http://169.254.169.254/latest/meta-data/", "a cloud metadata address"), ("http://10.1.2.3/admin", "a private address")])
-async def test_a_redirect_to_a_private_address_is_refused(allowed: HttpToolSource, endpoint: Endpoint, target: str, reason: str) -> None:
+@pytest.mark.parametrize("target", ["http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/admin"])
+async def test_a_redirect_is_reported_never_followed(allowed: HttpToolSource, endpoint: Endpoint, target: str) -> None:
+    """A 307/308 would re-POST the arguments to the new place: HTTP tools do not follow."""
     endpoint.routes["/to-metadata"] = Answer(status=302, body=b"", content_type=None, headers={"Location": target})
     result = await call(allowed, "to_metadata")
-    assert result.error is not None and result.error.type == ErrorType.REQUEST_REFUSED
-    assert reason in result.error.message, result.error.message
+    assert result.error is not None and result.error.type == ErrorType.HTTP_ERROR
+    assert f"redirected (HTTP 302) to {target}" in result.content
     assert endpoint.paths() == ["/to-metadata"]
 
 
-async def test_a_redirect_within_the_allow_list_is_followed(allowed: HttpToolSource, endpoint: Endpoint) -> None:
+async def test_even_an_allow_listed_redirect_does_not_resend_the_arguments(allowed: HttpToolSource, endpoint: Endpoint) -> None:
     endpoint.routes["/hop"] = Answer(status=307, body=b"", content_type=None, headers={"Location": "/plain"})
     endpoint.routes["/plain"] = as_json({"arrived": True})
     result = await call(allowed, "hop", {"n": 1})
-    assert result.state == {"arrived": True}
-    assert endpoint.paths() == ["/hop", "/plain"]
+    assert not result.success and "the arguments were not re-sent there" in result.content
+    assert endpoint.paths() == ["/hop"]
 
 
 async def test_an_allow_listed_network_is_reachable(endpoint: Endpoint) -> None:

@@ -125,3 +125,15 @@ def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) ->
     assert http.allow == ["127.0.0.1"]
     assert session.fixture_dir == (tmp_path / "fx").resolve()
     assert not any(isinstance(source, PythonToolSource) for source in session.manager.sources)
+
+
+@pytest.mark.parametrize(("key", "entry", "message"), [("my server", {"command": "x"}, "must be letters"), ("a/b", {"command": "x"}, "must be letters"), ("ok", {"command": "x", "policies": {"echo": "ask"}}, "policies maps tool names")])
+def test_bad_mcp_config_entries_are_setup_errors(tmp_path: Path, key: str, entry: dict, message: str) -> None:
+    import json
+
+    from workbench.sources.session import SetupError, read_mcp_config
+
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": {key: entry}}))
+    with pytest.raises(SetupError, match=message):
+        read_mcp_config(path)

@@ -17,7 +17,20 @@ from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class WorkbenchGroup(click.Group):
+    """Turns configuration errors into one line and exit code 2, for every command."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from workbench.config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except ConfigError as error:
+            click.echo(f"workbench: error: {error}", err=True)
+            raise SystemExit(2) from None
+
+
+@click.group(cls=WorkbenchGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--fixtures",
     "fixture_paths",

@@ -15,6 +15,18 @@ from workbench.core.events import OutputStream
 
 DEFAULT_MAX_LINES = 250_000
 """Lines kept before the oldest are dropped (their count is kept)."""
+MAX_PARTIAL_CHARS = 64 * 1024
+"""A line that never ends (a progress bar redrawn with \r) is broken here."""
+
+
+def _overwrite(line: str) -> str:
+    """Resolve carriage returns as a terminal does: later text overwrites the line's start."""
+    if "\r" not in line:
+        return line
+    screen: list[str] = []
+    for part in line.split("\r"):
+        screen[: len(part)] = part
+    return "".join(screen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +165,12 @@ class OutputBuffer:
             partial = pieces[-1]
         else:
             partial += pieces[0]
+        if "\r" in partial:
+            # Progress bars redraw one line thousands of times: keep only what it shows.
+            partial = _overwrite(partial)
+        while len(partial) > MAX_PARTIAL_CHARS:
+            store.append(partial[:MAX_PARTIAL_CHARS], stream)
+            partial = partial[MAX_PARTIAL_CHARS:]
         count = len(store)
         dropped = self.dropped
         if count > self.max_lines:

@@ -73,7 +73,7 @@ class BaseRuntime:
             result = method(args, ctx or CallContext())
             if inspect.isawaitable(result):
                 result = await result
-        except Exception as error:  # noqa: BLE001 - a tool bug must become a result
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - a tool bug (even sys.exit) must become a result
             return to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{api} crashed: {type(error).__name__}: {error}")
         if not isinstance(result, ToolResult):
             return failure(ErrorType.PROTOCOL_ERROR, f"{api} returned {type(result).__name__}, not a ToolResult")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+MAX_POOLS = 32
 METADATA_ADDRESSES = frozenset({ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"), ipaddress.ip_address("100.100.100.200")})
 
 
@@ -73,6 +75,8 @@ def blocked_reason(address: IPAddress) -> str | None:
             return reason
     if isinstance(address, ipaddress.IPv4Address) and address in ipaddress.ip_network("100.64.0.0/10"):
         return "a carrier-grade NAT address"
+    if isinstance(address, ipaddress.IPv6Address) and address.is_site_local:
+        return "a site-local address"
     return None
 
 
@@ -125,7 +129,22 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
 
     def __init__(self, policy: SSRFPolicy | None = None, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.policy = policy or SSRFPolicy()
-        self._transport = transport or httpx.AsyncHTTPTransport()
+        self._shared = transport
+        # Requests go to the checked IP, and a connection pool keys connections by the URL it
+        # was opened for: one pool per (scheme, host, port) so a TLS connection opened (and
+        # verified) for one name is never reused for another name on the same address.
+        self._pools: OrderedDict[tuple[str, str, int], httpx.AsyncBaseTransport] = OrderedDict()
+
+    async def _transport_for(self, scheme: str, host: str, port: int) -> httpx.AsyncBaseTransport:
+        if self._shared is not None:
+            return self._shared
+        key = (scheme, host.lower(), port)
+        pool = self._pools.pop(key, None) or httpx.AsyncHTTPTransport()
+        self._pools[key] = pool
+        while len(self._pools) > MAX_POOLS:
+            _, oldest = self._pools.popitem(last=False)
+            await oldest.aclose()
+        return pool
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
@@ -149,10 +168,16 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
             # relative redirect) keeps the original name, which the allow-list may name.
             extensions = {**request.extensions, "sni_hostname": host} if url.scheme == "https" else request.extensions
             request = httpx.Request(request.method, url.copy_with(host=ip_host), headers=request.headers, stream=request.stream, extensions=extensions)
-        return await self._transport.handle_async_request(request)
+        transport = await self._transport_for(url.scheme, host, port)
+        return await transport.handle_async_request(request)
 
     async def aclose(self) -> None:
-        await self._transport.aclose()
+        pools = list(self._pools.values())
+        self._pools.clear()
+        for pool in pools:
+            await pool.aclose()
+        if self._shared is not None:
+            await self._shared.aclose()
 
 
 def safe_client(*, allow: Sequence[str] = (), timeout: float = 20.0, max_redirects: int = 5, headers: dict[str, str] | None = None) -> httpx.AsyncClient:

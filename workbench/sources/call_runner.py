@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ EventSink = Callable[[ev.CallEvent], None]
 ApprovalGate = Callable[[ev.ApprovalRequested], Awaitable[ApprovalDecision]]
 
 ARGS_CHUNK_CHARS = 16
+MAX_ARGS_CHUNKS = 40
 CANCEL_GRACE_S = 5.0
 """How long a cancelled or timed-out invocation may take to wind down before we stop waiting."""
 
@@ -93,8 +95,12 @@ class LiveCall:
 
     async def _stream_args(self) -> None:
         raw = json.dumps(self.args, ensure_ascii=False)
-        for index in range(0, len(raw), ARGS_CHUNK_CHARS):
-            self._emit(ev.ArgsDelta(raw[index : index + ARGS_CHUNK_CHARS], at_ms=self._now_ms()))
+        # At most MAX_ARGS_CHUNKS deltas however long the args: each re-parses the text so far.
+        size = max(ARGS_CHUNK_CHARS, -(-len(raw) // MAX_ARGS_CHUNKS))
+        for index in range(0, len(raw), size):
+            if self._cancel.is_set():
+                break
+            self._emit(ev.ArgsDelta(raw[index : index + size], at_ms=self._now_ms()))
             if self.args_chunk_delay_s:
                 await asyncio.sleep(self.args_chunk_delay_s)
         self._emit(ev.ArgsComplete(args=self.args, raw=raw, at_ms=self._now_ms()))
@@ -117,12 +123,16 @@ class LiveCall:
             return False
         gate = asyncio.ensure_future(self.approval_gate(request))
         cancelled = asyncio.ensure_future(self._cancel.wait())
-        await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
-        if not gate.done():
-            gate.cancel()
+        try:
+            await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            # Whatever ends the wait (even this task being cancelled), neither helper outlives it.
+            cancelled.cancel()
+            if not gate.done():
+                gate.cancel()
+        if gate.cancelled() or not gate.done():
             self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"Cancelled while waiting for approval: {self._cancel_reason}."), at_ms=self._now_ms()))
             return False
-        cancelled.cancel()
         decision = gate.result()
         if decision.action == "approve":
             if decision.args is not None:
@@ -137,16 +147,33 @@ class LiveCall:
         return False
 
     def _context(self) -> CallContext:
-        def emit(text: str, stream: ev.OutputStream) -> None:
+        loop = asyncio.get_running_loop()
+        loop_thread = threading.get_ident()
+
+        def on_loop(callback: Any, *args: Any) -> None:
+            # Tools may report from worker threads (file APIs run in asyncio.to_thread); the
+            # events must reach whoever listens on the loop, in order.
+            if threading.get_ident() == loop_thread:
+                callback(*args)
+            else:
+                loop.call_soon_threadsafe(callback, *args)
+
+        def emit_now(text: str, stream: ev.OutputStream, at_ms: int) -> None:
             if self.result is None and text:
                 self._output_lines += text.count("\n")
-                self._emit(ev.OutputChunk(text, stream, at_ms=self._now_ms()))
+                self._emit(ev.OutputChunk(text, stream, at_ms=at_ms))
 
-        def progress(value: float | None, total: float | None, message: str | None) -> None:
+        def progress_now(value: float | None, total: float | None, message: str | None, at_ms: int) -> None:
             if self.result is None:
                 self._progress_at = time.monotonic()
                 self._last_progress = message or (f"{value:g}/{total:g}" if value is not None and total else None)
-                self._emit(ev.Progress(value, total, message, at_ms=self._now_ms()))
+                self._emit(ev.Progress(value, total, message, at_ms=at_ms))
+
+        def emit(text: str, stream: ev.OutputStream) -> None:
+            on_loop(emit_now, text, stream, self._now_ms())
+
+        def progress(value: float | None, total: float | None, message: str | None) -> None:
+            on_loop(progress_now, value, total, message, self._now_ms())
 
         return CallContext(workspace=self.workspace, emit=emit, progress=progress, timeout_s=self.timeout_ms / 1000)
 
@@ -208,6 +235,7 @@ class LiveCall:
                 return self._finish(ev.Failed(failure(ErrorType.PROTOCOL_ERROR, f"{self.tool}.{self.api} returned {type(result).__name__}, not a result"), at_ms=self._now_ms()))
             return self._finish(ev.Completed(result, at_ms=self._now_ms()))
         pending = self._pending()
+        elapsed = time.monotonic() - started
         invocation.cancel()
         # Give the source a bounded moment to stop what it started (subprocesses, requests);
         # cancelling an MCP call makes the SDK send notifications/cancelled to the server.
@@ -216,5 +244,5 @@ class LiveCall:
             invocation.exception()  # Retrieved so asyncio does not warn about it.
         if self._cancel.is_set():
             return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.", state={"pending": pending}), at_ms=self._now_ms()))
-        seconds = f"{(time.monotonic() - started):.1f}"
+        seconds = f"{elapsed:.1f}"
         return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.", state={"timeout_ms": self.timeout_ms, "pending": pending}), at_ms=self._now_ms()))

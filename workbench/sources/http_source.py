@@ -66,10 +66,12 @@ class HttpToolSource(ToolSource):
         try:
             # No deadline from the caller: the client's own timeout, never none at all.
             timeout = ctx.timeout_s if ctx.timeout_s is not None else httpx.USE_CLIENT_DEFAULT
-            async with self._client.stream("POST", url, json=args, timeout=timeout) as response:
+            # No redirects: a 307/308 would re-send the arguments to wherever it points.
+            async with self._client.stream("POST", url, json=args, timeout=timeout, follow_redirects=False) as response:
                 body, truncated = await read_capped(response, self.max_bytes)
                 status = response.status_code
                 content_type = response.headers.get("content-type", "")
+                location = response.headers.get("location", "")
         except RequestRefused as error:
             return failure(ErrorType.REQUEST_REFUSED, str(error), body={"url": url})
         except httpx.TimeoutException:
@@ -78,6 +80,8 @@ class HttpToolSource(ToolSource):
             return failure(ErrorType.HTTP_ERROR, f"cannot reach {url}: {error}", body={"url": url})
         text = body.decode("utf-8", errors="replace")
         note = f"\n[response cut at {self.max_bytes:,} bytes]" if truncated else ""
+        if 300 <= status < 400:
+            return to_result(success=False, content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the arguments were not re-sent there", error=ToolError(type=ErrorType.HTTP_ERROR, message=f"HTTP {status} redirect from {url}", body={"status": status, "location": location}))
         if status >= 400:
             return to_result(success=False, content=f"{url} answered HTTP {status}{note}", error=ToolError(type=ErrorType.HTTP_ERROR, message=f"HTTP {status} from {url}", body={"status": status, "body": text[-BODY_TAIL:]}))
         data: Any = None

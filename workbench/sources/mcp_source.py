@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import contextvars
 import os
+import re
 import shlex
 import tempfile
 from collections.abc import Iterator
@@ -27,7 +28,14 @@ from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.mcp_results import manifest_from_tools, slugify, to_tool_result
 
 HANDSHAKE_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 5.0
+"""The SDK closes stdin, then SIGTERMs, then SIGKILLs a stdio server within about 4 s."""
 STDERR_TAIL_LINES = 12
+STDERR_TAIL_BYTES = 16 * 1024
+MAX_TOOL_PAGES = 50
+MAX_TOOLS = 1_000
+SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+POLICIES = ("never", "required", "always")
 # Past the longest possible call deadline: the call runner's own deadline cancels first.
 BACKSTOP_TIMEOUT_S = 900.0
 
@@ -64,8 +72,13 @@ class McpServerSpec:
     @classmethod
     def from_config(cls, name: str, entry: dict[str, Any]) -> McpServerSpec:
         """One entry of an ``mcpServers`` mapping (Claude Desktop / Cursor format)."""
+        if not SERVER_NAME.match(name):
+            raise ValueError(f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)")
         if not isinstance(entry, dict):
             raise ValueError(f"mcpServers.{name} must be an object")
+        policies = entry.get("policies") or {}
+        if not isinstance(policies, dict) or any(value not in POLICIES for value in policies.values()):
+            raise ValueError(f"mcpServers.{name}.policies maps tool names to one of {', '.join(POLICIES)}")
         if entry.get("url"):
             headers = entry.get("headers") or {}
             if not isinstance(headers, dict):
@@ -227,12 +240,13 @@ class McpSource(ToolSource):
             self.name = identifier
         tools: list[Any] = []
         cursor = None
-        while True:
+        for _ in range(MAX_TOOL_PAGES):  # A server that pages forever still gets listed.
             page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
             tools.extend(page.tools)
             cursor = page.next_cursor
-            if not cursor:
+            if not cursor or len(tools) >= MAX_TOOLS:
                 break
+        tools = tools[:MAX_TOOLS]
         if self.spec.tools is not None:
             tools = [tool for tool in tools if tool.name in self.spec.tools]
         title = (getattr(info, "title", None) or self.server_name) if info is not None else self.server_name
@@ -248,7 +262,9 @@ class McpSource(ToolSource):
             return ""
         try:
             self._errlog.flush()
-            self._errlog.seek(0)
+            # Only the end matters, however chatty the server has been.
+            size = self._errlog.seek(0, os.SEEK_END)
+            self._errlog.seek(max(0, size - STDERR_TAIL_BYTES))
             lines = [line.rstrip() for line in self._errlog.read().splitlines() if line.strip()]
         except (OSError, ValueError):
             return ""
@@ -313,7 +329,7 @@ class McpSource(ToolSource):
             # event: waiting for it would only add the whole grace period to a failed start.
             if self._client is not None:
                 with contextlib.suppress(TimeoutError, Exception):  # stopping must not raise
-                    await asyncio.wait_for(asyncio.shield(task), timeout=8)
+                    await asyncio.wait_for(asyncio.shield(task), timeout=STOP_TIMEOUT_S)
             if not task.done():
                 task.cancel()
                 with contextlib.suppress(BaseException):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -45,7 +46,9 @@ class SchemaForm(Vertical):
     """
 
     BINDINGS = [
+        # Submit the arguments (the screen's ctrl+s does the same from anywhere).
         Binding("ctrl+s", "submit", "Call", show=True),
+        # Switch between the generated form and one JSON editor for the whole object.
         Binding("ctrl+j", "toggle_raw", "Raw JSON", show=True),
     ]
 
@@ -106,6 +109,9 @@ class SchemaForm(Vertical):
             yield Button("Call", variant="primary", id="submit")
             yield Button("Raw JSON", id="raw-toggle")
 
+    def watch_raw_mode(self, raw: bool) -> None:
+        self.set_class(raw, "-raw")
+
     # --- building -----------------------------------------------------------------------------
 
     def load(self, api: ToolApi, initial: dict[str, Any] | None = None) -> None:
@@ -120,7 +126,7 @@ class SchemaForm(Vertical):
         fields.remove_children()
         self._widgets.clear()
         self._errors.clear()
-        counter = iter(range(10_000))
+        counter = itertools.count()
         rows = [self._row(spec, counter) for spec in self.spec.fields]
         if not rows and not self.spec.raw_only:
             rows = [Label(Text("This API takes no arguments.", style="dim"))]
@@ -269,9 +275,6 @@ class SchemaForm(Vertical):
     @on(Button.Pressed, "#raw-toggle")
     def _raw_pressed(self) -> None:
         self.action_toggle_raw()
-
-    def watch_raw_mode(self, raw: bool) -> None:
-        self.set_class(raw, "-raw")
 
     def action_toggle_raw(self) -> None:
         if self.spec.raw_only:

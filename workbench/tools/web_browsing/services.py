@@ -31,6 +31,8 @@ from workbench.tools.web_browsing.extract import extract_readable
 CORPUS_FILE = Path(__file__).with_name("corpus.json")
 ARCHIVE_MESSAGES = 320
 MAX_PAGE_CHARS = 25_000
+SEARCH_MAX_BYTES = 4 * 1024 * 1024
+"""A search answer larger than this is cut (and then fails to parse, clearly)."""
 
 
 class WebError(Exception):
@@ -216,7 +218,8 @@ class SearxngSearchService:
         if time_range:
             params["time_range"] = time_range
         try:
-            response = await self.client.get(f"{self.base_url}/search", params=params)
+            async with self.client.stream("GET", f"{self.base_url}/search", params=params) as response:
+                body, _ = await read_capped(response, SEARCH_MAX_BYTES)
         except RequestRefused as error:
             raise WebError("RequestRefused", str(error), {"provider": "searxng", "url": self.base_url}) from None
         except httpx.TimeoutException:
@@ -228,7 +231,7 @@ class SearxngSearchService:
         if response.status_code >= 400:
             raise WebError("SearchUnavailable", f"{self.base_url} answered HTTP {response.status_code}", {"provider": "searxng", "status": response.status_code})
         try:
-            data = response.json()
+            data = json.loads(body.decode(response.encoding or "utf-8", errors="replace"))
         except ValueError:
             raise WebError("SearchUnavailable", f"{self.base_url} did not return JSON", {"provider": "searxng"}) from None
         raw = data.get("results") if isinstance(data, dict) else None
