@@ -58,6 +58,9 @@ class McpServerSpec:
     policies: dict[str, str] = field(default_factory=dict)
     """Approval policy per MCP tool name (``never``/``required``/``always``)."""
     mode: str = "auto"
+    inherit_env: bool = True
+    """Pass this process's environment to a stdio server (``"inheritEnv": false`` opts out,
+    leaving the SDK's safe minimum — HOME, PATH, SHELL, TERM, USER — plus ``env``)."""
 
     @classmethod
     def from_argument(cls, value: str) -> McpServerSpec:
@@ -207,8 +210,9 @@ class McpSource(ToolSource):
 
                 _track_spawns()
                 self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-                # A workbench user expects their environment (PATH, virtualenv) to reach the server.
-                env = {**os.environ, **self.spec.env}
+                # A workbench user expects their environment (PATH, virtualenv) to reach the
+                # server, unless the config opts out to keep secrets from it.
+                env = {**os.environ, **self.spec.env} if self.spec.inherit_env else dict(self.spec.env)
                 params = StdioServerParameters(command=self.spec.command or "", args=self.spec.args, env=env, cwd=self.spec.cwd)
                 transport = stdio_client(params, errlog=self._errlog)
             async with Client(transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S) as client:  # type: ignore[arg-type]

@@ -332,6 +332,9 @@ class LiveScreen(Screen[None]):
         if entry is None or not entry.finished:
             self.notify("Pick a finished call in the history to save it.", severity="warning")
             return
+        if entry.evicted:
+            self.notify("This call is too old to save (its events were let go); re-run it with f5.", severity="warning")
+            return
         self._save(entry)
 
     @work(thread=True, group="save")

@@ -14,6 +14,9 @@ from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean
 
+MAX_KEPT_EVENTS = 50
+"""Calls that keep their full event stream; older ones keep only their final state."""
+
 PHASE_MARKS = {Phase.DONE: ("✓", "green"), Phase.FAILED: ("✗", "red"), Phase.TIMED_OUT: ("✗", "red"), Phase.CANCELLED: ("⊘", "yellow"), Phase.BLOCKED: ("⛔", "red"), Phase.SKIPPED: ("↷", "yellow")}
 
 
@@ -30,6 +33,8 @@ class HistoryEntry:
     state: CallState | None = None
     phases: list[Phase] = field(default_factory=list)
     saved_as: str | None = None
+    evicted: bool = False
+    """Its events were dropped to bound memory; it can be viewed and re-run, not saved."""
 
     @property
     def finished(self) -> bool:
@@ -81,6 +86,11 @@ class HistoryPanel(ListView):
         self.entries.append(entry)
         self.append(ListItem(Label(entry.label(len(self.entries)))))
         self.index = len(self.entries) - 1
+        # Each entry keeps its events (to be saved as a fixture): old ones let theirs go.
+        for old in self.entries[:-MAX_KEPT_EVENTS]:
+            if old.events and old.saved_as is None and old.finished:
+                old.events = []
+                old.evicted = True
 
     def refresh_entry(self, entry: HistoryEntry) -> None:
         index = self.entries.index(entry)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from workbench.surfaces.registry import SurfaceSet
 from workbench.tools.local_system.surfaces import (
+    in_flight,
     inspectors,
     interventions,
-    live,
     renders,
 )
 from workbench.tools.local_system.surfaces.portal import portal
@@ -31,15 +31,15 @@ SURFACES = SurfaceSet(
         "runCommand": renders.run_command,
     },
     placeholders={
-        "listFiles": live.list_files_placeholder,
-        "readFile": live.read_file_placeholder,
-        "globFiles": live.glob_files_placeholder,
-        "grepContent": live.grep_content_placeholder,
-        "runCommand": live.run_command_placeholder,
+        "listFiles": in_flight.list_files_placeholder,
+        "readFile": in_flight.read_file_placeholder,
+        "globFiles": in_flight.glob_files_placeholder,
+        "grepContent": in_flight.grep_content_placeholder,
+        "runCommand": in_flight.run_command_placeholder,
     },
     streamings={
-        "runCommand": live.run_command_streaming,
-        "writeFile": live.write_file_streaming,
+        "runCommand": in_flight.run_command_streaming,
+        "writeFile": in_flight.write_file_streaming,
     },
     interventions={
         "writeFile": interventions.write_file,
