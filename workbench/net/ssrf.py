@@ -187,7 +187,9 @@ def safe_client(*, allow: Sequence[str] = (), timeout: float = 20.0, max_redirec
         follow_redirects=True,
         max_redirects=max_redirects,
         timeout=timeout,
-        headers={"User-Agent": "workbench/0.1 (+https://github.com/)", **(headers or {})},
+        # identity: the body cap then counts what crossed the wire, and a small compressed
+        # answer cannot expand into a huge one before the cap sees it.
+        headers={"User-Agent": "workbench/0.1", "Accept-Encoding": "identity", **(headers or {})},
     )
 
 
