@@ -42,11 +42,6 @@ class WorkbenchConfig:
     include_bundled: bool = True
     pyproject: Path | None = None
 
-    @property
-    def is_bundled_project(self) -> bool:
-        """True when the fixtures are only Workbench's own."""
-        return self.fixture_dirs == (bundled_fixtures_dir(),)
-
 
 def find_pyproject(start: Path) -> Path | None:
     for directory in (start, *start.parents):

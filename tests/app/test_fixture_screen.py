@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from workbench.app.app import WorkbenchApp
@@ -266,14 +267,29 @@ APPROVAL_FIXTURE = textwrap.dedent(
 )
 
 
-async def test_intervention_skip_with_reason(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+@pytest.fixture
+def approval_app(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> WorkbenchApp:
+    """An app on one fixture whose API always asks for approval."""
     (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
     (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
-    app = make_app(tmp_path)
+    return make_app(tmp_path)
+
+
+async def at_approval_step(pilot: Pilot, *, instant: bool = False) -> FixtureScreen:
+    """The screen stepped back to the deploy variant's approval step; ``instant`` replays at full speed."""
+    screen = await ready(pilot)
+    await select(pilot, screen, "deploy-api")
+    if instant:
+        for _ in range(3):  # x1 -> x2 -> x5 -> instant
+            await pilot.press("s")
+    await pilot.press("left_square_bracket", "left_square_bracket")
+    return screen
+
+
+async def test_intervention_skip_with_reason(approval_app: WorkbenchApp) -> None:
+    app = approval_app
     async with app.run_test(size=SIZE) as pilot:
-        screen = await ready(pilot)
-        await select(pilot, screen, "deploy-api")
-        await pilot.press("left_square_bracket", "left_square_bracket")
+        screen = await at_approval_step(pilot)
         card = screen.query_one(ToolCard)
         assert card.call_state.phase is Phase.AWAITING_APPROVAL and card.body_kind is SurfaceKind.INTERVENTION
         bar = screen.query_one(InterventionBar)
@@ -287,16 +303,10 @@ async def test_intervention_skip_with_reason(make_app: Callable[..., WorkbenchAp
         assert not bar.has_class("-active")
 
 
-async def test_intervention_approve_with_edited_args_runs_on(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
-    (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
-    (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
-    app = make_app(tmp_path)
+async def test_intervention_approve_with_edited_args_runs_on(approval_app: WorkbenchApp) -> None:
+    app = approval_app
     async with app.run_test(size=SIZE) as pilot:
-        screen = await ready(pilot)
-        await select(pilot, screen, "deploy-api")
-        for _ in range(3):
-            await pilot.press("s")  # instant
-        await pilot.press("left_square_bracket", "left_square_bracket")
+        screen = await at_approval_step(pilot, instant=True)
         bar = screen.query_one(InterventionBar)
         await settle(pilot)
         editor = bar.query_one(".-field-json")
@@ -324,16 +334,10 @@ async def test_reload_picks_up_edited_fixture_files(make_app: Callable[..., Work
         assert screen.state is not None and screen.state.result.content == "1 + 1 = 2 (edited)"
 
 
-async def test_play_from_the_approval_step_waits_for_the_decision(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
-    (tmp_path / "manifest.yaml").write_text(APPROVAL_MANIFEST)
-    (tmp_path / "deploy.yaml").write_text(APPROVAL_FIXTURE)
-    app = make_app(tmp_path)
+async def test_play_from_the_approval_step_waits_for_the_decision(approval_app: WorkbenchApp) -> None:
+    app = approval_app
     async with app.run_test(size=SIZE) as pilot:
-        screen = await ready(pilot)
-        await select(pilot, screen, "deploy-api")
-        for _ in range(3):
-            await pilot.press("s")  # instant
-        await pilot.press("left_square_bracket", "left_square_bracket")
+        screen = await at_approval_step(pilot, instant=True)
         card = screen.query_one(ToolCard)
         assert card.call_state.phase is Phase.AWAITING_APPROVAL
         await pilot.press("p")

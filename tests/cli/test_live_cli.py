@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.sources.helpers import MISBEHAVING, Endpoint, as_json, running_endpoint
+from tests.net.local_server import LocalServer, Reply, running_server
+from tests.sources.helpers import MISBEHAVING
 from workbench.cli import main
 
 MISBEHAVING_COMMAND = shlex.join([sys.executable, str(MISBEHAVING)])
@@ -150,17 +151,17 @@ def test_approval_headless_blocks_and_auto_run_runs(runner: CliRunner) -> None:
 
 
 @pytest.fixture
-def http_project(tmp_path: Path) -> Iterator[Endpoint]:
+def http_project(tmp_path: Path) -> Iterator[LocalServer]:
     """A project whose fixture directory has an HTTP tool pointing at a local endpoint."""
-    with running_endpoint() as endpoint:
-        endpoint.routes["/lookup"] = lambda received: as_json({"success": True, "content": f"looked up {json.loads(received.body)['q']}", "state": {"hits": 2}})
+    with running_server() as endpoint:
+        endpoint.routes["/lookup"] = lambda received: Reply.json({"success": True, "content": f"looked up {json.loads(received.body)['q']}", "state": {"hits": 2}})
         (tmp_path / "pyproject.toml").write_text('[tool.workbench]\nfixtures = ["fx"]\ninclude_bundled = false\n')
         (tmp_path / "fx" / "remote").mkdir(parents=True)
         (tmp_path / "fx" / "remote" / "manifest.yaml").write_text(f"identifier: remote\nmeta: {{title: Remote}}\napi:\n  - name: lookup\n    url: {endpoint.url('/lookup')}\n    parameters: {{type: object, properties: {{q: {{type: string}}}}, required: [q]}}\n")
         yield endpoint
 
 
-def test_an_http_tool_needs_its_private_host_allowed(runner: CliRunner, http_project: Endpoint) -> None:
+def test_an_http_tool_needs_its_private_host_allowed(runner: CliRunner, http_project: LocalServer) -> None:
     refused = runner.invoke(main, ["call", "remote.lookup", "--args", '{"q": "cats"}'])
     assert refused.exit_code == 1
     assert refused.stderr.startswith("[failed] RequestRefused: refused 127.0.0.1 (127.0.0.1): a loopback address")

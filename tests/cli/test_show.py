@@ -41,6 +41,14 @@ def test_show_portal(runner: CliRunner) -> None:
     assert result.exit_code == 0 and "arguments" in result.output and "factorial(500)" in result.output
 
 
+def test_show_a_fixture_file_outside_the_project_with_its_tools(runner: CliRunner, tmp_path: Path) -> None:
+    draft = tmp_path / "draft.yaml"
+    draft.write_text('tool: calculator\napi: calculate\nvariants:\n  - id: draft\n    label: A draft\n    kind: typical\n    args: {expression: "6 * 7"}\n    result: {success: true, content: "6 * 7 = 42", state: {value: "42"}}\n')
+    result = runner.invoke(main, ["show", f"{draft}#draft", "--width", "80"])
+    assert result.exit_code == 0, result.output
+    assert "6 * 7" in result.output and "42" in result.output
+
+
 @pytest.mark.parametrize(
     ("reference", "extra", "message"),
     [

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from rich.style import Style
 
 from workbench.core.sanitize import ansi_text, clean, plain
 
@@ -53,8 +54,10 @@ def test_sgr_colour_is_kept_as_style_only() -> None:
 def test_no_links_or_actions_are_created() -> None:
     text = ansi_text("\x1b]8;;http://x\x1b\\click\x1b]8;;\x1b\\ [@click=app.quit]q[/]")
     for span in text.spans:
-        assert span.style.link is None if hasattr(span.style, "link") else True
-        assert not getattr(span.style, "meta", None)
+        style = span.style
+        assert isinstance(style, Style)
+        assert style.link is None
+        assert not style.meta
     assert text.plain == "click [@click=app.quit]q[/]"
 
 

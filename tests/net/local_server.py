@@ -23,6 +23,7 @@ class Seen:
     query: dict[str, list[str]]
     headers: dict[str, str]
     peer: str
+    body: bytes = b""
 
 
 @dataclass
@@ -62,10 +63,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         del format, args
 
-    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+    def _serve(self) -> None:
         owner = self.server.owner
         parts = urlsplit(self.path)
-        seen = Seen("GET", parts.path, parse_qs(parts.query, keep_blank_values=True), {key.lower(): value for key, value in self.headers.items()}, str(self.client_address[0]))
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        seen = Seen(self.command, parts.path, parse_qs(parts.query, keep_blank_values=True), {key.lower(): value for key, value in self.headers.items()}, str(self.client_address[0]), body)
         with owner.lock:
             owner.requests.append(seen)
             owner.in_flight += 1
@@ -87,6 +89,9 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             with owner.lock:
                 owner.in_flight -= 1
+
+    do_GET = _serve  # noqa: N815 - the base class's naming
+    do_POST = _serve  # noqa: N815
 
 
 class LocalServer:
@@ -110,8 +115,11 @@ class LocalServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
 
-    def url(self, path: str = "/") -> str:
-        return self.origin + path
+    def url(self, path: str = "/", host: str | None = None) -> str:
+        """``path`` on this server; ``host`` names it another way (e.g. ``localhost``)."""
+        if host is None:
+            return self.origin + path
+        return f"http://{host}:{self.port}{path}"
 
     def route(self, path: str, reply: Route) -> None:
         self.routes[path] = reply

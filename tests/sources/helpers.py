@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from tests.net.local_server import closed_port
 from workbench.core import events as ev
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
@@ -87,18 +85,12 @@ def render_card(state: CallState, manifest: ToolManifest | None, *, width: int =
     return console.export_text()
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextlib.contextmanager
 def serve_asgi(app: Any) -> Iterator[str]:
     """Run an ASGI app with uvicorn in a background thread on 127.0.0.1; yields its origin."""
     import uvicorn
 
-    port = free_port()
+    port = closed_port()  # Free now; uvicorn binds it next.
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
     thread.start()
@@ -113,96 +105,3 @@ def serve_asgi(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         assert not thread.is_alive(), "uvicorn did not shut down"
-
-
-# --- a local HTTP endpoint for HTTP tools -----------------------------------------------------------
-
-
-@dataclass
-class Answer:
-    status: int = 200
-    body: bytes = b""
-    content_type: str | None = "application/json"
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
-
-
-@dataclass
-class Received:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-class Endpoint(ThreadingHTTPServer):
-    """A local HTTP server whose routes answer POSTs; every request is recorded."""
-
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.routes: dict[str, Answer | Callable[[Received], Answer]] = {}
-        self.received: list[Received] = []
-        self.lock = threading.Lock()
-
-    @property
-    def port(self) -> int:
-        return int(self.server_address[1])
-
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"http://{host}:{self.port}{path}"
-
-    def paths(self) -> list[str]:
-        with self.lock:
-            return [item.path for item in self.received]
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Clients that hang up early (timeouts, caps) are expected."""
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Endpoint
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        del format, args
-
-    def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        received = Received(self.command, self.path, {key.lower(): value for key, value in self.headers.items()}, self.rfile.read(length))
-        with self.server.lock:
-            self.server.received.append(received)
-        route = self.server.routes.get(self.path)
-        answer = Answer(404, b'{"detail": "no such route"}') if route is None else route if isinstance(route, Answer) else route(received)
-        if answer.delay:
-            time.sleep(answer.delay)
-        self.send_response(answer.status)
-        if answer.content_type:
-            self.send_header("Content-Type", answer.content_type)
-        for name, value in answer.headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(answer.body)))
-        self.end_headers()
-        self.wfile.write(answer.body)
-
-    do_POST = _serve  # noqa: N815 - the base class's naming
-    do_GET = _serve  # noqa: N815
-
-
-def as_json(data: Any, status: int = 200) -> Answer:
-    return Answer(status=status, body=json.dumps(data).encode())
-
-
-@contextlib.contextmanager
-def running_endpoint() -> Iterator[Endpoint]:
-    """An :class:`Endpoint` serving from a background thread; shut down afterwards."""
-    server = Endpoint()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.sources.helpers import Answer, Endpoint, as_json, run_call, running_endpoint
+from tests.net.local_server import LocalServer, Reply, running_server
+from tests.sources.helpers import run_call
 from workbench.core import events as ev
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ErrorType
@@ -19,18 +20,18 @@ from workbench.sources.http_source import HttpToolSource
 
 
 @pytest.fixture
-def endpoint() -> Iterator[Endpoint]:
-    with running_endpoint() as server:
+def endpoint() -> Iterator[LocalServer]:
+    with running_server() as server:
         yield server
 
 
-def http_tool(endpoint: Endpoint, *routes: str, host: str = "127.0.0.1") -> ToolManifest:
+def http_tool(endpoint: LocalServer, *routes: str, host: str = "127.0.0.1") -> ToolManifest:
     apis = [ToolApi(name=route.strip("/").replace("/", "_").replace("-", "_"), url=endpoint.url(route, host)) for route in routes]
     return ToolManifest(identifier="remote", meta=ToolMeta(title="Remote"), api=[*apis, ToolApi(name="local_only")])
 
 
 @pytest.fixture
-async def allowed(endpoint: Endpoint) -> AsyncIterator[HttpToolSource]:
+async def allowed(endpoint: LocalServer) -> AsyncIterator[HttpToolSource]:
     routes = ["/contract", "/contract-fail", "/plain", "/list", "/text", "/empty", "/boom", "/echo", "/big", "/slow", "/to-metadata", "/hop"]
     source = HttpToolSource("http", [http_tool(endpoint, *routes)], allow=["127.0.0.1"], headers={"X-Api-Key": "k-123"}, max_bytes=4096)
     await source.start()
@@ -50,16 +51,16 @@ async def test_only_apis_with_a_url_are_listed(allowed: HttpToolSource) -> None:
     assert missing.error is not None and missing.error.type == ErrorType.API_NOT_FOUND
 
 
-async def test_args_are_posted_as_json_with_the_configured_headers(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/echo"] = lambda received: as_json({"got": json.loads(received.body), "type": received.headers["content-type"], "key": received.headers.get("x-api-key"), "method": received.method})
+async def test_args_are_posted_as_json_with_the_configured_headers(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/echo"] = lambda received: Reply.json({"got": json.loads(received.body), "type": received.headers["content-type"], "key": received.headers.get("x-api-key"), "method": received.method})
     result = await call(allowed, "echo", {"query": "rust async", "limit": 3, "tags": ["a", "ü"]})
     assert result.success is True
     assert result.state == {"got": {"query": "rust async", "limit": 3, "tags": ["a", "ü"]}, "type": "application/json", "key": "k-123", "method": "POST"}
 
 
-async def test_a_contract_shaped_answer_passes_through(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/contract"] = as_json({"success": True, "content": "3 results for 'x'", "state": {"items": [1, 2, 3]}})
-    endpoint.routes["/contract-fail"] = as_json({"success": False, "content": "No such city", "error": {"type": "CityNotFound", "message": "atlantis is not a city", "body": {"city": "atlantis"}}})
+async def test_a_contract_shaped_answer_passes_through(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/contract"] = Reply.json({"success": True, "content": "3 results for 'x'", "state": {"items": [1, 2, 3]}})
+    endpoint.routes["/contract-fail"] = Reply.json({"success": False, "content": "No such city", "error": {"type": "CityNotFound", "message": "atlantis is not a city", "body": {"city": "atlantis"}}})
     ok = await call(allowed, "contract")
     assert (ok.success, ok.content, ok.state, ok.error) == (True, "3 results for 'x'", {"items": [1, 2, 3]}, None)
     failed = await call(allowed, "contract_fail")
@@ -67,11 +68,11 @@ async def test_a_contract_shaped_answer_passes_through(allowed: HttpToolSource, 
     assert failed.error is not None and (failed.error.type, failed.error.message, failed.error.body) == ("CityNotFound", "atlantis is not a city", {"city": "atlantis"})
 
 
-async def test_plain_json_becomes_state_and_text_becomes_content(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/plain"] = as_json({"temp": 21, "success": "maybe"})
-    endpoint.routes["/list"] = Answer(body=b"[1, 2, 3]", content_type="text/plain")
-    endpoint.routes["/text"] = Answer(body="Hello from the endpoint — ünïcode".encode(), content_type="text/plain; charset=utf-8")
-    endpoint.routes["/empty"] = Answer(status=204, body=b"", content_type=None)
+async def test_plain_json_becomes_state_and_text_becomes_content(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/plain"] = Reply.json({"temp": 21, "success": "maybe"})
+    endpoint.routes["/list"] = Reply(body=b"[1, 2, 3]", content_type="text/plain")
+    endpoint.routes["/text"] = Reply(body="Hello from the endpoint — ünïcode".encode(), content_type="text/plain; charset=utf-8")
+    endpoint.routes["/empty"] = Reply(status=204, body=b"", content_type=None)
     plain = await call(allowed, "plain")
     assert plain.success is True and plain.state == {"temp": 21, "success": "maybe"}
     assert json.loads(plain.content) == {"temp": 21, "success": "maybe"}
@@ -83,8 +84,8 @@ async def test_plain_json_becomes_state_and_text_becomes_content(allowed: HttpTo
     assert empty.success is True and empty.content == f"{endpoint.url('/empty')} answered 204 with an empty body"
 
 
-async def test_an_http_500_is_an_http_error_with_the_status(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/boom"] = Answer(status=500, body=b"Traceback: database exploded", content_type="text/plain")
+async def test_an_http_500_is_an_http_error_with_the_status(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/boom"] = Reply(status=500, body=b"Traceback: database exploded", content_type="text/plain")
     result = await call(allowed, "boom")
     assert result.success is False
     assert result.error is not None and result.error.type == ErrorType.HTTP_ERROR
@@ -93,14 +94,14 @@ async def test_an_http_500_is_an_http_error_with_the_status(allowed: HttpToolSou
     assert result.content == f"{endpoint.url('/boom')} answered HTTP 500"
 
 
-async def test_a_big_answer_is_cut_at_max_bytes(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/big"] = Answer(body=b"a" * 10_000, content_type="text/plain")
+async def test_a_big_answer_is_cut_at_max_bytes(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/big"] = Reply(body=b"a" * 10_000, content_type="text/plain")
     result = await call(allowed, "big")
     assert result.content == "a" * 4096 + "\n[response cut at 4,096 bytes]"
 
 
-async def test_a_slow_endpoint_times_out(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/slow"] = Answer(body=b"{}", delay=1.5)
+async def test_a_slow_endpoint_times_out(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/slow"] = Reply(body=b"{}", delay=1.5, content_type="application/json")
     started = time.monotonic()
     result = await call(allowed, "slow", timeout_s=0.3)
     assert time.monotonic() - started < 1.4
@@ -108,10 +109,10 @@ async def test_a_slow_endpoint_times_out(allowed: HttpToolSource, endpoint: Endp
     assert result.content == f"{endpoint.url('/slow')} did not answer in time"
 
 
-async def test_without_a_call_deadline_the_clients_own_timeout_applies(endpoint: Endpoint) -> None:
+async def test_without_a_call_deadline_the_clients_own_timeout_applies(endpoint: LocalServer) -> None:
     from workbench.net.ssrf import safe_client
 
-    endpoint.routes["/slow"] = Answer(body=b"{}", delay=1.5)
+    endpoint.routes["/slow"] = Reply(body=b"{}", delay=1.5, content_type="application/json")
     source = await started(HttpToolSource("http", [http_tool(endpoint, "/slow")], client=safe_client(allow=["127.0.0.1"], timeout=0.3)))
     try:
         started_at = time.monotonic()
@@ -122,8 +123,8 @@ async def test_without_a_call_deadline_the_clients_own_timeout_applies(endpoint:
     assert result.error is not None and result.error.type == ErrorType.TIMEOUT
 
 
-async def test_a_live_call_over_http_completes(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/contract"] = as_json({"success": True, "content": "done"})
+async def test_a_live_call_over_http_completes(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/contract"] = Reply.json({"success": True, "content": "done"})
     run = await run_call(allowed, "remote", "contract", {"q": 1})
     assert run.names[-2:] == ["Started", "Completed"] and isinstance(run.terminal, ev.Completed)
     assert run.result.content == "done"
@@ -137,8 +138,8 @@ async def started(source: HttpToolSource) -> HttpToolSource:
     return source
 
 
-async def test_a_loopback_address_is_refused_without_an_allow_list(endpoint: Endpoint) -> None:
-    endpoint.routes["/plain"] = as_json({"secret": True})
+async def test_a_loopback_address_is_refused_without_an_allow_list(endpoint: LocalServer) -> None:
+    endpoint.routes["/plain"] = Reply.json({"secret": True})
     source = await started(HttpToolSource("http", [http_tool(endpoint, "/plain")]))
     try:
         result = await call(source, "plain")
@@ -151,7 +152,7 @@ async def test_a_loopback_address_is_refused_without_an_allow_list(endpoint: End
     assert endpoint.paths() == []
 
 
-async def test_a_name_that_resolves_to_loopback_is_refused(endpoint: Endpoint) -> None:
+async def test_a_name_that_resolves_to_loopback_is_refused(endpoint: LocalServer) -> None:
     source = await started(HttpToolSource("http", [http_tool(endpoint, "/plain", host="localhost")]))
     try:
         result = await call(source, "plain")
@@ -163,25 +164,25 @@ async def test_a_name_that_resolves_to_loopback_is_refused(endpoint: Endpoint) -
 
 
 @pytest.mark.parametrize("target", ["http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/admin"])
-async def test_a_redirect_is_reported_never_followed(allowed: HttpToolSource, endpoint: Endpoint, target: str) -> None:
+async def test_a_redirect_is_reported_never_followed(allowed: HttpToolSource, endpoint: LocalServer, target: str) -> None:
     """A 307/308 would re-POST the arguments to the new place: HTTP tools do not follow."""
-    endpoint.routes["/to-metadata"] = Answer(status=302, body=b"", content_type=None, headers={"Location": target})
+    endpoint.routes["/to-metadata"] = Reply(status=302, body=b"", content_type=None, headers={"Location": target})
     result = await call(allowed, "to_metadata")
     assert result.error is not None and result.error.type == ErrorType.HTTP_ERROR
     assert f"redirected (HTTP 302) to {target}" in result.content
     assert endpoint.paths() == ["/to-metadata"]
 
 
-async def test_even_an_allow_listed_redirect_does_not_resend_the_arguments(allowed: HttpToolSource, endpoint: Endpoint) -> None:
-    endpoint.routes["/hop"] = Answer(status=307, body=b"", content_type=None, headers={"Location": "/plain"})
-    endpoint.routes["/plain"] = as_json({"arrived": True})
+async def test_even_an_allow_listed_redirect_does_not_resend_the_arguments(allowed: HttpToolSource, endpoint: LocalServer) -> None:
+    endpoint.routes["/hop"] = Reply(status=307, body=b"", content_type=None, headers={"Location": "/plain"})
+    endpoint.routes["/plain"] = Reply.json({"arrived": True})
     result = await call(allowed, "hop", {"n": 1})
     assert not result.success and "the arguments were not re-sent there" in result.content
     assert endpoint.paths() == ["/hop"]
 
 
-async def test_an_allow_listed_network_is_reachable(endpoint: Endpoint) -> None:
-    endpoint.routes["/plain"] = as_json({"via": "network"})
+async def test_an_allow_listed_network_is_reachable(endpoint: LocalServer) -> None:
+    endpoint.routes["/plain"] = Reply.json({"via": "network"})
     source = await started(HttpToolSource("http", [http_tool(endpoint, "/plain")], allow=["127.0.0.0/8"]))
     try:
         result = await call(source, "plain")

@@ -10,7 +10,8 @@ import pytest
 from mcp import MCPError
 from mcp.server.mcpserver import Context, MCPServer
 
-from tests.sources.helpers import free_port, render_card, run_call, serve_asgi
+from tests.net.local_server import closed_port
+from tests.sources.helpers import render_card, run_call, serve_asgi
 from workbench.core import events as ev
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
@@ -329,7 +330,7 @@ async def test_http_error_statuses_are_reported_as_such(status: int, detail: str
 
 
 async def test_an_unreachable_port_cannot_connect() -> None:
-    url = f"http://127.0.0.1:{free_port()}/mcp"
+    url = f"http://127.0.0.1:{closed_port()}/mcp"
     source = McpSource(McpServerSpec(name="gone", url=url), handshake_timeout_s=10)
     await source.start()
     try:

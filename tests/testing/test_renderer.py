@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def test_fast_path_equals_settled_screen(project) -> None:  # noqa: ANN001
     cases = snapshot_cases(project.catalog, project.registry)
     # Every phase and theme appears in a sample of one case in five.
     sample = cases[::5]
-    assert {case.phase for case in sample} >= {case.phase for case in cases if case.surface == "card"} - set()
+    assert {case.phase for case in sample} >= {case.phase for case in cases if case.surface == "card"}
     with SnapshotRenderer(project.catalog, project.registry) as fast:
         quick = [fast.render(case) for case in sample]
     with SnapshotRenderer(project.catalog, project.registry, settle=True) as slow:
@@ -38,7 +39,8 @@ def test_rendering_twice_is_byte_identical(project) -> None:  # noqa: ANN001
         first = [renderer.render(case) for case in cases]
         second = [renderer.render(case) for case in reversed(cases)]
     assert first == list(reversed(second))
-    assert all("terminal-" not in item.svg.replace("terminal-", "", 0) or "terminal-1" not in item.svg for item in first)
+    # Rich numbers each export's ids from a hash of its content and a counter; none may remain.
+    assert not any(re.search(r"terminal-\d", item.svg) for item in first)
 
 
 def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:  # noqa: ANN001

@@ -34,17 +34,20 @@ def show(reference: str, phase: str | None, width: int, surface: str, theme: str
     """
     from rich.console import Console
 
+    from workbench.config import bundled_fixtures_dir, load_config
     from workbench.project import open_project
     from workbench.surfaces.card import card_renderable, portal_renderable
     from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, SurfaceContext
 
-    path_text = reference.partition("#")[0]
-    # The named file is loaded with the project's tools, so its manifest and surfaces apply.
-    project = open_project()
+    target = Path(reference.partition("#")[0])
+    config = load_config()
+    loaded_dirs = [*config.fixture_dirs, *([bundled_fixtures_dir()] if config.include_bundled else [])]
+    if target.is_file() and not any(target.resolve().is_relative_to(folder.resolve()) for folder in loaded_dirs):
+        # A file outside the project is loaded with the project's tools, so their manifests and surfaces apply.
+        project = open_project([*config.fixture_dirs, target], config=config)
+    else:
+        project = open_project(config=config)
     catalog = project.catalog
-    if catalog.find_fixture(Path(path_text)) is None and Path(path_text).is_file():
-        project = open_project([*project.config.fixture_dirs, Path(path_text)])
-        catalog = project.catalog
     try:
         ref = catalog.resolve_ref(reference)
     except LookupError as error:

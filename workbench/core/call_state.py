@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -119,6 +119,3 @@ class CallState:
     @property
     def error(self):  # noqa: ANN201 - ToolError | None, kept short for surfaces
         return self.result.error if self.result is not None else None
-
-    def evolve(self, **changes: Any) -> CallState:
-        return replace(self, **changes)

@@ -12,21 +12,12 @@ from array import array
 from dataclasses import dataclass
 
 from workbench.core.events import OutputStream
+from workbench.core.sanitize import resolve_carriage_returns
 
 DEFAULT_MAX_LINES = 250_000
 """Lines kept before the oldest are dropped (their count is kept)."""
 MAX_PARTIAL_CHARS = 64 * 1024
 """A line that never ends (a progress bar redrawn with \r) is broken here."""
-
-
-def _overwrite(line: str) -> str:
-    """Resolve carriage returns as a terminal does: later text overwrites the line's start."""
-    if "\r" not in line:
-        return line
-    screen: list[str] = []
-    for part in line.split("\r"):
-        screen[: len(part)] = part
-    return "".join(screen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +158,7 @@ class OutputBuffer:
             partial += pieces[0]
         if "\r" in partial:
             # Progress bars redraw one line thousands of times: keep only what it shows.
-            partial = _overwrite(partial)
+            partial = resolve_carriage_returns(partial)
         while len(partial) > MAX_PARTIAL_CHARS:
             store.append(partial[:MAX_PARTIAL_CHARS], stream)
             partial = partial[MAX_PARTIAL_CHARS:]

@@ -46,3 +46,13 @@ def streaming_prefix(args: dict[str, Any]) -> str:
     while text and text[-1] in '}]"' and parse_partial_args(text[:-1]) == args:
         text = text[:-1]
     return text
+
+
+def stream_chunks(text: str, *, min_chars: int, max_chunks: int) -> list[str]:
+    """``text`` cut into at most ``max_chunks`` pieces of at least ``min_chars`` characters.
+
+    Every delta re-parses the text so far, so long arguments must stream in a bounded number
+    of pieces or the parse work grows with the square of their length.
+    """
+    size = max(min_chars, -(-len(text) // max_chunks))
+    return [text[index : index + size] for index in range(0, len(text), size)]

@@ -21,7 +21,6 @@ class ErrorType:
     TOOL_CRASHED = "ToolCrashed"
     API_NOT_FOUND = "ApiNotFound"
     TOOL_NOT_FOUND = "ToolNotFound"
-    INVALID_ARGUMENTS = "InvalidArguments"
     TIMEOUT = "Timeout"
     CANCELLED = "Cancelled"
     BLOCKED = "BlockedByPolicy"
@@ -31,7 +30,6 @@ class ErrorType:
     SOURCE_UNAVAILABLE = "SourceUnavailable"
     HTTP_ERROR = "HttpError"
     REQUEST_REFUSED = "RequestRefused"
-    SETTINGS_INVALID = "PluginSettingsInvalid"
 
 
 class ToolError(BaseModel):

@@ -57,7 +57,7 @@ _SGR_BASIC: dict[int, str] = {
 }
 
 
-def _resolve_carriage_returns(line: str) -> str:
+def resolve_carriage_returns(line: str) -> str:
     """Apply bare carriage returns the way a terminal would: later text overwrites earlier."""
     if "\r" not in line:
         return line
@@ -70,7 +70,7 @@ def _resolve_carriage_returns(line: str) -> str:
 def _strip_controls(text: str) -> str:
     text = text.replace("\r\n", "\n")
     if "\r" in text:
-        text = "\n".join(_resolve_carriage_returns(line) for line in text.split("\n"))
+        text = "\n".join(resolve_carriage_returns(line) for line in text.split("\n"))
     text = _CONTROLS.sub("", text)
     return _SURROGATES.sub("\ufffd", text)
 

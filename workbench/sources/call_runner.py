@@ -16,6 +16,7 @@ from typing import Any
 
 from workbench.core import events as ev
 from workbench.core.manifest import ToolManifest
+from workbench.core.partial_args import stream_chunks
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.fixtures.replay import ApprovalDecision
@@ -95,12 +96,10 @@ class LiveCall:
 
     async def _stream_args(self) -> None:
         raw = json.dumps(self.args, ensure_ascii=False)
-        # At most MAX_ARGS_CHUNKS deltas however long the args: each re-parses the text so far.
-        size = max(ARGS_CHUNK_CHARS, -(-len(raw) // MAX_ARGS_CHUNKS))
-        for index in range(0, len(raw), size):
+        for piece in stream_chunks(raw, min_chars=ARGS_CHUNK_CHARS, max_chunks=MAX_ARGS_CHUNKS):
             if self._cancel.is_set():
                 break
-            self._emit(ev.ArgsDelta(raw[index : index + size], at_ms=self._now_ms()))
+            self._emit(ev.ArgsDelta(piece, at_ms=self._now_ms()))
             if self.args_chunk_delay_s:
                 await asyncio.sleep(self.args_chunk_delay_s)
         self._emit(ev.ArgsComplete(args=self.args, raw=raw, at_ms=self._now_ms()))

@@ -10,7 +10,6 @@ Run in-process by ``workbench live``; also runnable as a real stdio server::
 
 from __future__ import annotations
 
-import base64
 import struct
 import zlib
 
@@ -116,10 +115,6 @@ def build_server() -> MCPServer:
 
     del echo, weather, tiny_image, resource_links, embedded_resource, count_down, fail, sleep, delete_file
     return server
-
-
-def encoded_png() -> str:
-    return base64.b64encode(tiny_png()).decode("ascii")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,6 @@ class CardView:
     body: RenderableType | None
     body_kind: SurfaceKind | None
     body_fallback: bool
-    inspector_fallback: bool
 
 
 def _resolve_body(ctx: SurfaceContext, registry: SurfaceRegistry, kind: SurfaceKind) -> tuple[RenderableType | None, bool]:
@@ -74,9 +73,9 @@ def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
         inspector = run_surface(ResolvedSurface(GENERIC_SURFACES[SurfaceKind.INSPECTOR], SurfaceKind.INSPECTOR, True), ctx)
     kind = surface_kind_for(ctx.phase)
     if kind is None:
-        return CardView(inspector or Text(""), args_preview(ctx), None, True, inspector_surface.fallback)
+        return CardView(inspector or Text(""), args_preview(ctx), None, True)
     body, fallback = _resolve_body(ctx, registry, kind)
-    return CardView(inspector or Text(""), body, kind, fallback, inspector_surface.fallback)
+    return CardView(inspector or Text(""), body, kind, fallback)
 
 
 def phase_label(ctx: SurfaceContext) -> Text:

@@ -85,10 +85,6 @@ class SurfaceContext:
         return self.state.known_args
 
     @property
-    def is_streaming_args(self) -> bool:
-        return self.state.is_args_streaming
-
-    @property
     def is_loading(self) -> bool:
         return self.state.is_loading
 

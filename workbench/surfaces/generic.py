@@ -66,15 +66,7 @@ def streaming(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(bar)
         if progress.message:
             rows.append(kit.text(progress.message, palette.muted))
-    output = ctx.output
-    if not output.is_empty():
-        tail = output.tail(STREAM_TAIL_LINES)
-        hidden = output.line_count - len(tail)
-        if hidden:
-            rows.append(Text(f"… {hidden:,} lines hidden · showing last {len(tail):,} of {output.line_count:,}", style=f"italic {palette.muted}"))
-        for line in tail:
-            style = palette.error if line.stream == "stderr" else ""
-            rows.append(kit.ansi_line(line.text, style))
+    rows.extend(kit.output_tail(ctx.output, STREAM_TAIL_LINES, palette))
     return Group(*rows) if rows else None
 
 

@@ -7,7 +7,7 @@ surface written with these helpers cannot leak markup or escape sequences.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from rich.console import Group, RenderableType
@@ -65,14 +65,6 @@ def cap_items(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
     if len(items) <= limit:
         return items, 0
     return items[:limit], len(items) - limit
-
-
-def capped_list(items: Sequence[T], limit: int, render: Callable[[T], RenderableType], unit: str, palette: Palette) -> list[RenderableType]:
-    shown, hidden = cap_items(items, limit)
-    rows = [render(item) for item in shown]
-    if hidden:
-        rows.append(more_note(hidden, len(shown), len(items), unit, palette))
-    return rows
 
 
 def truncate_line(value: str, width: int) -> str:
@@ -201,11 +193,6 @@ def status_line(ctx: SurfaceContext, verb_active: str, verb_done: str, subject: 
         line.append(" ")
         line.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
     return line
-
-
-def ansi_line(value: str, style: str = "") -> Text:
-    """One line of tool output with its SGR colours kept and everything else removed."""
-    return ansi_text(value, style)
 
 
 def human_size(size: int) -> str:

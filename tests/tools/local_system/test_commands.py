@@ -10,48 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.result import ToolResult
-from workbench.core.runtime import CallContext
-from workbench.tools.local_system import PACKAGE, LocalSystemRuntime
+from tests.tools.runtime_calls import Capture, error_type
+from workbench.tools.local_system import LocalSystemRuntime
 from workbench.tools.local_system import commands
 from workbench.tools.local_system.commands import CommandRunner
-from workbench.tools.package import RuntimeServices
 
 PROC = Path("/proc")
 needs_proc = pytest.mark.skipif(not (PROC / "self" / "stat").exists() or sys.platform != "linux", reason="process checks read /proc")
-
-
-class Capture:
-    """A CallContext's output sink: every chunk with its stream, and an event per stream line."""
-
-    def __init__(self) -> None:
-        self.chunks: list[tuple[str, str]] = []
-        self.first_output = asyncio.Event()
-
-    def __call__(self, text: str, stream: str) -> None:
-        self.chunks.append((text, stream))
-        self.first_output.set()
-
-    def text(self, stream: str) -> str:
-        return "".join(text for text, name in self.chunks if name == stream)
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
-def runtime(workspace: Path) -> LocalSystemRuntime:
-    created = PACKAGE.create_runtime(RuntimeServices(workspace=workspace))  # type: ignore[misc]
-    assert isinstance(created, LocalSystemRuntime)
-    return created
-
-
-def context(workspace: Path, capture: Capture, timeout_s: float | None = 10.0) -> CallContext:
-    return CallContext(workspace=workspace, emit=capture, timeout_s=timeout_s)  # type: ignore[arg-type]
 
 
 def _state(pid: int) -> str | None:
@@ -101,18 +66,12 @@ def pids_in(output: str) -> list[int]:
     return [int(word) for word in output.split() if word.isdigit()]
 
 
-def error_type(result: ToolResult) -> str:
-    assert not result.success, result.content
-    assert result.error is not None
-    return result.error.type
-
-
 # --- output and exit codes -----------------------------------------------------------------
 
 
 async def test_success_streams_stdout_and_stderr_with_their_stream_names(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "echo out1; echo err1 >&2; echo out2"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "echo out1; echo err1 >&2; echo out2"}, capture.context(workspace))
     assert result.success
     assert capture.text("stdout") == "out1\nout2\n"
     assert capture.text("stderr") == "err1\n"
@@ -125,7 +84,7 @@ async def test_success_streams_stdout_and_stderr_with_their_stream_names(runtime
 
 async def test_no_output(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "true"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "true"}, capture.context(workspace))
     assert result.success
     assert result.content == "`true` exited 0 with no output."
     assert capture.chunks == []
@@ -133,21 +92,21 @@ async def test_no_output(runtime: LocalSystemRuntime, workspace: Path) -> None:
 
 
 async def test_last_line_without_newline_is_counted(runtime: LocalSystemRuntime, workspace: Path) -> None:
-    result = await runtime.invoke("runCommand", {"command": "printf 'a\\nb'"}, context(workspace, Capture()))
+    result = await runtime.invoke("runCommand", {"command": "printf 'a\\nb'"}, Capture().context(workspace))
     assert result.state["stdoutLines"] == 2 and result.state["output"] == "a\nb"
 
 
 async def test_runs_in_the_workspace_by_default_and_in_cwd_when_given(runtime: LocalSystemRuntime, workspace: Path) -> None:
     (workspace / "sub").mkdir()
-    default = await runtime.invoke("runCommand", {"command": "pwd"}, context(workspace, Capture()))
+    default = await runtime.invoke("runCommand", {"command": "pwd"}, Capture().context(workspace))
     assert default.state["output"] == os.path.realpath(workspace)
-    sub = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "sub"}, context(workspace, Capture()))
+    sub = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "sub"}, Capture().context(workspace))
     assert sub.state["output"] == os.path.realpath(workspace / "sub")
 
 
 async def test_nonzero_exit_is_command_failed(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "echo compiling; echo 'error: bad' >&2; exit 3"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "echo compiling; echo 'error: bad' >&2; exit 3"}, capture.context(workspace))
     assert error_type(result) == "CommandFailed"
     assert result.error is not None and result.error.body == {"exitCode": 3, "signal": None}
     assert result.error.message == "`echo compiling; echo 'error: bad' >&2; exit 3` failed with exit code 3"
@@ -157,21 +116,21 @@ async def test_nonzero_exit_is_command_failed(runtime: LocalSystemRuntime, works
 
 
 async def test_death_by_signal_is_command_failed_with_the_signal(runtime: LocalSystemRuntime, workspace: Path) -> None:
-    result = await runtime.invoke("runCommand", {"command": "kill -9 $$"}, context(workspace, Capture()))
+    result = await runtime.invoke("runCommand", {"command": "kill -9 $$"}, Capture().context(workspace))
     assert error_type(result) == "CommandFailed"
     assert result.state["exitCode"] is None and result.state["signal"] == 9
     assert "failed with signal 9" in result.content
 
 
 async def test_missing_cwd_inside_the_workspace(runtime: LocalSystemRuntime, workspace: Path) -> None:
-    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "nope"}, context(workspace, Capture()))
+    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "nope"}, Capture().context(workspace))
     assert error_type(result) == "NotADirectory"
 
 
 async def test_missing_cwd_outside_the_workspace(runtime: LocalSystemRuntime, workspace: Path, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere" / "missing"
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "echo should-not-run", "cwd": str(outside)}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "echo should-not-run", "cwd": str(outside)}, capture.context(workspace))
     assert error_type(result) == "NotADirectory"
     assert result.error is not None and result.error.body == {"path": str(outside)}
     assert capture.chunks == []
@@ -180,19 +139,19 @@ async def test_missing_cwd_outside_the_workspace(runtime: LocalSystemRuntime, wo
 async def test_existing_cwd_outside_the_workspace_runs_there(runtime: LocalSystemRuntime, workspace: Path, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": str(outside)}, context(workspace, Capture()))
+    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": str(outside)}, Capture().context(workspace))
     assert result.success and result.state["output"] == os.path.realpath(outside)
 
 
 async def test_a_file_as_cwd_is_refused(runtime: LocalSystemRuntime, workspace: Path) -> None:
     (workspace / "f.txt").write_text("x")
-    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "f.txt"}, context(workspace, Capture()))
+    result = await runtime.invoke("runCommand", {"command": "pwd", "cwd": "f.txt"}, Capture().context(workspace))
     assert error_type(result) == "NotADirectory"
 
 
 async def test_long_output_keeps_a_tail_and_says_so(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "seq 1 500"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "seq 1 500"}, capture.context(workspace))
     assert result.success
     assert capture.text("stdout") == "".join(f"{number}\n" for number in range(1, 501))
     assert result.state["stdoutLines"] == 500 and result.state["outputTruncated"] is True
@@ -204,7 +163,7 @@ async def test_long_output_keeps_a_tail_and_says_so(runtime: LocalSystemRuntime,
 
 async def test_escape_sequences_are_streamed_raw_but_cleaned_for_the_model(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "printf '\\033[31mred\\033[0m\\n'"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "printf '\\033[31mred\\033[0m\\n'"}, capture.context(workspace))
     assert "\x1b[31m" in capture.text("stdout")
     assert "\x1b" not in result.content and result.content.endswith("red")
 
@@ -221,7 +180,7 @@ async def test_utf8_split_across_chunks_is_never_mangled(workspace: Path) -> Non
 
 async def test_utf8_split_through_the_runtime(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    result = await runtime.invoke("runCommand", {"command": "printf '\\303'; sleep 0.2; printf '\\251\\n'"}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "printf '\\303'; sleep 0.2; printf '\\251\\n'"}, capture.context(workspace))
     assert capture.text("stdout") == "é\n" and result.state["output"] == "é"
 
 
@@ -233,7 +192,7 @@ async def test_invalid_utf8_is_replaced_not_raised(workspace: Path) -> None:
 
 async def test_stdin_is_closed(runtime: LocalSystemRuntime, workspace: Path) -> None:
     """A command that reads stdin sees end-of-file at once instead of hanging."""
-    result = await runtime.invoke("runCommand", {"command": "cat; echo done"}, context(workspace, Capture(), timeout_s=5))
+    result = await runtime.invoke("runCommand", {"command": "cat; echo done"}, Capture().context(workspace, timeout_s=5))
     assert result.success and result.state["output"] == "done"
 
 
@@ -244,7 +203,7 @@ async def test_stdin_is_closed(runtime: LocalSystemRuntime, workspace: Path) -> 
 async def test_timeout_argument_kills_the_command(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
     started = time.monotonic()
-    result = await runtime.invoke("runCommand", {"command": "echo $$; echo started; sleep 60", "timeout": 1000}, context(workspace, capture, timeout_s=30))
+    result = await runtime.invoke("runCommand", {"command": "echo $$; echo started; sleep 60", "timeout": 1000}, capture.context(workspace, timeout_s=30))
     elapsed = time.monotonic() - started
     assert error_type(result) == "CommandTimeout"
     assert 0.9 < elapsed < 5
@@ -258,7 +217,7 @@ async def test_timeout_argument_kills_the_command(runtime: LocalSystemRuntime, w
 
 async def test_call_context_timeout_applies_without_a_timeout_argument(runtime: LocalSystemRuntime, workspace: Path) -> None:
     started = time.monotonic()
-    result = await runtime.invoke("runCommand", {"command": "sleep 60"}, context(workspace, Capture(), timeout_s=0.3))
+    result = await runtime.invoke("runCommand", {"command": "sleep 60"}, Capture().context(workspace, timeout_s=0.3))
     assert error_type(result) == "CommandTimeout"
     assert time.monotonic() - started < 3
     assert "killed after 0.3 s" in result.content
@@ -268,7 +227,7 @@ async def test_call_context_timeout_applies_without_a_timeout_argument(runtime: 
 async def test_timeout_kills_background_children_of_a_running_shell(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
     command = "sleep 60 & echo $!; sleep 60 & echo $!; echo $$; wait"
-    result = await runtime.invoke("runCommand", {"command": command, "timeout": 1000}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": command, "timeout": 1000}, capture.context(workspace))
     assert error_type(result) == "CommandTimeout"
     first, second, shell = pids_in(capture.text("stdout"))
     wait_until_gone([first, second, shell], pgid=shell)
@@ -279,7 +238,7 @@ async def test_timeout_kills_children_that_outlive_the_shell(runtime: LocalSyste
     """The shell exits at once; its background child keeps the pipe open and must still be killed."""
     capture = Capture()
     started = time.monotonic()
-    result = await runtime.invoke("runCommand", {"command": "sleep 60 & echo $! $$", "timeout": 1000}, context(workspace, capture))
+    result = await runtime.invoke("runCommand", {"command": "sleep 60 & echo $! $$", "timeout": 1000}, capture.context(workspace))
     assert error_type(result) == "CommandTimeout"
     assert time.monotonic() - started < 5
     child, shell = pids_in(capture.text("stdout"))
@@ -324,7 +283,7 @@ async def test_runner_env_is_used_and_pager_defaults_are_set(workspace: Path) ->
 @needs_proc
 async def test_cancelling_the_call_kills_the_subprocess(runtime: LocalSystemRuntime, workspace: Path) -> None:
     capture = Capture()
-    task = asyncio.create_task(runtime.invoke("runCommand", {"command": "sleep 60 & echo $! $$; wait"}, context(workspace, capture, timeout_s=None)))
+    task = asyncio.create_task(runtime.invoke("runCommand", {"command": "sleep 60 & echo $! $$; wait"}, capture.context(workspace, timeout_s=None)))
     await asyncio.wait_for(capture.first_output.wait(), timeout=5)
     child, shell = pids_in(capture.text("stdout"))
     assert running(child) and running(shell)

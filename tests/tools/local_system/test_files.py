@@ -8,25 +8,10 @@ from typing import Any
 
 import pytest
 
-from workbench.core.result import ToolResult
+from tests.tools.runtime_calls import error_type
 from workbench.core.runtime import CallContext
-from workbench.tools.local_system import MANIFEST, PACKAGE, LocalSystemRuntime
+from workbench.tools.local_system import MANIFEST, LocalSystemRuntime
 from workbench.tools.local_system.files import MAX_READ_BYTES, MAX_READ_LINES, WorkspaceError, WorkspaceFiles
-from workbench.tools.package import RuntimeServices
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
-def runtime(workspace: Path) -> LocalSystemRuntime:
-    created = PACKAGE.create_runtime(RuntimeServices(workspace=workspace))  # type: ignore[misc]
-    assert isinstance(created, LocalSystemRuntime)
-    return created
 
 
 def write(root: Path, relative: str, text: str = "") -> Path:
@@ -34,12 +19,6 @@ def write(root: Path, relative: str, text: str = "") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def error_type(result: ToolResult) -> str:
-    assert not result.success, result.content
-    assert result.error is not None
-    return result.error.type
 
 
 # --- the package ---------------------------------------------------------------------------

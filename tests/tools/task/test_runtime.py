@@ -11,40 +11,10 @@ from typing import Any
 
 import pytest
 
-from workbench.core.result import ToolResult
-from workbench.core.runtime import CallContext
+from tests.tools.runtime_calls import Capture, error_type
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.package import RuntimeServices
 from workbench.tools.task import DATABASE_NAME, MANIFEST, PACKAGE, TaskRuntime, TaskStore
-
-
-class Capture:
-    """Output and progress a call reports through its CallContext."""
-
-    def __init__(self) -> None:
-        self.chunks: list[tuple[str, str]] = []
-        self.progress: list[tuple[float | None, float | None, str | None]] = []
-        self.first_output = asyncio.Event()
-
-    def emit(self, text: str, stream: str) -> None:
-        self.chunks.append((text, stream))
-        self.first_output.set()
-
-    def report(self, progress: float | None, total: float | None, message: str | None) -> None:
-        self.progress.append((progress, total, message))
-
-    def context(self, workspace: Path, timeout_s: float | None = 10.0) -> CallContext:
-        return CallContext(workspace=workspace, emit=self.emit, progress=self.report, timeout_s=timeout_s)  # type: ignore[arg-type]
-
-    def text(self, stream: str) -> str:
-        return "".join(text for text, name in self.chunks if name == stream)
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
 
 
 @pytest.fixture
@@ -57,12 +27,6 @@ def runtime(workspace: Path, database: Path) -> Iterator[TaskRuntime]:
     opened = TaskRuntime(TaskStore(database), CommandRunner(), workspace)
     yield opened
     opened.close()
-
-
-def error_type(result: ToolResult) -> str:
-    assert not result.success, result.content
-    assert result.error is not None
-    return result.error.type
 
 
 async def create(runtime: TaskRuntime, name: str, **fields: Any) -> str:

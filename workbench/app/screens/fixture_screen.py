@@ -28,7 +28,6 @@ from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
-from workbench.core.result import ErrorType, failure
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
@@ -245,21 +244,18 @@ class FixtureScreen(Screen[None]):
         return 0
 
     def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
+        decision = ApprovalDecision(message.action, message.args, message.reason)
         if self._decision is not None and not self._decision.done():
-            self._decision.set_result(ApprovalDecision(message.action, message.args, message.reason))
+            self._decision.set_result(decision)
             return
         state = self.state
         if state is None or state.phase is not Phase.AWAITING_APPROVAL or self.script is None:
             return
-        at = state.timings.last_event_ms + 1
-        if message.action == "approve":
-            approved = reduce(state, ev.Approved(args=message.args, at_ms=at))
-            self._replay(self._start_index_for(Phase.AWAITING_APPROVAL) + 1, approved)
-        elif message.action == "skip":
-            reason = message.reason or "no reason given"
-            self.show_state(reduce(state, ev.Skipped(failure(ErrorType.SKIPPED, f"The user skipped this call: {reason}"), reason=reason, at_ms=at)))
+        decided = reduce(state, decision.event(state.timings.last_event_ms + 1))
+        if decision.action == "approve":
+            self._replay(self._start_index_for(Phase.AWAITING_APPROVAL) + 1, decided)
         else:
-            self.show_state(reduce(state, ev.Cancelled(failure(ErrorType.CANCELLED, "The user cancelled the call before it ran."), at_ms=at)))
+            self.show_state(decided)
 
     # --- actions -----------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ from workbench.fixtures.recorder import (
 from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import check_approval
 from workbench.sources.call_runner import LiveCall
-from workbench.sources.manager import ResolutionError
+from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.session import LiveSession
 from workbench.sources.timeouts import resolve_timeout_ms
 from workbench.surfaces.registry import SurfaceKind
@@ -99,7 +99,6 @@ class LiveScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stepper", PhaseStepper).source = "live"
         self.query_one("#stepper", PhaseStepper).speed = "live"
         self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
         self.query_one("#sources", SourceTree).loading = True
@@ -133,31 +132,40 @@ class LiveScreen(Screen[None]):
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
         if message.address == self.address:
             return
-        try:
-            resolved = self.session.manager.resolve(f"{message.address[0]}/{message.address[1]}.{message.address[2]}")
-        except ResolutionError as error:
-            self.notify(clean(str(error)), severity="error", markup=False)
+        resolved = self._resolve(message.address)
+        if resolved is None:
             return
         # Only the form follows the tree; the card keeps showing the call it shows.
         self.address = message.address
         self.query_one("#form", SchemaForm).load(resolved.api)
+
+    def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
+        """The live API at ``address``, or ``None`` after telling the user why there is none."""
+        source_name, tool, api = address
+        try:
+            return self.session.manager.resolve(f"{source_name}/{tool}.{api}")
+        except ResolutionError as error:
+            self.notify(clean(str(error)), severity="error", markup=False)
+            return None
+
+    def _refuse_if_busy(self) -> bool:
+        """One call at a time: say so and return ``True`` while one runs."""
+        if self.current_call is None:
+            return False
+        self.notify("A call is running: cancel it (escape) or wait for it.", severity="warning")
+        return True
 
     def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
         self.start_call(message.args)
 
     def start_call(self, args: dict[str, Any]) -> None:
         """Call the selected API with ``args`` (one call at a time)."""
-        if self.address is None:
+        if self.address is None or self._refuse_if_busy():
             return
-        if self.current_call is not None:
-            self.notify("A call is running: cancel it (escape) or wait for it.", severity="warning")
+        resolved = self._resolve(self.address)
+        if resolved is None:
             return
         source_name, tool, api = self.address
-        try:
-            resolved = self.session.manager.resolve(f"{source_name}/{tool}.{api}")
-        except ResolutionError as error:
-            self.notify(clean(str(error)), severity="error", markup=False)
-            return
         check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
         timeout_ms = resolve_timeout_ms(args, resolved.api)
         history = self.query_one("#history", HistoryPanel)
@@ -311,17 +319,13 @@ class LiveScreen(Screen[None]):
 
     def action_rerun(self) -> None:
         entry = self.query_one("#history", HistoryPanel).selected
-        if entry is None:
+        if entry is None or self._refuse_if_busy():
             return
-        if self.current_call is not None:
-            self.notify("A call is running: cancel it (escape) or wait for it.", severity="warning")
+        address = (entry.source, entry.tool, entry.api)
+        resolved = self._resolve(address)
+        if resolved is None:
             return
-        try:
-            resolved = self.session.manager.resolve(f"{entry.source}/{entry.tool}.{entry.api}")
-        except ResolutionError as error:
-            self.notify(clean(str(error)), severity="error", markup=False)
-            return
-        self.address = (entry.source, entry.tool, entry.api)
+        self.address = address
         form = self.query_one("#form", SchemaForm)
         if form.api is None or form.api.name != entry.api:
             form.load(resolved.api, entry.args)

@@ -44,7 +44,8 @@ class DetailsPane(Vertical):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._state: CallState | None = None
         self._manifest: ToolManifest | None = None
-        self._drawn: set[str] = set()
+        self._drawn: dict[str, tuple[Any, ...]] = {}
+        """Per tab, the inputs it was last drawn from."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
@@ -59,7 +60,7 @@ class DetailsPane(Vertical):
 
     def _theme_changed(self, theme: str) -> None:
         del theme
-        self._drawn = set()
+        self._drawn = {}
         self._draw_active()
 
     def _set(self, tab_id: str, renderable: RenderableType) -> None:
@@ -69,18 +70,37 @@ class DetailsPane(Vertical):
         """Show ``state`` and ``manifest``; only the visible tab is drawn now, others on demand."""
         self._state = state
         self._manifest = manifest
-        self._drawn = set()
         self._draw_active()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         event.stop()
         self._draw_active()
 
+    def _inputs(self, tab_id: str) -> tuple[Any, ...]:
+        """What ``tab_id`` is drawn from: the parts of the state it shows."""
+        state = self._state
+        if state is None:
+            return (None,)
+        if tab_id == "args":
+            return (state.args, state.args_error)
+        if tab_id == "partial":
+            return (state.raw_args, state.partial_args)
+        if tab_id in ("content", "state", "error"):
+            return (state.result,)
+        return (state.api, self._manifest)
+
     def _draw_active(self) -> None:
         active = self.query_one(TabbedContent).active.removeprefix("details-")
-        if active and active not in self._drawn:
-            self._drawn.add(active)
-            self._draw(active)
+        if not active:
+            return
+        # A live call redraws many times a second while only its output grows; states share
+        # unchanged parts, so identity says whether this tab has anything new to show.
+        inputs = self._inputs(active)
+        drawn = self._drawn.get(active)
+        if drawn is not None and len(drawn) == len(inputs) and all(old is new for old, new in zip(drawn, inputs, strict=True)):
+            return
+        self._drawn[active] = inputs
+        self._draw(active)
 
     def _draw(self, tab_id: str) -> None:
         state = self._state
@@ -100,8 +120,8 @@ class DetailsPane(Vertical):
         if tab_id == "args":
             view = kit.text(state.args_error, palette.error) if state.args is None and state.args_error else json_or_none(state.args)
         elif tab_id == "partial":
-            raw = Text.assemble(("raw text so far:\n", "dim"), kit.text(state.raw_args or "(empty)"), "\n\n", ("parsed:\n", "dim"))
-            view = Group(raw, json_or_none(state.partial_args))
+            raw = kit.capped_text(state.raw_args or "(empty)", palette, max_lines=DETAIL_LINES)
+            view = Group(Text("raw text so far:", style="dim"), raw, Text(""), Text("parsed:", style="dim"), json_or_none(state.partial_args))
         elif tab_id == "content":
             view = none if result is None else kit.capped_text(result.content, palette, max_lines=DETAIL_LINES)
         elif tab_id == "state":

@@ -28,9 +28,7 @@ class PhaseStepper(Widget):
     playing: reactive[bool] = reactive(False)
     """Whether a replay or live call is running."""
     speed: reactive[str] = reactive("x1")
-    """Replay speed label."""
-    source: reactive[str] = reactive("fixture")
-    """Where the call comes from: ``fixture`` or ``live``."""
+    """Replay speed label, or ``live`` for live calls."""
 
     def render(self) -> Text:
         theme = self.app.current_theme

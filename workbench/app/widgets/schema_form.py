@@ -31,6 +31,10 @@ from workbench.core.form_spec import (
 from workbench.core.manifest import ToolApi
 from workbench.core.sanitize import clean
 from workbench.fixtures.loader import validate_args
+from workbench.surfaces.kit import truncate_line
+
+MAX_DESCRIPTION_CHARS = 300
+"""Servers write tool and field descriptions of any length; the form shows their start."""
 
 
 def _widget_id(index: int) -> str:
@@ -120,7 +124,7 @@ class SchemaForm(Vertical):
         self.spec = build_form(api.parameters)
         title = Text(api.name, style="bold")
         if api.description:
-            title.append_text(Text(f"  {clean(api.description)}", style="dim"))
+            title.append_text(Text(f"  {truncate_line(api.description, MAX_DESCRIPTION_CHARS)}", style="dim"))
         self.query_one("#form-title", Static).update(title)
         fields = self.query_one("#fields", Vertical)
         fields.remove_children()
@@ -152,7 +156,7 @@ class SchemaForm(Vertical):
             label.append("  (JSON)", style="dim italic")
         parts: list[Widget] = [Label(label, classes="-label")]
         if spec.description:
-            parts.append(Label(Text(clean(spec.description)), classes="-description"))
+            parts.append(Label(Text(truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)), classes="-description"))
         initial = spec.default if spec.default is not MISSING else MISSING
         widget: Widget
         if spec.kind == "boolean":

@@ -60,7 +60,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
                 if entry.source is not source:
                     continue
                 manifest = entry.manifest
-                tool_label = Text(f"{manifest.meta.emoji} {clean(manifest.meta.title)}")
+                tool_label = Text(f"{manifest.meta.emoji} {manifest.meta.title}")
                 tool_label.append(f"  {manifest.identifier}", style="dim")
                 if entry.tool in conflicts:
                     tool_label.append("  ⚠ conflict", style="bold yellow")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
@@ -94,30 +96,19 @@ class ToolTree(Tree[NodeData]):
 
     def select_ref(self, key: str) -> bool:
         """Select the variant addressed ``path#id``; ``False`` if the tree does not show it."""
-        node = next((item for item in self.nodes() if isinstance(item.data, VariantRef) and item.data.key == key), None)
+        return self._select_variant(lambda ref: ref.key == key)
+
+    def select_first(self) -> None:
+        self._select_variant(lambda ref: True)
+
+    def _select_variant(self, wanted: Callable[[VariantRef], bool]) -> bool:
+        """Select the first variant node, depth first, that ``wanted`` accepts."""
+        node = next((item for item in self.nodes() if isinstance(item.data, VariantRef) and wanted(item.data)), None)
         if node is None:
             return False
         self.move_cursor(node)
         self.select_node(node)
         return True
-
-    def first_variant(self) -> TreeNode[NodeData] | None:
-        def walk(node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:
-            if isinstance(node.data, VariantRef):
-                return node
-            for child in node.children:
-                found = walk(child)
-                if found is not None:
-                    return found
-            return None
-
-        return walk(self.root)
-
-    def select_first(self) -> None:
-        node = self.first_variant()
-        if node is not None:
-            self.move_cursor(node)
-            self.select_node(node)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()

@@ -216,7 +216,7 @@ def run_task_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(kit.join(("$ ", f"bold {palette.accent}"), kit.text(state["command"], "bold")))
         output = str(state.get("output", ""))
         lines = output.split("\n") if output else []
-        rows.extend(kit.ansi_line(line) for line in lines[-OUTPUT_LINES:])
+        rows.extend(kit.ansi_text(line) for line in lines[-OUTPUT_LINES:])
         code = state.get("exitCode")
         seconds = int(state.get("durationMs", 0)) / 1000
         rows.append(Text(f"{'✓' if code == 0 else '✗'} exit {code} · {seconds:.1f} s", style=f"bold {palette.success if code == 0 else palette.error}"))
@@ -304,7 +304,7 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
         if not ctx.output.is_empty():
             rows.extend(kit.output_tail(ctx.output, 500, palette))
         elif state.get("output"):
-            rows.extend(kit.ansi_line(line) for line in str(state["output"]).split("\n"))
+            rows.extend(kit.ansi_text(line) for line in str(state["output"]).split("\n"))
         summary = run_task_render(ctx)
         if summary is not None:
             rows.append(summary)

@@ -104,9 +104,9 @@ def _command(ctx: SurfaceContext, state: dict) -> RenderableType:
         lines = output.tail(PORTAL_LINES)
         if output.line_count > len(lines):
             rows.append(kit.showing(len(lines), output.line_count, "lines (the last ones)", ctx.palette))
-        rows.extend(kit.ansi_line(line.text, ctx.palette.error if line.stream == "stderr" else "") for line in lines)
+        rows.extend(kit.ansi_text(line.text, ctx.palette.error if line.stream == "stderr" else "") for line in lines)
     elif state.get("output"):
-        rows.extend(kit.ansi_line(line) for line in str(state["output"]).split("\n"))
+        rows.extend(kit.ansi_text(line) for line in str(state["output"]).split("\n"))
     if state:
         summary = renders.run_command(ctx)
         if summary is not None:

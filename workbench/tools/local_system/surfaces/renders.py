@@ -187,7 +187,7 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
         shown = lines[-OUTPUT_LINES:]
         if total > len(shown):
             rows.append(Text(f"… {total - len(shown):,} earlier lines hidden · showing the last {len(shown)} of {total:,}", style=f"italic {palette.muted}"))
-        rows.extend(kit.ansi_line(line) for line in shown)
+        rows.extend(kit.ansi_text(line) for line in shown)
     seconds = int(state.get("durationMs", 0)) / 1000
     if state.get("timedOut"):
         status = Text(f"✗ killed after {seconds:.1f} s: timeout", style=f"bold {palette.error}")
