@@ -31,7 +31,9 @@ class PaneApp(App[None]):
 
 
 def output_frames(args: dict[str, Any], count: int) -> list[CallState]:
-    state = reduce(CallState(tool="bench", api="run"), ev.ArgsComplete(args=args, raw=None, at_ms=1))
+    state = reduce(
+        CallState(tool="bench", api="run"), ev.ArgsComplete(args=args, raw=None, at_ms=1)
+    )
     state = reduce(state, ev.Started(at_ms=2))
     frames = []
     for index in range(count):
@@ -41,7 +43,10 @@ def output_frames(args: dict[str, Any], count: int) -> list[CallState]:
 
 
 async def measure(count: int, items: int) -> tuple[float, float]:
-    args = {"command": "make test", "items": [{"key": index, "value": "v" * 40} for index in range(items)]}
+    args = {
+        "command": "make test",
+        "items": [{"key": index, "value": "v" * 40} for index in range(items)],
+    }
     ours = output_frames(args, count)
     baseline = [output_frames({**args}, 1)[0] for _ in range(count)]
     app = PaneApp()

@@ -55,7 +55,11 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=120, help="snapshots per route")
     options = parser.parse_args()
     project = open_project()
-    cases = [case for case in snapshot_cases(project.catalog, project.registry) if case.surface == "card" and case.theme == "dark"]
+    cases = [
+        case
+        for case in snapshot_cases(project.catalog, project.registry)
+        if case.surface == "card" and case.theme == "dark"
+    ]
     step = max(1, len(cases) // options.n)
     cases = cases[::step][: options.n]
     for case in cases:  # Build every script first so neither route pays for it.
@@ -70,7 +74,9 @@ def main() -> None:
     ours = (done - ready) / len(cases)
     baseline = asyncio.run(fresh(project, cases)) / len(cases)
     print(f"{len(cases)} snapshots (text + SVG), same cases both ways")
-    print(f"ours (one app reused): {ours * 1000:7.1f} ms per snapshot   (+{(ready - started) * 1000:.0f} ms once to start the app)")
+    print(
+        f"ours (one app reused): {ours * 1000:7.1f} ms per snapshot   (+{(ready - started) * 1000:.0f} ms once to start the app)"
+    )
     print(f"fresh app per snapshot: {baseline * 1000:7.1f} ms per snapshot")
     print(f"ratio fresh / ours: {baseline / ours:.1f}x  (goal >= 5x)")
 

@@ -61,8 +61,12 @@ def main() -> None:
         workbench.append(time_once(WORKBENCH))
     bare_median = statistics.median(bare)
     workbench_median = statistics.median(workbench)
-    print(f"bare Textual app : median {bare_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare)})")
-    print(f"workbench        : median {workbench_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in workbench)})")
+    print(
+        f"bare Textual app : median {bare_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare)})"
+    )
+    print(
+        f"workbench        : median {workbench_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in workbench)})"
+    )
     print(f"ratio workbench / bare: {workbench_median / bare_median:.2f}  (goal <= 1.3)")
 
 

@@ -31,7 +31,13 @@ def rss_kb() -> int:
 
 
 def lines(total: int) -> list[list[str]]:
-    return [[f"line {index} of the long output: \x1b[32mok\x1b[0m" for index in range(start, min(total, start + BATCH))] for start in range(0, total, BATCH)]
+    return [
+        [
+            f"line {index} of the long output: \x1b[32mok\x1b[0m"
+            for index in range(start, min(total, start + BATCH))
+        ]
+        for start in range(0, total, BATCH)
+    ]
 
 
 async def run_ours(total: int) -> dict[str, float]:
@@ -115,7 +121,12 @@ async def run_log(total: int) -> dict[str, float]:
 
 
 def measure(mode: str, total: int) -> dict[str, float]:
-    output = subprocess.run([sys.executable, __file__, "--mode", mode, "--lines", str(total)], check=True, capture_output=True, text=True).stdout
+    output = subprocess.run(
+        [sys.executable, __file__, "--mode", mode, "--lines", str(total)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(output.strip().splitlines()[-1])
 
 
@@ -133,9 +144,15 @@ def main() -> None:
     baseline = measure("log", options.lines)
     ours = measure("ours", options.lines)
     print(f"{options.lines:,} lines in batches of {BATCH:,}")
-    print(f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB")
-    print(f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, +{ours['rss_growth_kb'] / 1024:6.1f} MB")
-    print(f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f}  (goal: time under 1.5)")
+    print(
+        f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB"
+    )
+    print(
+        f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, +{ours['rss_growth_kb'] / 1024:6.1f} MB"
+    )
+    print(
+        f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f}  (goal: time under 1.5)"
+    )
 
 
 if __name__ == "__main__":

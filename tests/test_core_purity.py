@@ -41,5 +41,7 @@ def test_core_imports_no_textual() -> None:
         "leaked = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
         "print(','.join(leaked))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "", f"textual imported by the core: {result.stdout}"

@@ -72,10 +72,15 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         tool_section = data.get("tool", {})
         section = tool_section.get("workbench") if isinstance(tool_section, dict) else None
     if section is None:
-        return WorkbenchConfig(root=start, fixture_dirs=(bundled_fixtures_dir(),), snapshot_dir=start / "snapshots")
+        return WorkbenchConfig(
+            root=start, fixture_dirs=(bundled_fixtures_dir(),), snapshot_dir=start / "snapshots"
+        )
     assert pyproject is not None
     root = pyproject.parent
-    fixture_dirs = tuple((root / path).resolve() for path in _string_list(section.get("fixtures", ["fixtures"]), "fixtures"))
+    fixture_dirs = tuple(
+        (root / path).resolve()
+        for path in _string_list(section.get("fixtures", ["fixtures"]), "fixtures")
+    )
     tools = tuple(_string_list(section.get("tools", []), "tools"))
     snapshots = section.get("snapshots", "snapshots")
     if not isinstance(snapshots, str):

@@ -33,7 +33,11 @@ def open_project(paths: Sequence[Path] = (), *, config: WorkbenchConfig | None =
     module_packages, problems = load_tool_modules(config.tool_modules)
     packages.extend(module_packages)
     fixture_paths: list[Path] = list(paths) or list(config.fixture_dirs)
-    if not paths and config.include_bundled and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]:
+    if (
+        not paths
+        and config.include_bundled
+        and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]
+    ):
         fixture_paths.insert(0, bundled_fixtures_dir())
     catalog = build_catalog(fixture_paths, packages, root=config.root, extra_problems=problems)
     return Project(config=config, catalog=catalog, registry=build_registry(catalog))

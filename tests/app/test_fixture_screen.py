@@ -48,7 +48,11 @@ def variant_ids(tree: ToolTree) -> list[str]:
 
 async def select(pilot: Pilot, screen: FixtureScreen, variant_id: str) -> None:
     tree = screen.query_one(ToolTree)
-    node = next(node for node in _nodes(tree.root) if isinstance(node.data, VariantRef) and node.data.variant.id == variant_id)
+    node = next(
+        node
+        for node in _nodes(tree.root)
+        if isinstance(node.data, VariantRef) and node.data.variant.id == variant_id
+    )
     tree.move_cursor(node)
     await settle(pilot)
 
@@ -59,12 +63,16 @@ def _nodes(node):  # noqa: ANN001, ANN202
         yield from _nodes(child)
 
 
-async def test_opens_on_the_bundled_fixtures_with_the_first_variant_shown(make_app: Callable[..., WorkbenchApp]) -> None:
+async def test_opens_on_the_bundled_fixtures_with_the_first_variant_shown(
+    make_app: Callable[..., WorkbenchApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         tree = screen.query_one(ToolTree)
-        assert {"arithmetic", "division-by-zero", "syntax-error", "huge-factorial"} <= set(variant_ids(tree))
+        assert {"arithmetic", "division-by-zero", "syntax-error", "huge-factorial"} <= set(
+            variant_ids(tree)
+        )
         card = screen.query_one(ToolCard)
         assert card.call_state is not None and card.call_state.phase.is_terminal
         text = screen_text(app)
@@ -85,7 +93,9 @@ async def test_step_phases_back_and_forward(make_app: Callable[..., WorkbenchApp
         await settle(pilot)
         assert "receiving arguments" in screen_text(app)
         await pilot.press("right_square_bracket")
-        assert card.call_state.phase is Phase.EXECUTING and card.body_kind is SurfaceKind.PLACEHOLDER
+        assert (
+            card.call_state.phase is Phase.EXECUTING and card.body_kind is SurfaceKind.PLACEHOLDER
+        )
 
 
 async def test_replay_plays_to_the_end_instantly(make_app: Callable[..., WorkbenchApp]) -> None:
@@ -155,7 +165,9 @@ GOOD = textwrap.dedent(
 )
 
 
-async def test_broken_file_shows_in_the_problems_panel_and_the_rest_works(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+async def test_broken_file_shows_in_the_problems_panel_and_the_rest_works(
+    make_app: Callable[..., WorkbenchApp], tmp_path: Path
+) -> None:
     (tmp_path / "broken.yaml").write_text(BROKEN)
     (tmp_path / "good.yaml").write_text(GOOD)
     app = make_app(tmp_path)
@@ -186,7 +198,9 @@ HOSTILE = textwrap.dedent(
 )
 
 
-async def test_hostile_text_is_shown_literally_and_runs_nothing(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+async def test_hostile_text_is_shown_literally_and_runs_nothing(
+    make_app: Callable[..., WorkbenchApp], tmp_path: Path
+) -> None:
     (tmp_path / "hostile.yaml").write_text(HOSTILE)
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -206,7 +220,9 @@ async def test_hostile_text_is_shown_literally_and_runs_nothing(make_app: Callab
         assert app.is_running and "\x1b" not in screen_text(app)
 
 
-async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(make_app: Callable[..., WorkbenchApp]) -> None:
+async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(
+    make_app: Callable[..., WorkbenchApp],
+) -> None:
     def loader():  # noqa: ANN202
         project = open_project()
 
@@ -225,7 +241,9 @@ async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(make_app: Ca
         assert app.is_running
 
 
-async def test_every_action_is_in_the_command_palette(make_app: Callable[..., WorkbenchApp]) -> None:
+async def test_every_action_is_in_the_command_palette(
+    make_app: Callable[..., WorkbenchApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
@@ -233,7 +251,9 @@ async def test_every_action_is_in_the_command_palette(make_app: Callable[..., Wo
         for binding in FixtureScreen.BINDINGS:
             assert binding.description in titles
         assert "Toggle dark/light theme" in titles
-        command = next(command for command in app.get_system_commands(screen) if command.title == "Portal")
+        command = next(
+            command for command in app.get_system_commands(screen) if command.title == "Portal"
+        )
         command.callback()
         await settle(pilot)
         assert screen.query_one(PortalPanel).is_open
@@ -291,7 +311,10 @@ async def test_intervention_skip_with_reason(approval_app: WorkbenchApp) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await at_approval_step(pilot)
         card = screen.query_one(ToolCard)
-        assert card.call_state.phase is Phase.AWAITING_APPROVAL and card.body_kind is SurfaceKind.INTERVENTION
+        assert (
+            card.call_state.phase is Phase.AWAITING_APPROVAL
+            and card.body_kind is SurfaceKind.INTERVENTION
+        )
         bar = screen.query_one(InterventionBar)
         await settle(pilot)
         assert bar.has_class("-active")
@@ -319,7 +342,9 @@ async def test_intervention_approve_with_edited_args_runs_on(approval_app: Workb
         assert card.call_state.args == {"service": "worker"}
 
 
-async def test_reload_picks_up_edited_fixture_files(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> None:
+async def test_reload_picks_up_edited_fixture_files(
+    make_app: Callable[..., WorkbenchApp], tmp_path: Path
+) -> None:
     fixture = tmp_path / "good.yaml"
     fixture.write_text(GOOD)
     app = make_app(tmp_path)
@@ -334,7 +359,9 @@ async def test_reload_picks_up_edited_fixture_files(make_app: Callable[..., Work
         assert screen.state is not None and screen.state.result.content == "1 + 1 = 2 (edited)"
 
 
-async def test_play_from_the_approval_step_waits_for_the_decision(approval_app: WorkbenchApp) -> None:
+async def test_play_from_the_approval_step_waits_for_the_decision(
+    approval_app: WorkbenchApp,
+) -> None:
     app = approval_app
     async with app.run_test(size=SIZE) as pilot:
         screen = await at_approval_step(pilot, instant=True)

@@ -28,7 +28,9 @@ SIZE = (170, 56)
 
 
 def make_app(tmp_path: Path) -> WorkbenchApp:
-    config = WorkbenchConfig(root=tmp_path, fixture_dirs=(tmp_path / "fixtures",), include_bundled=True)
+    config = WorkbenchConfig(
+        root=tmp_path, fixture_dirs=(tmp_path / "fixtures",), include_bundled=True
+    )
     session = build_session(LiveOptions(include_demo=True, workspace=tmp_path), config=config)
     return WorkbenchApp(live_session=session, animate=False)
 
@@ -77,7 +79,12 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.2; done")
         await pilot.press("ctrl+s")
         card = screen.query_one(ToolCard)
-        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.AWAITING_APPROVAL)
+        await wait_for(
+            pilot,
+            lambda: (
+                card.call_state is not None and card.call_state.phase is Phase.AWAITING_APPROVAL
+            ),
+        )
         await settle(pilot)
         assert card.body_kind is SurfaceKind.INTERVENTION
         assert "Approval needed" in screen_text(app)
@@ -117,7 +124,9 @@ async def test_required_fields_are_validated_inline(tmp_path: Path) -> None:
         assert await pilot.click("#submit")
         card = screen.query_one(ToolCard)
         await wait_for(pilot, lambda: len(screen.query_one(HistoryPanel).entries) == 1, timeout=5)
-        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal)
+        await wait_for(
+            pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal
+        )
         assert card.call_state.args == {"expression": "1 + 1", "precision": 3}
 
 
@@ -130,14 +139,18 @@ async def test_cancel_a_running_call(tmp_path: Path) -> None:
         seconds.value = "30"
         form.action_submit()
         card = screen.query_one(ToolCard)
-        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.EXECUTING)
+        await wait_for(
+            pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.EXECUTING
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: card.call_state.phase.is_terminal, timeout=10)
         assert card.call_state.phase is Phase.CANCELLED
         assert "cancelled" in card.call_state.result.content.lower()
 
 
-async def test_record_a_call_as_a_fixture_that_check_accepts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_record_a_call_as_a_fixture_that_check_accepts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
@@ -145,7 +158,9 @@ async def test_record_a_call_as_a_fixture_that_check_accepts(tmp_path: Path, mon
         field(form, "city").value = "Lisbon"
         form.action_submit()
         card = screen.query_one(ToolCard)
-        await wait_for(pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal)
+        await wait_for(
+            pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal
+        )
         await wait_for(pilot, lambda: screen.query_one(HistoryPanel).entries[0].state is not None)
         await pilot.press("f2")
         await settle(pilot)
@@ -167,7 +182,16 @@ async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
         form = screen.query_one(SchemaForm)
-        api = ToolApi(name="pick", parameters={"type": "object", "properties": {"choice": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "name": {"type": "string"}}})
+        api = ToolApi(
+            name="pick",
+            parameters={
+                "type": "object",
+                "properties": {
+                    "choice": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                    "name": {"type": "string"},
+                },
+            },
+        )
         form.load(api)
         await settle(pilot)
         choice = field(form, "choice")
@@ -176,7 +200,10 @@ async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None
         field(form, "name").value = "x"
         args, errors = form.current_args()
         assert errors == {} and args == {"choice": 42, "name": "x"}
-        whole = ToolApi(name="whole", parameters={"$ref": "#/definitions/x", "definitions": {"x": {"type": "object"}}})
+        whole = ToolApi(
+            name="whole",
+            parameters={"$ref": "#/definitions/x", "definitions": {"x": {"type": "object"}}},
+        )
         form.load(whole)
         await settle(pilot)
         assert form.raw_mode and "Edit the arguments as JSON" in screen_text(app)
@@ -194,17 +221,25 @@ async def test_viewing_an_older_call_while_another_runs_keeps_both_intact(tmp_pa
         form = await pick(pilot, screen, "demo", "demo", "sleep")
         field(form, "seconds").value = "30"
         form.action_submit()
-        await wait_for(pilot, lambda: len(history.entries) == 2 and history.entries[1].state.phase is Phase.EXECUTING)
+        await wait_for(
+            pilot,
+            lambda: len(history.entries) == 2 and history.entries[1].state.phase is Phase.EXECUTING,
+        )
         history.index = 0
         await settle(pilot)
         card = screen.query_one(ToolCard)
         assert card.call_state.api == "echo" and card.call_state.result.content == "first"
-        await pick(pilot, screen, "python", "calculator", "calculate")  # The tree moves only the form.
+        await pick(
+            pilot, screen, "python", "calculator", "calculate"
+        )  # The tree moves only the form.
         assert card.call_state.api == "echo"
         await pilot.press("escape")
         await wait_for(pilot, lambda: history.entries[1].finished, timeout=10)
         assert history.entries[1].state.phase is Phase.CANCELLED
-        assert history.entries[0].state.result.content == "first" and history.entries[0].state.phase is Phase.DONE
+        assert (
+            history.entries[0].state.result.content == "first"
+            and history.entries[0].state.phase is Phase.DONE
+        )
         assert card.call_state.api == "echo"
         history.index = 1
         await settle(pilot)

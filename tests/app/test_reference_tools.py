@@ -20,11 +20,18 @@ from workbench.testing.screen import screen_text, settle
 SIZE = (190, 70)
 
 
-async def open_variant(pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None = None) -> str:
+async def open_variant(
+    pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None = None
+) -> str:
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
     tree = screen.query_one(ToolTree)
-    node = next(node for node in tree.nodes() if isinstance(node.data, VariantRef) and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant))
+    node = next(
+        node
+        for node in tree.nodes()
+        if isinstance(node.data, VariantRef)
+        and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant)
+    )
     tree.move_cursor(node)
     await settle(pilot)
     if phase is not None:
@@ -34,7 +41,9 @@ async def open_variant(pilot: Pilot, tool: str, api: str, variant: str, phase: P
     # The whole card, even the part scrolled out of the stage, plus what else is on screen.
     card = screen.query_one(ToolCard)
     size = card.outer_size
-    card_lines = "\n".join(strip.text for strip in card.render_lines(Region(0, 0, size.width, size.height)))
+    card_lines = "\n".join(
+        strip.text for strip in card.render_lines(Region(0, 0, size.width, size.height))
+    )
     return card_lines + "\n" + screen_text(pilot.app)
 
 
@@ -49,46 +58,212 @@ async def pilot(make_app: Callable[..., WorkbenchApp]):  # noqa: ANN201
 
 # (tool, api, variant, phase or None for the ending, texts that must show)
 EXPECTATIONS = [
-    ("web-browsing", "search", "asyncio-cancellation", None, ["Searched: asyncio cancellation timeout (1)", "Coroutines and Tasks — asyncio guide"]),
-    ("web-browsing", "search", "no-results", None, ["(no results)", "∅ no results for quantum zebra migration"]),
-    ("web-browsing", "search", "settings-invalid", None, ["⚙ search settings needed", "WORKBENCH_SEARXNG_URL"]),
-    ("web-browsing", "search", "hundreds-of-results", None, ["Searched: asyncio archive (320)", "+314 more · showing 6 of 320 results"]),
-    ("web-browsing", "search", "markup-in-titles", None, ["[bold red]FREE[/] prizes — [@click=app.quit]claim now[/]"]),
-    ("web-browsing", "search", "asyncio-cancellation", Phase.EXECUTING, ["searching for asyncio cancellation timeout", "░░░"]),
-    ("web-browsing", "crawlSinglePage", "metadata-address", None, ["RequestRefused", "cloud metadata address"]),
-    ("web-browsing", "crawlSinglePage", "very-long-page", None, ["page capped: the model received 25,000 of"]),
-    ("web-browsing", "crawlMultiPages", "three-docs", Phase.STREAMING_OUTPUT, ["3 of 3 pages", "✓ https://mcp.example.dev/spec/tools.html"]),
-    ("web-browsing", "crawlMultiPages", "one-failed", None, ["2 of 3 pages read · 1 failed", "PageNotFound"]),
+    (
+        "web-browsing",
+        "search",
+        "asyncio-cancellation",
+        None,
+        ["Searched: asyncio cancellation timeout (1)", "Coroutines and Tasks — asyncio guide"],
+    ),
+    (
+        "web-browsing",
+        "search",
+        "no-results",
+        None,
+        ["(no results)", "∅ no results for quantum zebra migration"],
+    ),
+    (
+        "web-browsing",
+        "search",
+        "settings-invalid",
+        None,
+        ["⚙ search settings needed", "WORKBENCH_SEARXNG_URL"],
+    ),
+    (
+        "web-browsing",
+        "search",
+        "hundreds-of-results",
+        None,
+        ["Searched: asyncio archive (320)", "+314 more · showing 6 of 320 results"],
+    ),
+    (
+        "web-browsing",
+        "search",
+        "markup-in-titles",
+        None,
+        ["[bold red]FREE[/] prizes — [@click=app.quit]claim now[/]"],
+    ),
+    (
+        "web-browsing",
+        "search",
+        "asyncio-cancellation",
+        Phase.EXECUTING,
+        ["searching for asyncio cancellation timeout", "░░░"],
+    ),
+    (
+        "web-browsing",
+        "crawlSinglePage",
+        "metadata-address",
+        None,
+        ["RequestRefused", "cloud metadata address"],
+    ),
+    (
+        "web-browsing",
+        "crawlSinglePage",
+        "very-long-page",
+        None,
+        ["page capped: the model received 25,000 of"],
+    ),
+    (
+        "web-browsing",
+        "crawlMultiPages",
+        "three-docs",
+        Phase.STREAMING_OUTPUT,
+        ["3 of 3 pages", "✓ https://mcp.example.dev/spec/tools.html"],
+    ),
+    (
+        "web-browsing",
+        "crawlMultiPages",
+        "one-failed",
+        None,
+        ["2 of 3 pages read · 1 failed", "PageNotFound"],
+    ),
     ("local-system", "listFiles", "whole-tree", None, ["more · showing 12 of"]),
-    ("local-system", "listFiles", "outside-workspace", Phase.AWAITING_APPROVAL, ["listFiles will read outside the workspace:", "/etc"]),
+    (
+        "local-system",
+        "listFiles",
+        "outside-workspace",
+        Phase.AWAITING_APPROVAL,
+        ["listFiles will read outside the workspace:", "/etc"],
+    ),
     ("local-system", "listFiles", "outside-workspace", None, ["skipped", "not now"]),
-    ("local-system", "readFile", "python-source", None, ["src/app.py · lines 1-", "def greet(name: str) -> str:"]),
+    (
+        "local-system",
+        "readFile",
+        "python-source",
+        None,
+        ["src/app.py · lines 1-", "def greet(name: str) -> str:"],
+    ),
     ("local-system", "readFile", "large-csv", None, ["showing 24 of 2,000 lines"]),
-    ("local-system", "readFile", "binary-file", None, ["BinaryFile", "hint: Binary files cannot be shown as text."]),
-    ("local-system", "writeFile", "new-notes", Phase.AWAITING_APPROVAL, ["write notes/todo.md", "# TODO"]),
-    ("local-system", "writeFile", "large-file", Phase.STREAMING_OUTPUT, ["writing data/generated.csv", "100%"]),
-    ("local-system", "editFile", "rename-greeting", None, ['-    return f"Hello, {name}!"', '+    return f"Hi, {name}!"']),
+    (
+        "local-system",
+        "readFile",
+        "binary-file",
+        None,
+        ["BinaryFile", "hint: Binary files cannot be shown as text."],
+    ),
+    (
+        "local-system",
+        "writeFile",
+        "new-notes",
+        Phase.AWAITING_APPROVAL,
+        ["write notes/todo.md", "# TODO"],
+    ),
+    (
+        "local-system",
+        "writeFile",
+        "large-file",
+        Phase.STREAMING_OUTPUT,
+        ["writing data/generated.csv", "100%"],
+    ),
+    (
+        "local-system",
+        "editFile",
+        "rename-greeting",
+        None,
+        ['-    return f"Hello, {name}!"', '+    return f"Hi, {name}!"'],
+    ),
     ("local-system", "editFile", "replace-all", None, ["showing 24 of"]),
     ("local-system", "grepContent", "todos", None, ["matches in", "TODO"]),
-    ("local-system", "runCommand", "run-steps", Phase.STREAMING_OUTPUT, ["==> install", "running · 4 lines so far"]),
-    ("local-system", "runCommand", "twenty-thousand-lines", Phase.STREAMING_OUTPUT, ["lines hidden · showing the last 15 of 20,000", "line 20000 of the long output"]),
+    (
+        "local-system",
+        "runCommand",
+        "run-steps",
+        Phase.STREAMING_OUTPUT,
+        ["==> install", "running · 4 lines so far"],
+    ),
+    (
+        "local-system",
+        "runCommand",
+        "twenty-thousand-lines",
+        Phase.STREAMING_OUTPUT,
+        ["lines hidden · showing the last 15 of 20,000", "line 20000 of the long output"],
+    ),
     ("local-system", "runCommand", "failing", None, ["✗ exit 2", "ls build-output"]),
     ("local-system", "runCommand", "killed-on-timeout", None, ["killed after", "timeout"]),
-    ("local-system", "runCommand", "escape-sequences", None, ["PASS tests/test_app.py", "title and clipboard gone", "[bold]not markup[/] [@click=app.quit]quit[/]"]),
-    ("calculator", "calculate", "huge-factorial", None, ["of 1,135 digits", "integer · 1,135 digits"]),
-    ("task", "listTasks", "hundred-twenty", None, ["120 tasks", "+108 more · showing 12 of 120 tasks"]),
-    ("task", "createTasks", "one-fails", None, ["✓ 2 created", "✗ 1 failed", "there is no TASK-77"]),
-    ("task", "updateTaskStatus", "mark-completed", Phase.AWAITING_APPROVAL, ["This only records the status; nothing is executed."]),
+    (
+        "local-system",
+        "runCommand",
+        "escape-sequences",
+        None,
+        [
+            "PASS tests/test_app.py",
+            "title and clipboard gone",
+            "[bold]not markup[/] [@click=app.quit]quit[/]",
+        ],
+    ),
+    (
+        "calculator",
+        "calculate",
+        "huge-factorial",
+        None,
+        ["of 1,135 digits", "integer · 1,135 digits"],
+    ),
+    (
+        "task",
+        "listTasks",
+        "hundred-twenty",
+        None,
+        ["120 tasks", "+108 more · showing 12 of 120 tasks"],
+    ),
+    (
+        "task",
+        "createTasks",
+        "one-fails",
+        None,
+        ["✓ 2 created", "✗ 1 failed", "there is no TASK-77"],
+    ),
+    (
+        "task",
+        "updateTaskStatus",
+        "mark-completed",
+        Phase.AWAITING_APPROVAL,
+        ["This only records the status; nothing is executed."],
+    ),
     ("task", "runTask", "dependency-open", None, ["DependenciesNotMet", "blocked by TASK-1"]),
     ("task", "runTask", "build-site", Phase.STREAMING_OUTPUT, ["[build] fetch"]),
-    ("skills", "activateSkill", "unknown-skill", None, ["SkillNotFound", "available skills:", "release-notes"]),
-    ("skills", "activateSkill", "huge-style-guide", None, ["the skill is longer than the model is given"]),
-    ("skills", "readReference", "path-escape", None, ["InvalidReferencePath", "references/template.md"]),
+    (
+        "skills",
+        "activateSkill",
+        "unknown-skill",
+        None,
+        ["SkillNotFound", "available skills:", "release-notes"],
+    ),
+    (
+        "skills",
+        "activateSkill",
+        "huge-style-guide",
+        None,
+        ["the skill is longer than the model is given"],
+    ),
+    (
+        "skills",
+        "readReference",
+        "path-escape",
+        None,
+        ["InvalidReferencePath", "references/template.md"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("tool", "api", "variant", "phase", "expected"), EXPECTATIONS, ids=[f"{row[0]}-{row[1]}-{row[2]}-{row[3].value if row[3] else 'end'}" for row in EXPECTATIONS])
-async def test_variant_shows(pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None, expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("tool", "api", "variant", "phase", "expected"),
+    EXPECTATIONS,
+    ids=[f"{row[0]}-{row[1]}-{row[2]}-{row[3].value if row[3] else 'end'}" for row in EXPECTATIONS],
+)
+async def test_variant_shows(
+    pilot: Pilot, tool: str, api: str, variant: str, phase: Phase | None, expected: list[str]
+) -> None:
     text = await open_variant(pilot, tool, api, variant, phase)
     for snippet in expected:
         assert snippet in text, f"{snippet!r} not on screen for {tool}/{api}#{variant}"
@@ -99,7 +274,11 @@ async def test_every_variant_opens_in_every_phase_without_crashing(pilot: Pilot)
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
     tree = screen.query_one(ToolTree)
-    refs = [node.data for node in tree.nodes() if isinstance(node.data, VariantRef) and not node.data.generated]
+    refs = [
+        node.data
+        for node in tree.nodes()
+        if isinstance(node.data, VariantRef) and not node.data.generated
+    ]
     assert len(refs) >= 80
     for ref in refs:
         tree.move_cursor(next(node for node in tree.nodes() if node.data is ref))

@@ -35,13 +35,23 @@ def test_bundled_fixtures_pass(runner: CliRunner) -> None:
 
 def test_broken_files_are_listed_and_the_rest_still_load(runner: CliRunner, tmp_path: Path) -> None:
     (tmp_path / "good.yaml").write_text(GOOD)
-    (tmp_path / "broken.yaml").write_text(GOOD.replace("kind: typical", "kind: typical\n    colour: red"))
-    (tmp_path / "args.yaml").write_text(GOOD.replace("id: ok", "id: bad-args").replace('expression: "1 + 1"', "expression: 7"))
+    (tmp_path / "broken.yaml").write_text(
+        GOOD.replace("kind: typical", "kind: typical\n    colour: red")
+    )
+    (tmp_path / "args.yaml").write_text(
+        GOOD.replace("id: ok", "id: bad-args").replace('expression: "1 + 1"', "expression: 7")
+    )
     result = runner.invoke(main, ["check", str(tmp_path)])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert any(line.endswith("broken.yaml:7: variants[0].colour: Extra inputs are not permitted") for line in lines), lines
-    assert any(line.endswith("args.yaml:7: variants[0].args.expression: 7 is not of type 'string'") for line in lines), lines
+    assert any(
+        line.endswith("broken.yaml:7: variants[0].colour: Extra inputs are not permitted")
+        for line in lines
+    ), lines
+    assert any(
+        line.endswith("args.yaml:7: variants[0].args.expression: 7 is not of type 'string'")
+        for line in lines
+    ), lines
     # Named files are linted; the coverage gate runs on the whole project (see test_snapshot_cli).
     assert "no waiver" not in result.output
     assert "3 fixture file(s), 2 variant(s), 2 problem(s)" in result.output
@@ -54,7 +64,11 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
     report = json.loads(result.output)
     assert report["ok"] is False
     [problem] = report["problems"]
-    assert problem["file"].endswith("broken.yaml") and problem["line"] == 2 and "not valid YAML" in problem["message"]
+    assert (
+        problem["file"].endswith("broken.yaml")
+        and problem["line"] == 2
+        and "not valid YAML" in problem["message"]
+    )
 
 
 def test_missing_path_is_a_problem(runner: CliRunner, tmp_path: Path) -> None:
@@ -62,7 +76,9 @@ def test_missing_path_is_a_problem(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no such file or directory" in result.output
 
 
-def test_a_broken_tool_workbench_config_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_tool_workbench_config_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.workbench]\nfixtures = 3\n")
     monkeypatch.chdir(tmp_path)
     for command in (["check"], ["show", "x.yaml#y"], ["coverage"]):

@@ -23,7 +23,13 @@ OPENAI_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 @pytest.fixture
 def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
     """A runner in an empty directory (bundled tools only), with no WORKBENCH_* settings."""
-    for name in ("WORKBENCH_WEB_ONLINE", "WORKBENCH_SEARXNG_URL", "WORKBENCH_WEB_ALLOW", "WORKBENCH_SKILLS_PATH", "WORKBENCH_TASK_DATABASE"):
+    for name in (
+        "WORKBENCH_WEB_ONLINE",
+        "WORKBENCH_SEARXNG_URL",
+        "WORKBENCH_WEB_ALLOW",
+        "WORKBENCH_SKILLS_PATH",
+        "WORKBENCH_TASK_DATABASE",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     return CliRunner()
@@ -56,13 +62,27 @@ def test_a_failed_result_exits_1(runner: CliRunner) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["calculator.calculate", "--args", '{"expression":'], "workbench: error: --args is not valid JSON: Expecting value at column 15"),
-        (["calculator.calculate", "--args", "[1, 2]"], "workbench: error: --args must be a JSON object"),
-        (["calculator.calculate", "--args", '{"expression": 5}'], "workbench: error: arguments do not match calculator.calculate's schema: expression: 5 is not of type 'string'"),
-        (["calculator.calculate", "--args", "{}"], "workbench: error: arguments do not match calculator.calculate's schema: (args): 'expression' is a required property"),
+        (
+            ["calculator.calculate", "--args", '{"expression":'],
+            "workbench: error: --args is not valid JSON: Expecting value at column 15",
+        ),
+        (
+            ["calculator.calculate", "--args", "[1, 2]"],
+            "workbench: error: --args must be a JSON object",
+        ),
+        (
+            ["calculator.calculate", "--args", '{"expression": 5}'],
+            "workbench: error: arguments do not match calculator.calculate's schema: expression: 5 is not of type 'string'",
+        ),
+        (
+            ["calculator.calculate", "--args", "{}"],
+            "workbench: error: arguments do not match calculator.calculate's schema: (args): 'expression' is a required property",
+        ),
     ],
 )
-def test_usage_errors_exit_2_with_one_line(runner: CliRunner, arguments: list[str], message: str) -> None:
+def test_usage_errors_exit_2_with_one_line(
+    runner: CliRunner, arguments: list[str], message: str
+) -> None:
     result = runner.invoke(main, ["call", *arguments])
     assert result.exit_code == 2
     assert one_line_error(result) == message
@@ -73,28 +93,65 @@ def test_an_unknown_tool_exits_2_listing_what_exists(runner: CliRunner) -> None:
     result = runner.invoke(main, ["call", "nope.nothing"])
     assert result.exit_code == 2
     line = one_line_error(result)
-    assert line.startswith("workbench: error: no tool API 'nope.nothing' (available: calculator.calculate, ")
+    assert line.startswith(
+        "workbench: error: no tool API 'nope.nothing' (available: calculator.calculate, "
+    )
 
 
 def test_an_unknown_tool_names_the_sources_that_failed(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["call", "misbehaving-server.ok", "--mcp", f"{MISBEHAVING_COMMAND} --exit-before-handshake 3"])
+    result = runner.invoke(
+        main,
+        [
+            "call",
+            "misbehaving-server.ok",
+            "--mcp",
+            f"{MISBEHAVING_COMMAND} --exit-before-handshake 3",
+        ],
+    )
     assert result.exit_code == 2
     # The first line says what is wrong; the failed server's stderr tail follows.
     assert result.stderr.startswith("workbench: error: no tool API 'misbehaving-server.ok'")
-    assert "sources that failed to start: mcp: the server exited with code 3 before the handshake; stderr:" in result.stderr
+    assert (
+        "sources that failed to start: mcp: the server exited with code 3 before the handshake; stderr:"
+        in result.stderr
+    )
     assert "fatal: config file missing (pretend)" in result.stderr
 
 
 def test_call_an_mcp_server_from_the_command_line(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["call", "misbehaving-server.ok", "--mcp", MISBEHAVING_COMMAND, "--args", '{"text": "from the cli"}'])
+    result = runner.invoke(
+        main,
+        [
+            "call",
+            "misbehaving-server.ok",
+            "--mcp",
+            MISBEHAVING_COMMAND,
+            "--args",
+            '{"text": "from the cli"}',
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "ok: from the cli"
 
 
 def test_call_an_mcp_server_from_a_config_file(runner: CliRunner, tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"mcpServers": {"flaky": {"command": sys.executable, "args": [str(MISBEHAVING)], "env": {"FLAKY_LEVEL": "3"}}}}))
-    result = runner.invoke(main, ["call", "flaky.getenv", "--config", str(config), "--args", '{"name": "FLAKY_LEVEL"}'])
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "flaky": {
+                        "command": sys.executable,
+                        "args": [str(MISBEHAVING)],
+                        "env": {"FLAKY_LEVEL": "3"},
+                    }
+                }
+            }
+        )
+    )
+    result = runner.invoke(
+        main, ["call", "flaky.getenv", "--config", str(config), "--args", '{"name": "FLAKY_LEVEL"}']
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "3"
     prefixed = runner.invoke(main, ["call", "flaky/flaky.ok", "--config", str(config)])
@@ -106,24 +163,50 @@ def test_a_broken_config_file_exits_2(runner: CliRunner, tmp_path: Path) -> None
     config.write_text('{"mcpServers": {"x": {"args": []}}}')
     result = runner.invoke(main, ["call", "x.ok", "--config", str(config)])
     assert result.exit_code == 2
-    assert one_line_error(result) == f"workbench: error: {config}: mcpServers.x needs a command or a url"
+    assert (
+        one_line_error(result)
+        == f"workbench: error: {config}: mcpServers.x needs a command or a url"
+    )
 
 
 def test_json_format(runner: CliRunner) -> None:
-    ok = runner.invoke(main, ["call", "calculator.calculate", "--args", '{"expression":"6*7"}', "--format", "json"])
+    ok = runner.invoke(
+        main, ["call", "calculator.calculate", "--args", '{"expression":"6*7"}', "--format", "json"]
+    )
     assert ok.exit_code == 0, ok.output
     payload = json.loads(ok.stdout)
-    assert (payload["tool"], payload["api"], payload["phase"]) == ("calculator", "calculate", "done")
+    assert (payload["tool"], payload["api"], payload["phase"]) == (
+        "calculator",
+        "calculate",
+        "done",
+    )
     assert payload["result"]["success"] is True and "42" in payload["result"]["content"]
     assert payload["output"] is None
-    assert payload["timings"]["startedMs"] is not None and payload["timings"]["endedMs"] >= payload["timings"]["startedMs"]
-    failed = runner.invoke(main, ["call", "calculator.calculate", "--args", '{"expression":"1/0"}', "--format", "json"])
+    assert (
+        payload["timings"]["startedMs"] is not None
+        and payload["timings"]["endedMs"] >= payload["timings"]["startedMs"]
+    )
+    failed = runner.invoke(
+        main, ["call", "calculator.calculate", "--args", '{"expression":"1/0"}', "--format", "json"]
+    )
     assert failed.exit_code == 1
     assert json.loads(failed.stdout)["result"]["error"]["type"] == "DivisionByZero"
 
 
 def test_timeout_over_stdio_exits_1_as_timed_out(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["call", "misbehaving-server.hang", "--mcp", MISBEHAVING_COMMAND, "--timeout", "0.2", "--format", "json"])
+    result = runner.invoke(
+        main,
+        [
+            "call",
+            "misbehaving-server.hang",
+            "--mcp",
+            MISBEHAVING_COMMAND,
+            "--timeout",
+            "0.2",
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 1
     payload = json.loads(result.stdout)
     assert payload["phase"] == "timed-out"
@@ -132,21 +215,57 @@ def test_timeout_over_stdio_exits_1_as_timed_out(runner: CliRunner) -> None:
 
 
 def test_a_crashing_server_exits_1_with_connection_closed(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["call", "misbehaving-server.crash_mid_call", "--mcp", MISBEHAVING_COMMAND, "--args", '{"after": 0.05}'])
+    result = runner.invoke(
+        main,
+        [
+            "call",
+            "misbehaving-server.crash_mid_call",
+            "--mcp",
+            MISBEHAVING_COMMAND,
+            "--args",
+            '{"after": 0.05}',
+        ],
+    )
     assert result.exit_code == 1
     assert "misbehaving-server exited with code 7 while crash_mid_call was running" in result.stdout
     assert result.stderr.startswith("[failed] ConnectionClosed:")
 
 
 def test_approval_headless_blocks_and_auto_run_runs(runner: CliRunner) -> None:
-    blocked = runner.invoke(main, ["call", "demo.delete_file", "--demo", "--args", '{"path": "a.txt"}'])
+    blocked = runner.invoke(
+        main, ["call", "demo.delete_file", "--demo", "--args", '{"path": "a.txt"}']
+    )
     assert blocked.exit_code == 1
     assert blocked.stdout.startswith("Blocked by policy: demo.delete_file needs approval")
     assert blocked.stderr.startswith("[blocked] BlockedByPolicy:")
-    allowed = runner.invoke(main, ["call", "demo.delete_file", "--demo", "--approval", "auto-run", "--args", '{"path": "a.txt"}'])
+    allowed = runner.invoke(
+        main,
+        [
+            "call",
+            "demo.delete_file",
+            "--demo",
+            "--approval",
+            "auto-run",
+            "--args",
+            '{"path": "a.txt"}',
+        ],
+    )
     assert allowed.exit_code == 0, allowed.output
     assert allowed.stdout.strip() == "pretended to delete a.txt"
-    listed = runner.invoke(main, ["call", "demo.delete_file", "--demo", "--approval", "allow-list", "--allow", "demo.delete_*", "--args", '{"path": "b.txt"}'])
+    listed = runner.invoke(
+        main,
+        [
+            "call",
+            "demo.delete_file",
+            "--demo",
+            "--approval",
+            "allow-list",
+            "--allow",
+            "demo.delete_*",
+            "--args",
+            '{"path": "b.txt"}',
+        ],
+    )
     assert listed.exit_code == 0 and listed.stdout.strip() == "pretended to delete b.txt"
 
 
@@ -154,22 +273,50 @@ def test_approval_headless_blocks_and_auto_run_runs(runner: CliRunner) -> None:
 def http_project(tmp_path: Path) -> Iterator[LocalServer]:
     """A project whose fixture directory has an HTTP tool pointing at a local endpoint."""
     with running_server() as endpoint:
-        endpoint.routes["/lookup"] = lambda received: Reply.json({"success": True, "content": f"looked up {json.loads(received.body)['q']}", "state": {"hits": 2}})
-        (tmp_path / "pyproject.toml").write_text('[tool.workbench]\nfixtures = ["fx"]\ninclude_bundled = false\n')
+        endpoint.routes["/lookup"] = lambda received: Reply.json(
+            {
+                "success": True,
+                "content": f"looked up {json.loads(received.body)['q']}",
+                "state": {"hits": 2},
+            }
+        )
+        (tmp_path / "pyproject.toml").write_text(
+            '[tool.workbench]\nfixtures = ["fx"]\ninclude_bundled = false\n'
+        )
         (tmp_path / "fx" / "remote").mkdir(parents=True)
-        (tmp_path / "fx" / "remote" / "manifest.yaml").write_text(f"identifier: remote\nmeta: {{title: Remote}}\napi:\n  - name: lookup\n    url: {endpoint.url('/lookup')}\n    parameters: {{type: object, properties: {{q: {{type: string}}}}, required: [q]}}\n")
+        (tmp_path / "fx" / "remote" / "manifest.yaml").write_text(
+            f"identifier: remote\nmeta: {{title: Remote}}\napi:\n  - name: lookup\n    url: {endpoint.url('/lookup')}\n    parameters: {{type: object, properties: {{q: {{type: string}}}}, required: [q]}}\n"
+        )
         yield endpoint
 
 
-def test_an_http_tool_needs_its_private_host_allowed(runner: CliRunner, http_project: LocalServer) -> None:
+def test_an_http_tool_needs_its_private_host_allowed(
+    runner: CliRunner, http_project: LocalServer
+) -> None:
     refused = runner.invoke(main, ["call", "remote.lookup", "--args", '{"q": "cats"}'])
     assert refused.exit_code == 1
-    assert refused.stderr.startswith("[failed] RequestRefused: refused 127.0.0.1 (127.0.0.1): a loopback address")
+    assert refused.stderr.startswith(
+        "[failed] RequestRefused: refused 127.0.0.1 (127.0.0.1): a loopback address"
+    )
     assert http_project.paths() == []
-    allowed = runner.invoke(main, ["call", "remote.lookup", "--allow-host", "127.0.0.1", "--args", '{"q": "cats"}', "--format", "json"])
+    allowed = runner.invoke(
+        main,
+        [
+            "call",
+            "remote.lookup",
+            "--allow-host",
+            "127.0.0.1",
+            "--args",
+            '{"q": "cats"}',
+            "--format",
+            "json",
+        ],
+    )
     assert allowed.exit_code == 0, allowed.output
     payload = json.loads(allowed.stdout)
-    assert payload["result"]["content"] == "looked up cats" and payload["result"]["state"] == {"hits": 2}
+    assert payload["result"]["content"] == "looked up cats" and payload["result"]["state"] == {
+        "hits": 2
+    }
     assert http_project.paths() == ["/lookup"]
 
 
@@ -188,15 +335,37 @@ def test_tools_lists_sources_tools_and_apis(runner: CliRunner) -> None:
 
 
 def test_tools_json_shows_failed_sources(runner: CliRunner, tmp_path: Path) -> None:
-    result = runner.invoke(main, ["tools", "--format", "json", "--mcp", str(tmp_path / "missing-server"), "--mcp", MISBEHAVING_COMMAND])
+    result = runner.invoke(
+        main,
+        [
+            "tools",
+            "--format",
+            "json",
+            "--mcp",
+            str(tmp_path / "missing-server"),
+            "--mcp",
+            MISBEHAVING_COMMAND,
+        ],
+    )
     assert result.exit_code == 0, result.output
     listing = json.loads(result.stdout)
     sources = {source["name"]: source for source in listing["sources"]}
-    assert sources["mcp"] == {"name": "mcp", "state": "failed", "detail": f"command not found: {tmp_path / 'missing-server'}"}
+    assert sources["mcp"] == {
+        "name": "mcp",
+        "state": "failed",
+        "detail": f"command not found: {tmp_path / 'missing-server'}",
+    }
     assert sources["misbehaving-server"]["state"] == "ready"
     tools = {entry["tool"]: entry for entry in listing["tools"]}
     assert tools["misbehaving-server"]["source"] == "misbehaving-server"
-    assert set(tools["misbehaving-server"]["apis"]) == {"ok", "getenv", "crash_mid_call", "hang", "huge", "slow_progress"}
+    assert set(tools["misbehaving-server"]["apis"]) == {
+        "ok",
+        "getenv",
+        "crash_mid_call",
+        "hang",
+        "huge",
+        "slow_progress",
+    }
     assert listing["conflicts"] == {}
 
 
@@ -205,7 +374,9 @@ def test_tools_openai_prints_valid_function_schemas(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     functions = json.loads(result.stdout)
     names = [function["function"]["name"] for function in functions]
-    assert "calculator__calculate" in names and "demo__echo" in names and "demo__delete_file" in names
+    assert (
+        "calculator__calculate" in names and "demo__echo" in names and "demo__delete_file" in names
+    )
     assert len(names) == len(set(names))
     for function in functions:
         assert function["type"] == "function"
@@ -221,7 +392,9 @@ def calculator_skills(tmp_path: Path) -> Path:
     """A skills folder named like the bundled calculator tool."""
     folder = tmp_path / "calculator"
     (folder / "greet").mkdir(parents=True)
-    (folder / "greet" / "SKILL.md").write_text("---\nname: greet\ndescription: Say hello\n---\nSay hello politely.\n")
+    (folder / "greet" / "SKILL.md").write_text(
+        "---\nname: greet\ndescription: Say hello\n---\nSay hello politely.\n"
+    )
     return folder
 
 
@@ -233,18 +406,48 @@ def test_tools_shows_conflicts(runner: CliRunner, calculator_skills: Path) -> No
     assert "    calculator  ⚠ conflict: also in python" in lines
     assert "[ready] python-2" in lines
     assert result.stderr.strip() == "1 name conflict(s): address them as SOURCE/TOOL.API"
-    listing = json.loads(runner.invoke(main, ["tools", "--skills", str(calculator_skills), "--format", "json"]).stdout)
+    listing = json.loads(
+        runner.invoke(
+            main, ["tools", "--skills", str(calculator_skills), "--format", "json"]
+        ).stdout
+    )
     assert listing["conflicts"] == {"calculator": ["python", "python-2"]}
-    functions = json.loads(runner.invoke(main, ["tools", "--skills", str(calculator_skills), "--openai"]).stdout)
+    functions = json.loads(
+        runner.invoke(main, ["tools", "--skills", str(calculator_skills), "--openai"]).stdout
+    )
     names = [function["function"]["name"] for function in functions]
-    assert "python__calculator__calculate" in names and "python-2__calculator__activateSkill" in names
+    assert (
+        "python__calculator__calculate" in names and "python-2__calculator__activateSkill" in names
+    )
     assert "calculator__calculate" not in names
 
 
-def test_call_addresses_a_conflicting_tool_by_source(runner: CliRunner, calculator_skills: Path) -> None:
-    result = runner.invoke(main, ["call", "python/calculator.calculate", "--skills", str(calculator_skills), "--args", '{"expression": "1+1"}'])
+def test_call_addresses_a_conflicting_tool_by_source(
+    runner: CliRunner, calculator_skills: Path
+) -> None:
+    result = runner.invoke(
+        main,
+        [
+            "call",
+            "python/calculator.calculate",
+            "--skills",
+            str(calculator_skills),
+            "--args",
+            '{"expression": "1+1"}',
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "1+1 = 2"
-    skill = runner.invoke(main, ["call", "python-2/calculator.activateSkill", "--skills", str(calculator_skills), "--args", '{"name": "greet"}'])
+    skill = runner.invoke(
+        main,
+        [
+            "call",
+            "python-2/calculator.activateSkill",
+            "--skills",
+            str(calculator_skills),
+            "--args",
+            '{"name": "greet"}',
+        ],
+    )
     assert skill.exit_code == 0, skill.output
     assert "Say hello politely." in skill.stdout

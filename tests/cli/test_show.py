@@ -19,7 +19,9 @@ def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
 
 
 def test_show_prints_the_card_at_a_phase_and_width(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["show", f"{CALC}#division-by-zero", "--phase", "failed", "--width", "60"])
+    result = runner.invoke(
+        main, ["show", f"{CALC}#division-by-zero", "--phase", "failed", "--width", "60"]
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert all(len(line) <= 60 for line in lines)
@@ -37,13 +39,21 @@ def test_show_defaults_to_the_last_phase_and_can_show_earlier_ones(runner: CliRu
 
 
 def test_show_portal(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["show", f"{CALC}#huge-factorial", "--surface", "portal", "--width", "100"])
-    assert result.exit_code == 0 and "arguments" in result.output and "factorial(500)" in result.output
+    result = runner.invoke(
+        main, ["show", f"{CALC}#huge-factorial", "--surface", "portal", "--width", "100"]
+    )
+    assert (
+        result.exit_code == 0 and "arguments" in result.output and "factorial(500)" in result.output
+    )
 
 
-def test_show_a_fixture_file_outside_the_project_with_its_tools(runner: CliRunner, tmp_path: Path) -> None:
+def test_show_a_fixture_file_outside_the_project_with_its_tools(
+    runner: CliRunner, tmp_path: Path
+) -> None:
     draft = tmp_path / "draft.yaml"
-    draft.write_text('tool: calculator\napi: calculate\nvariants:\n  - id: draft\n    label: A draft\n    kind: typical\n    args: {expression: "6 * 7"}\n    result: {success: true, content: "6 * 7 = 42", state: {value: "42"}}\n')
+    draft.write_text(
+        'tool: calculator\napi: calculate\nvariants:\n  - id: draft\n    label: A draft\n    kind: typical\n    args: {expression: "6 * 7"}\n    result: {success: true, content: "6 * 7 = 42", state: {value: "42"}}\n'
+    )
     result = runner.invoke(main, ["show", f"{draft}#draft", "--width", "80"])
     assert result.exit_code == 0, result.output
     assert "6 * 7" in result.output and "42" in result.output
@@ -52,13 +62,31 @@ def test_show_a_fixture_file_outside_the_project_with_its_tools(runner: CliRunne
 @pytest.mark.parametrize(
     ("reference", "extra", "message"),
     [
-        ("fixtures/nope.yaml#x", [], "unknown fixture file 'fixtures/nope.yaml' (known: fixtures/calculator/calculate.yaml"),
-        (f"{CALC}#nope", [], "no variant 'nope' in fixtures/calculator/calculate.yaml (variants: arithmetic, division-by-zero"),
-        (f"{CALC}#arithmetic", ["--phase", "sleeping"], "unknown phase 'sleeping' (phases: args-streaming, awaiting-approval"),
-        (f"{CALC}#arithmetic", ["--phase", "streaming-output"], "has no phase 'streaming-output' (it has: args-streaming, executing, done)"),
+        (
+            "fixtures/nope.yaml#x",
+            [],
+            "unknown fixture file 'fixtures/nope.yaml' (known: fixtures/calculator/calculate.yaml",
+        ),
+        (
+            f"{CALC}#nope",
+            [],
+            "no variant 'nope' in fixtures/calculator/calculate.yaml (variants: arithmetic, division-by-zero",
+        ),
+        (
+            f"{CALC}#arithmetic",
+            ["--phase", "sleeping"],
+            "unknown phase 'sleeping' (phases: args-streaming, awaiting-approval",
+        ),
+        (
+            f"{CALC}#arithmetic",
+            ["--phase", "streaming-output"],
+            "has no phase 'streaming-output' (it has: args-streaming, executing, done)",
+        ),
     ],
 )
-def test_unknown_things_are_one_line_errors_naming_what_exists(runner: CliRunner, reference: str, extra: list[str], message: str) -> None:
+def test_unknown_things_are_one_line_errors_naming_what_exists(
+    runner: CliRunner, reference: str, extra: list[str], message: str
+) -> None:
     result = runner.invoke(main, ["show", reference, *extra])
     assert result.exit_code == 2
     assert message in result.output

@@ -7,7 +7,10 @@ from hypothesis import strategies as st
 
 from workbench.core.output_buffer import OutputBuffer
 
-chunks = st.lists(st.tuples(st.text(alphabet="ab\n", max_size=8), st.sampled_from(["stdout", "stderr"])), max_size=30)
+chunks = st.lists(
+    st.tuples(st.text(alphabet="ab\n", max_size=8), st.sampled_from(["stdout", "stderr"])),
+    max_size=30,
+)
 
 
 def model_lines(pieces: list[tuple[str, str]]) -> list[str]:

@@ -11,7 +11,9 @@ from workbench.core.partial_args import parse_complete_args, parse_partial_args,
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
     max_leaves=8,
 )
 arg_objects = st.dictionaries(st.text(min_size=1, max_size=8), json_values, max_size=4)
@@ -20,9 +22,15 @@ arg_objects = st.dictionaries(st.text(min_size=1, max_size=8), json_values, max_
 def consistent(partial: object, full: object) -> bool:
     """``partial`` could be a stage of ``full`` being written."""
     if isinstance(full, dict):
-        return isinstance(partial, dict) and all(key in full and consistent(value, full[key]) for key, value in partial.items())
+        return isinstance(partial, dict) and all(
+            key in full and consistent(value, full[key]) for key, value in partial.items()
+        )
     if isinstance(full, list):
-        return isinstance(partial, list) and len(partial) <= len(full) and all(consistent(a, b) for a, b in zip(partial, full, strict=False))
+        return (
+            isinstance(partial, list)
+            and len(partial) <= len(full)
+            and all(consistent(a, b) for a, b in zip(partial, full, strict=False))
+        )
     if isinstance(full, str):
         return isinstance(partial, str) and full.startswith(partial)
     return partial == full or (isinstance(partial, (int, float)) and isinstance(full, (int, float)))
@@ -40,7 +48,9 @@ def test_every_prefix_is_consistent_with_the_whole(args: dict, data: st.DataObje
 @given(arg_objects)
 def test_streaming_prefix_reproduces_the_partial(args: dict) -> None:
     prefix = streaming_prefix(args)
-    assert parse_partial_args(prefix) == args or (not args and parse_partial_args(prefix) in ({}, None))
+    assert parse_partial_args(prefix) == args or (
+        not args and parse_partial_args(prefix) in ({}, None)
+    )
 
 
 def test_complete_args_errors() -> None:

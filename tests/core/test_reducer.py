@@ -18,13 +18,24 @@ def state_in(phase: Phase) -> CallState:
     base = CallState(tool="t", api="a")
     prefix: dict[Phase, list[ev.CallEvent]] = {
         Phase.ARGS_STREAMING: [ev.ArgsDelta('{"q": "x')],
-        Phase.AWAITING_APPROVAL: [ev.ArgsComplete(args={"q": "x"}), ev.ApprovalRequested(reason="r")],
+        Phase.AWAITING_APPROVAL: [
+            ev.ArgsComplete(args={"q": "x"}),
+            ev.ApprovalRequested(reason="r"),
+        ],
         Phase.EXECUTING: [ev.ArgsComplete(args={"q": "x"}), ev.Started(at_ms=5)],
-        Phase.STREAMING_OUTPUT: [ev.ArgsComplete(args={"q": "x"}), ev.Started(), ev.OutputChunk("a\n")],
+        Phase.STREAMING_OUTPUT: [
+            ev.ArgsComplete(args={"q": "x"}),
+            ev.Started(),
+            ev.OutputChunk("a\n"),
+        ],
         Phase.DONE: [ev.ArgsComplete(args={}), ev.Started(), ev.Completed(OK)],
         Phase.FAILED: [ev.ArgsComplete(args={}), ev.Started(), ev.Completed(BAD)],
         Phase.BLOCKED: [ev.ArgsComplete(args={}), ev.Blocked(BAD)],
-        Phase.SKIPPED: [ev.ArgsComplete(args={}), ev.ApprovalRequested(), ev.Skipped(BAD, reason="no")],
+        Phase.SKIPPED: [
+            ev.ArgsComplete(args={}),
+            ev.ApprovalRequested(),
+            ev.Skipped(BAD, reason="no"),
+        ],
         Phase.CANCELLED: [ev.ArgsComplete(args={}), ev.Started(), ev.Cancelled(BAD)],
         Phase.TIMED_OUT: [ev.ArgsComplete(args={}), ev.Started(), ev.TimedOut(BAD)],
     }[phase]
@@ -68,12 +79,30 @@ TRANSITIONS: list[tuple[Phase, ev.CallEvent, Phase | None]] = [
     (Phase.STREAMING_OUTPUT, ev.Failed(BAD), Phase.FAILED),
     (Phase.STREAMING_OUTPUT, ev.Approved(), None),
 ]
-for terminal in (Phase.DONE, Phase.FAILED, Phase.BLOCKED, Phase.SKIPPED, Phase.CANCELLED, Phase.TIMED_OUT):
-    for event in (ev.Completed(OK), ev.Failed(BAD), ev.OutputChunk("late"), ev.ArgsDelta("x"), ev.Started(), ev.TimedOut(BAD)):
+for terminal in (
+    Phase.DONE,
+    Phase.FAILED,
+    Phase.BLOCKED,
+    Phase.SKIPPED,
+    Phase.CANCELLED,
+    Phase.TIMED_OUT,
+):
+    for event in (
+        ev.Completed(OK),
+        ev.Failed(BAD),
+        ev.OutputChunk("late"),
+        ev.ArgsDelta("x"),
+        ev.Started(),
+        ev.TimedOut(BAD),
+    ):
         TRANSITIONS.append((terminal, event, None))
 
 
-@pytest.mark.parametrize(("before", "event", "after"), TRANSITIONS, ids=lambda value: getattr(value, "value", type(value).__name__))
+@pytest.mark.parametrize(
+    ("before", "event", "after"),
+    TRANSITIONS,
+    ids=lambda value: getattr(value, "value", type(value).__name__),
+)
 def test_transition(before: Phase, event: ev.CallEvent, after: Phase | None) -> None:
     state = state_in(before)
     new = reduce(state, event)
@@ -93,20 +122,30 @@ def test_partial_args_follow_the_stream() -> None:
         state = reduce(state, ev.ArgsDelta(piece))
         seen.append(state.partial_args)
     # A number is shown as far as it has been typed ("1" of "10").
-    assert seen == [{}, {"query": "cats a"}, {"query": "cats and dogs"}, {"query": "cats and dogs", "limit": 1}, {"query": "cats and dogs", "limit": 10}]
+    assert seen == [
+        {},
+        {"query": "cats a"},
+        {"query": "cats and dogs"},
+        {"query": "cats and dogs", "limit": 1},
+        {"query": "cats and dogs", "limit": 10},
+    ]
     state = reduce(state, ev.ArgsComplete())
     assert state.args == {"query": "cats and dogs", "limit": 10}
     assert state.args_error is None
 
 
 def test_invalid_complete_args_are_reported_not_raised() -> None:
-    state = reduce_all(CallState(tool="t", api="a"), [ev.ArgsDelta('{"a": 1,,}'), ev.ArgsComplete()])
+    state = reduce_all(
+        CallState(tool="t", api="a"), [ev.ArgsDelta('{"a": 1,,}'), ev.ArgsComplete()]
+    )
     assert state.args is None
     assert state.args_error is not None and "not valid JSON" in state.args_error
 
 
 def test_first_result_wins() -> None:
-    state = reduce_all(state_in(Phase.EXECUTING), [ev.Completed(OK), ev.Failed(BAD), ev.TimedOut(BAD)])
+    state = reduce_all(
+        state_in(Phase.EXECUTING), [ev.Completed(OK), ev.Failed(BAD), ev.TimedOut(BAD)]
+    )
     assert state.phase is Phase.DONE
     assert state.result == OK
     assert state.ignored_events == 2
@@ -121,17 +160,38 @@ def test_result_state_survives_failure() -> None:
 def test_approval_records_edits_and_decisions() -> None:
     approved = reduce(state_in(Phase.AWAITING_APPROVAL), ev.Approved(args={"q": "edited"}))
     assert approved.args == {"q": "edited"}
-    assert approved.approval is not None and approved.approval.decision == "approved" and approved.approval.args_edited
-    skipped = reduce(state_in(Phase.AWAITING_APPROVAL), ev.Skipped(failure(ErrorType.SKIPPED, "no"), reason="too risky"))
-    assert skipped.approval is not None and skipped.approval.decision == "skipped" and skipped.approval.note == "too risky"
+    assert (
+        approved.approval is not None
+        and approved.approval.decision == "approved"
+        and approved.approval.args_edited
+    )
+    skipped = reduce(
+        state_in(Phase.AWAITING_APPROVAL),
+        ev.Skipped(failure(ErrorType.SKIPPED, "no"), reason="too risky"),
+    )
+    assert (
+        skipped.approval is not None
+        and skipped.approval.decision == "skipped"
+        and skipped.approval.note == "too risky"
+    )
 
 
 def test_timings_come_from_events() -> None:
     state = reduce_all(
         CallState(tool="t", api="a"),
-        [ev.ArgsComplete(args={}, at_ms=10), ev.Started(at_ms=20), ev.OutputChunk("x", at_ms=50), ev.Completed(OK, at_ms=120)],
+        [
+            ev.ArgsComplete(args={}, at_ms=10),
+            ev.Started(at_ms=20),
+            ev.OutputChunk("x", at_ms=50),
+            ev.Completed(OK, at_ms=120),
+        ],
     )
-    assert (state.timings.args_complete_ms, state.timings.started_ms, state.timings.first_output_ms, state.timings.ended_ms) == (10, 20, 50, 120)
+    assert (
+        state.timings.args_complete_ms,
+        state.timings.started_ms,
+        state.timings.first_output_ms,
+        state.timings.ended_ms,
+    ) == (10, 20, 50, 120)
     assert state.timings.run_ms == 100
 
 

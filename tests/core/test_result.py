@@ -11,7 +11,11 @@ def test_success_keeps_content_and_state() -> None:
 
 
 def test_failure_content_defaults_to_the_error_message() -> None:
-    result = to_result(success=False, error=ToolError(type="NotFound", message="no such file: a.txt"), state={"path": "a.txt"})
+    result = to_result(
+        success=False,
+        error=ToolError(type="NotFound", message="no such file: a.txt"),
+        state={"path": "a.txt"},
+    )
     assert result.content == "no such file: a.txt"
     assert result.state == {"path": "a.txt"}
     assert result.error is not None and result.error.type == "NotFound"
@@ -24,11 +28,19 @@ def test_failure_without_anything_still_has_content_and_a_type() -> None:
 
 
 def test_exceptions_and_dicts_become_typed_errors() -> None:
-    from_exception = to_result(success=False, error=ValueError("bad value"), error_type=ErrorType.TOOL_CRASHED)
+    from_exception = to_result(
+        success=False, error=ValueError("bad value"), error_type=ErrorType.TOOL_CRASHED
+    )
     assert from_exception.error is not None
-    assert (from_exception.error.type, from_exception.error.message) == (ErrorType.TOOL_CRASHED, "bad value")
+    assert (from_exception.error.type, from_exception.error.message) == (
+        ErrorType.TOOL_CRASHED,
+        "bad value",
+    )
     assert from_exception.error.body == {"exception": "ValueError"}
-    from_dict = to_result(success=False, error={"type": "PluginSettingsInvalid", "message": "", "body": {"provider": "searxng"}})
+    from_dict = to_result(
+        success=False,
+        error={"type": "PluginSettingsInvalid", "message": "", "body": {"provider": "searxng"}},
+    )
     assert from_dict.error is not None and from_dict.error.message == DEFAULT_FAILURE_CONTENT
     assert from_dict.content == DEFAULT_FAILURE_CONTENT
 
@@ -38,5 +50,11 @@ def test_empty_success_content_is_not_empty() -> None:
 
 
 def test_failure_shorthand() -> None:
-    result = failure(ErrorType.TIMEOUT, "timed out after 5 s while waiting for the result", state={"elapsed": 5})
-    assert not result.success and result.content.startswith("timed out") and result.state == {"elapsed": 5}
+    result = failure(
+        ErrorType.TIMEOUT, "timed out after 5 s while waiting for the result", state={"elapsed": 5}
+    )
+    assert (
+        not result.success
+        and result.content.startswith("timed out")
+        and result.state == {"elapsed": 5}
+    )

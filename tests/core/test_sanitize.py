@@ -84,7 +84,9 @@ def test_ansi_text_never_leaves_controls(raw: str) -> None:
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters=BIDI)))
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters=BIDI))
+)
 def test_clean_keeps_ordinary_text(raw: str) -> None:
     assert clean(raw) == raw
 

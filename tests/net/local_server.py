@@ -67,14 +67,30 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         parts = urlsplit(self.path)
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        seen = Seen(self.command, parts.path, parse_qs(parts.query, keep_blank_values=True), {key.lower(): value for key, value in self.headers.items()}, str(self.client_address[0]), body)
+        seen = Seen(
+            self.command,
+            parts.path,
+            parse_qs(parts.query, keep_blank_values=True),
+            {key.lower(): value for key, value in self.headers.items()},
+            str(self.client_address[0]),
+            body,
+        )
         with owner.lock:
             owner.requests.append(seen)
             owner.in_flight += 1
             owner.max_in_flight = max(owner.max_in_flight, owner.in_flight)
         try:
             route = owner.routes.get(parts.path)
-            reply = Reply(404, "<html><head><title>Not found</title></head><body><p>no such page</p></body></html>") if route is None else route if isinstance(route, Reply) else route(seen)
+            reply = (
+                Reply(
+                    404,
+                    "<html><head><title>Not found</title></head><body><p>no such page</p></body></html>",
+                )
+                if route is None
+                else route
+                if isinstance(route, Reply)
+                else route(seen)
+            )
             if reply.delay:
                 time.sleep(reply.delay)
             body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
@@ -104,11 +120,17 @@ class LocalServer:
         self.lock = threading.Lock()
         self.in_flight = 0
         self.max_in_flight = 0
-        server_class = type("_Server6", (_Server,), {"address_family": socket.AF_INET6}) if ":" in host else _Server
+        server_class = (
+            type("_Server6", (_Server,), {"address_family": socket.AF_INET6})
+            if ":" in host
+            else _Server
+        )
         self._server = server_class((host, 0), _Handler)
         self._server.owner = self
         self.port: int = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     @property
     def origin(self) -> str:

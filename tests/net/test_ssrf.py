@@ -14,7 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.net.local_server import LocalServer, Reply, Seen, running_server
-from workbench.net.ssrf import DEFAULT_MAX_BYTES, RequestRefused, SSRFPolicy, SSRFSafeTransport, blocked_reason, read_capped, safe_client
+from workbench.net.ssrf import (
+    DEFAULT_MAX_BYTES,
+    RequestRefused,
+    SSRFPolicy,
+    SSRFSafeTransport,
+    blocked_reason,
+    read_capped,
+    safe_client,
+)
 
 LOOPBACK = "a loopback address"
 
@@ -38,11 +46,22 @@ class RecordingTransport(httpx.AsyncBaseTransport):
 
 
 def echo(seen: Seen) -> Reply:
-    return Reply.json({"host": seen.headers.get("host"), "peer": seen.peer, "path": seen.path, "user_agent": seen.headers.get("user-agent"), "x_test": seen.headers.get("x-test")})
+    return Reply.json(
+        {
+            "host": seen.headers.get("host"),
+            "peer": seen.peer,
+            "path": seen.path,
+            "user_agent": seen.headers.get("user-agent"),
+            "x_test": seen.headers.get("x-test"),
+        }
+    )
 
 
 def guarded_client(allow: list[str], inner: httpx.AsyncBaseTransport) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=SSRFSafeTransport(SSRFPolicy.from_entries(allow), transport=inner), follow_redirects=True)
+    return httpx.AsyncClient(
+        transport=SSRFSafeTransport(SSRFPolicy.from_entries(allow), transport=inner),
+        follow_redirects=True,
+    )
 
 
 def first_localhost_address() -> str:
@@ -60,8 +79,22 @@ def localhost_server() -> Iterator[LocalServer]:
 # --- loopback is refused by default, in every spelling ------------------------------------------
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "2130706433", "0x7f000001", "127.1", "[::ffff:127.0.0.1]", "017700000001", "0x7f.1"])
-async def test_loopback_is_refused_by_default_in_every_spelling(server: LocalServer, host: str) -> None:
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1",
+        "localhost",
+        "2130706433",
+        "0x7f000001",
+        "127.1",
+        "[::ffff:127.0.0.1]",
+        "017700000001",
+        "0x7f.1",
+    ],
+)
+async def test_loopback_is_refused_by_default_in_every_spelling(
+    server: LocalServer, host: str
+) -> None:
     server.route("/", Reply(body="secret"))
     async with safe_client() as client:
         with pytest.raises(RequestRefused) as refused:
@@ -71,7 +104,18 @@ async def test_loopback_is_refused_by_default_in_every_spelling(server: LocalSer
     assert server.requests == []
 
 
-@pytest.mark.parametrize("url", ["http://[::1]:9/", "http://0.0.0.0:9/", "http://[::]:9/", "http://10.0.0.1/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data/", "http://100.64.0.1/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1]:9/",
+        "http://0.0.0.0:9/",
+        "http://[::]:9/",
+        "http://10.0.0.1/",
+        "http://192.168.1.1/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://100.64.0.1/",
+    ],
+)
 async def test_other_non_public_destinations_are_refused_before_connecting(url: str) -> None:
     inner = RecordingTransport()
     async with guarded_client([], inner) as client:
@@ -102,8 +146,19 @@ async def test_redirect_to_cloud_metadata_is_refused(server: LocalServer, status
     assert server.paths() == ["/hop"]
 
 
-@pytest.mark.parametrize(("target", "reason"), [("http://10.1.2.3/admin", "a private address"), ("http://192.168.0.1/", "a private address"), ("http://[::1]/", LOOPBACK), ("http://[fe80::1]/", "a link-local address"), ("http://100.100.100.200/", "a cloud metadata address")])
-async def test_redirect_to_private_addresses_is_refused(server: LocalServer, target: str, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("http://10.1.2.3/admin", "a private address"),
+        ("http://192.168.0.1/", "a private address"),
+        ("http://[::1]/", LOOPBACK),
+        ("http://[fe80::1]/", "a link-local address"),
+        ("http://100.100.100.200/", "a cloud metadata address"),
+    ],
+)
+async def test_redirect_to_private_addresses_is_refused(
+    server: LocalServer, target: str, reason: str
+) -> None:
     server.route("/hop", Reply.redirect(target))
     async with safe_client(allow=["127.0.0.1"]) as client:
         with pytest.raises(RequestRefused) as refused:
@@ -111,12 +166,20 @@ async def test_redirect_to_private_addresses_is_refused(server: LocalServer, tar
     assert refused.value.reason == reason
 
 
-async def test_redirect_to_a_loopback_spelling_the_allow_list_does_not_name_is_refused(localhost_server: LocalServer) -> None:
+async def test_redirect_to_a_loopback_spelling_the_allow_list_does_not_name_is_refused(
+    localhost_server: LocalServer,
+) -> None:
     """``localhost`` is allowed by name; a hop to its address spelled as an integer is not."""
-    as_integer = int(ipaddress.ip_address(localhost_server.host)) if ":" not in localhost_server.host else None
+    as_integer = (
+        int(ipaddress.ip_address(localhost_server.host))
+        if ":" not in localhost_server.host
+        else None
+    )
     if as_integer is None:
         pytest.skip("localhost resolves to IPv6 here")
-    localhost_server.route("/hop", Reply.redirect(f"http://{as_integer}:{localhost_server.port}/echo"))
+    localhost_server.route(
+        "/hop", Reply.redirect(f"http://{as_integer}:{localhost_server.port}/echo")
+    )
     async with safe_client(allow=["localhost"]) as client:
         with pytest.raises(RequestRefused):
             await client.get(f"http://localhost:{localhost_server.port}/hop")
@@ -142,7 +205,9 @@ async def test_redirects_within_the_allowed_host_are_followed(server: LocalServe
     assert server.paths() == ["/a", "/b", "/echo"]
 
 
-async def test_relative_redirect_from_a_host_allowed_by_name_keeps_the_name(localhost_server: LocalServer) -> None:
+async def test_relative_redirect_from_a_host_allowed_by_name_keeps_the_name(
+    localhost_server: LocalServer,
+) -> None:
     localhost_server.route("/hop", Reply.redirect("/echo"))
     async with safe_client(allow=["localhost"]) as client:
         response = await client.get(f"http://localhost:{localhost_server.port}/hop")
@@ -162,8 +227,19 @@ async def test_redirect_loops_stop_at_max_redirects(server: LocalServer) -> None
 # --- the allow-list opens exactly what it names ------------------------------------------------
 
 
-@pytest.mark.parametrize("allow", [["127.0.0.1"], ["127.0.0.0/8"], ["127.0.0.1/32"], ["10.0.0.0/8", "127.0.0.0/8"], [" 127.0.0.0/8 ", ""]])
-async def test_allow_list_cidr_opens_the_local_server(server: LocalServer, allow: list[str]) -> None:
+@pytest.mark.parametrize(
+    "allow",
+    [
+        ["127.0.0.1"],
+        ["127.0.0.0/8"],
+        ["127.0.0.1/32"],
+        ["10.0.0.0/8", "127.0.0.0/8"],
+        [" 127.0.0.0/8 ", ""],
+    ],
+)
+async def test_allow_list_cidr_opens_the_local_server(
+    server: LocalServer, allow: list[str]
+) -> None:
     server.route("/echo", echo)
     async with safe_client(allow=allow) as client:
         response = await client.get(server.url("/echo"))
@@ -172,7 +248,9 @@ async def test_allow_list_cidr_opens_the_local_server(server: LocalServer, allow
 
 
 @pytest.mark.parametrize("host", ["2130706433", "0x7f000001", "127.1", "017700000001"])
-async def test_allowed_address_is_reached_through_any_spelling(server: LocalServer, host: str) -> None:
+async def test_allowed_address_is_reached_through_any_spelling(
+    server: LocalServer, host: str
+) -> None:
     server.route("/echo", echo)
     async with safe_client(allow=["127.0.0.1"]) as client:
         response = await client.get(f"http://{host}:{server.port}/echo")
@@ -190,8 +268,12 @@ async def test_allow_list_hostname_opens_that_name_only(localhost_server: LocalS
     assert localhost_server.paths() == ["/echo"]
 
 
-@pytest.mark.parametrize("allow", [["10.0.0.0/8"], ["127.0.0.2"], ["192.168.0.0/16", "example.org"], ["not-localhost"]])
-async def test_allow_list_entries_for_other_destinations_do_not_open_loopback(server: LocalServer, allow: list[str]) -> None:
+@pytest.mark.parametrize(
+    "allow", [["10.0.0.0/8"], ["127.0.0.2"], ["192.168.0.0/16", "example.org"], ["not-localhost"]]
+)
+async def test_allow_list_entries_for_other_destinations_do_not_open_loopback(
+    server: LocalServer, allow: list[str]
+) -> None:
     async with safe_client(allow=allow) as client:
         with pytest.raises(RequestRefused):
             await client.get(server.url("/"))
@@ -199,8 +281,14 @@ async def test_allow_list_entries_for_other_destinations_do_not_open_loopback(se
 
 
 def test_policy_from_entries_splits_networks_and_host_names() -> None:
-    policy = SSRFPolicy.from_entries(["10.0.0.0/8", " 127.0.0.1 ", "Intranet.Example", "", "  ", "fd00::/8"])
-    assert policy.allow_networks == (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32"), ipaddress.ip_network("fd00::/8"))
+    policy = SSRFPolicy.from_entries(
+        ["10.0.0.0/8", " 127.0.0.1 ", "Intranet.Example", "", "  ", "fd00::/8"]
+    )
+    assert policy.allow_networks == (
+        ipaddress.ip_network("10.0.0.0/8"),
+        ipaddress.ip_network("127.0.0.1/32"),
+        ipaddress.ip_network("fd00::/8"),
+    )
     assert policy.allow_hosts == frozenset({"intranet.example"})
     assert policy.allows("INTRANET.example", ipaddress.ip_address("192.168.1.1"))
     assert policy.allows("anything", ipaddress.ip_address("10.9.8.7"))
@@ -211,20 +299,30 @@ def test_policy_from_entries_splits_networks_and_host_names() -> None:
 
 
 def test_policy_from_entries_is_not_strict_about_host_bits() -> None:
-    assert SSRFPolicy.from_entries(["10.1.2.3/8"]).allow_networks == (ipaddress.ip_network("10.0.0.0/8"),)
+    assert SSRFPolicy.from_entries(["10.1.2.3/8"]).allow_networks == (
+        ipaddress.ip_network("10.0.0.0/8"),
+    )
 
 
 # --- the connection goes to the checked address, Host keeps the name ---------------------------
 
 
-async def test_connection_goes_to_the_checked_ip_and_host_keeps_the_name(localhost_server: LocalServer) -> None:
+async def test_connection_goes_to_the_checked_ip_and_host_keeps_the_name(
+    localhost_server: LocalServer,
+) -> None:
     wire = RecordingTransport(httpx.AsyncHTTPTransport())
     async with guarded_client(["localhost"], wire) as client:
         response = await client.get(f"http://localhost:{localhost_server.port}/echo")
     assert response.status_code == 200
     assert [str(request.url.host) for request in wire.seen] == [localhost_server.host]
     assert wire.seen[0].headers["host"] == f"localhost:{localhost_server.port}"
-    assert response.json() == {"host": f"localhost:{localhost_server.port}", "peer": localhost_server.host, "path": "/echo", "user_agent": "python-httpx/" + httpx.__version__, "x_test": None}
+    assert response.json() == {
+        "host": f"localhost:{localhost_server.port}",
+        "peer": localhost_server.host,
+        "path": "/echo",
+        "user_agent": "python-httpx/" + httpx.__version__,
+        "x_test": None,
+    }
     assert response.url.host == "localhost"
     assert response.request.url.host == "localhost"
 
@@ -235,7 +333,11 @@ async def test_https_keeps_the_name_for_sni() -> None:
         response = await client.get("https://localhost:8443/x")
     assert response.text == "ok"
     request = wire.seen[0]
-    assert request.url.scheme == "https" and request.url.host == first_localhost_address() and request.url.port == 8443
+    assert (
+        request.url.scheme == "https"
+        and request.url.host == first_localhost_address()
+        and request.url.port == 8443
+    )
     assert request.extensions["sni_hostname"] == "localhost"
     assert request.headers["host"] == "localhost:8443"
 
@@ -269,17 +371,31 @@ async def test_safe_client_sends_its_user_agent_and_extra_headers(server: LocalS
 # --- schemes ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", ["ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1:70/_", "ws://127.0.0.1/", "data:text/plain,hi", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://127.0.0.1/x",
+        "file:///etc/passwd",
+        "gopher://127.0.0.1:70/_",
+        "ws://127.0.0.1/",
+        "data:text/plain,hi",
+        "javascript:alert(1)",
+    ],
+)
 async def test_non_http_schemes_are_refused_even_when_allowed(url: str) -> None:
     wire = RecordingTransport()
-    transport = SSRFSafeTransport(SSRFPolicy.from_entries(["0.0.0.0/0", "::/0", "localhost"]), transport=wire)
+    transport = SSRFSafeTransport(
+        SSRFPolicy.from_entries(["0.0.0.0/0", "::/0", "localhost"]), transport=wire
+    )
     with pytest.raises(RequestRefused) as refused:
         await transport.handle_async_request(httpx.Request("GET", url))
     assert "only http and https" in str(refused.value)
     assert wire.seen == []
 
 
-@pytest.mark.parametrize("url", ["ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1:70/_"])
+@pytest.mark.parametrize(
+    "url", ["ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1:70/_"]
+)
 async def test_non_http_schemes_are_refused_through_the_client(url: str) -> None:
     async with safe_client(allow=["127.0.0.1"]) as client:
         with pytest.raises(RequestRefused):
@@ -289,8 +405,19 @@ async def test_non_http_schemes_are_refused_through_the_client(url: str) -> None
 # --- read_capped ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "cap", "truncated"), [(3 * 1024 * 1024, 1024 * 1024, True), (1000, 1000, False), (1001, 1000, True), (10, 1000, False), (0, 1000, False)])
-async def test_read_capped_stops_at_the_cap(server: LocalServer, size: int, cap: int, truncated: bool) -> None:
+@pytest.mark.parametrize(
+    ("size", "cap", "truncated"),
+    [
+        (3 * 1024 * 1024, 1024 * 1024, True),
+        (1000, 1000, False),
+        (1001, 1000, True),
+        (10, 1000, False),
+        (0, 1000, False),
+    ],
+)
+async def test_read_capped_stops_at_the_cap(
+    server: LocalServer, size: int, cap: int, truncated: bool
+) -> None:
     payload = bytes(index % 251 for index in range(size))
     server.route("/big", Reply(body=payload, content_type="application/octet-stream"))
     async with safe_client(allow=["127.0.0.1"]) as client:
@@ -353,7 +480,9 @@ def test_blocked_reason_table(address: str, reason: str | None) -> None:
     assert blocked_reason(ipaddress.ip_address(address)) == reason
 
 
-@pytest.mark.parametrize("address", ["0.0.0.0", "::", "240.0.0.1", "255.255.255.255", "192.0.2.1", "64:ff9b::7f00:1"])
+@pytest.mark.parametrize(
+    "address", ["0.0.0.0", "::", "240.0.0.1", "255.255.255.255", "192.0.2.1", "64:ff9b::7f00:1"]
+)
 def test_blocked_reason_refuses_special_purpose_addresses(address: str) -> None:
     assert blocked_reason(ipaddress.ip_address(address)) is not None
 
@@ -367,7 +496,10 @@ class NeverConnect(httpx.AsyncBaseTransport):
 
 
 @settings(max_examples=150, deadline=None)
-@given(number=st.integers(min_value=0x7F000000, max_value=0x7FFFFFFF), spelling=st.sampled_from(["{:d}", "0x{:x}", "0X{:08X}", "0{:o}"]))
+@given(
+    number=st.integers(min_value=0x7F000000, max_value=0x7FFFFFFF),
+    spelling=st.sampled_from(["{:d}", "0x{:x}", "0X{:08X}", "0{:o}"]),
+)
 def test_any_loopback_integer_host_is_refused(number: int, spelling: str) -> None:
     host = spelling.format(number)
     transport = SSRFSafeTransport(transport=NeverConnect())

@@ -47,7 +47,9 @@ def test_is_inside(workspace: Path, path: str, inside: bool) -> None:
     assert is_inside(path, workspace) is inside
 
 
-def test_absolute_paths_inside_and_a_sibling_with_a_shared_prefix(workspace: Path, tmp_path: Path) -> None:
+def test_absolute_paths_inside_and_a_sibling_with_a_shared_prefix(
+    workspace: Path, tmp_path: Path
+) -> None:
     assert is_inside(str(workspace / "src" / "a.py"), workspace)
     assert is_inside(str(workspace), workspace)
     sibling = tmp_path / "ws-other"
@@ -83,7 +85,9 @@ def test_a_workspace_reached_through_a_symlink(workspace: Path, tmp_path: Path) 
         ({"path": 3, "count": 4}, None, []),
     ],
 )
-def test_extract_paths(args: dict[str, Any], schema: dict[str, Any] | None, expected: list[str]) -> None:
+def test_extract_paths(
+    args: dict[str, Any], schema: dict[str, Any] | None, expected: list[str]
+) -> None:
     assert list(extract_paths(args, schema)) == expected
 
 
@@ -114,7 +118,10 @@ def test_path_scope_audit_lists_at_most_three_paths(workspace: Path) -> None:
 
 
 def test_path_scope_audit_without_a_workspace() -> None:
-    assert path_scope_audit({"path": "src"}, {}, None) == "no workspace is set, so paths cannot be checked"
+    assert (
+        path_scope_audit({"path": "src"}, {}, None)
+        == "no workspace is set, so paths cannot be checked"
+    )
 
 
 def test_the_audit_is_registered_by_name() -> None:
@@ -128,6 +135,10 @@ def test_declared_path_formats_are_taken_at_their_word() -> None:
     write = MANIFEST.get_api("writeFile")
     grep = MANIFEST.get_api("grepContent")
     assert write is not None and grep is not None
-    assert list(extract_paths({"path": "src/a.js", "content": "// a comment\n/etc/passwd"}, write.parameters)) == ["src/a.js"]
+    assert list(
+        extract_paths(
+            {"path": "src/a.js", "content": "// a comment\n/etc/passwd"}, write.parameters
+        )
+    ) == ["src/a.js"]
     assert list(extract_paths({"pattern": "/api/v1", "path": "src"}, grep.parameters)) == ["src"]
     assert path_scope_audit({"pattern": "/api/v1"}, grep.parameters, Path("/workspace")) is None

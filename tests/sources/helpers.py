@@ -63,14 +63,36 @@ class CallRun:
         return reduce_all(CallState(tool=self.call.tool, api=self.call.api), self.events)
 
 
-def make_call(source: ToolSource, tool: str, api: str, args: dict[str, Any], *, timeout_ms: int = 10_000, manifest: ToolManifest | None = None, approval: ApprovalCheck | None = None, approval_gate: ApprovalGate | None = None) -> tuple[LiveCall, list[ev.CallEvent]]:
+def make_call(
+    source: ToolSource,
+    tool: str,
+    api: str,
+    args: dict[str, Any],
+    *,
+    timeout_ms: int = 10_000,
+    manifest: ToolManifest | None = None,
+    approval: ApprovalCheck | None = None,
+    approval_gate: ApprovalGate | None = None,
+) -> tuple[LiveCall, list[ev.CallEvent]]:
     events: list[ev.CallEvent] = []
     manifest = manifest if manifest is not None else source.get_tool(tool)
-    call = LiveCall(source, manifest, tool, api, args, on_event=events.append, timeout_ms=timeout_ms, approval=approval, approval_gate=approval_gate)
+    call = LiveCall(
+        source,
+        manifest,
+        tool,
+        api,
+        args,
+        on_event=events.append,
+        timeout_ms=timeout_ms,
+        approval=approval,
+        approval_gate=approval_gate,
+    )
     return call, events
 
 
-async def run_call(source: ToolSource, tool: str, api: str, args: dict[str, Any], **options: Any) -> CallRun:
+async def run_call(
+    source: ToolSource, tool: str, api: str, args: dict[str, Any], **options: Any
+) -> CallRun:
     """Run one call to its terminal event; collects the events and the wall time."""
     call, events = make_call(source, tool, api, args, **options)
     started = time.monotonic()
@@ -81,7 +103,11 @@ async def run_call(source: ToolSource, tool: str, api: str, args: dict[str, Any]
 def render_card(state: CallState, manifest: ToolManifest | None, *, width: int = 100) -> str:
     """The generic tool card as plain text."""
     console = Console(record=True, width=width, color_system=None, file=io.StringIO())
-    console.print(card_renderable(SurfaceContext(state=state, manifest=manifest, width=width), SurfaceRegistry()))
+    console.print(
+        card_renderable(
+            SurfaceContext(state=state, manifest=manifest, width=width), SurfaceRegistry()
+        )
+    )
     return console.export_text()
 
 
@@ -91,7 +117,9 @@ def serve_asgi(app: Any) -> Iterator[str]:
     import uvicorn
 
     port = closed_port()  # Free now; uvicorn binds it next.
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -48,18 +48,31 @@ async def demo() -> AsyncIterator[McpSource]:
 # --- the event stream -----------------------------------------------------------------------------
 
 
-async def test_a_call_streams_args_then_starts_reports_progress_and_completes(demo: McpSource) -> None:
+async def test_a_call_streams_args_then_starts_reports_progress_and_completes(
+    demo: McpSource,
+) -> None:
     args = {"steps": 3, "delay": 0.01}
     run = await run_call(demo, "demo", "count_down", args)
     names = run.names
     first_non_delta = names.index("ArgsComplete")
     assert first_non_delta >= 1 and set(names[:first_non_delta]) == {"ArgsDelta"}
-    assert names[first_non_delta:] == ["ArgsComplete", "Started", "Progress", "Progress", "Progress", "Completed"]
+    assert names[first_non_delta:] == [
+        "ArgsComplete",
+        "Started",
+        "Progress",
+        "Progress",
+        "Progress",
+        "Completed",
+    ]
     raw = json.dumps(args)
     assert "".join(event.text for event in run.events if isinstance(event, ev.ArgsDelta)) == raw
     complete = run.events[first_non_delta]
     assert isinstance(complete, ev.ArgsComplete) and complete.args == args and complete.raw == raw
-    progress = [(event.progress, event.total, event.message) for event in run.events if isinstance(event, ev.Progress)]
+    progress = [
+        (event.progress, event.total, event.message)
+        for event in run.events
+        if isinstance(event, ev.Progress)
+    ]
     assert progress == [(1, 3, "step 1 of 3"), (2, 3, "step 2 of 3"), (3, 3, "step 3 of 3")]
     stamps = [event.at_ms for event in run.events]
     assert stamps == sorted(stamps)
@@ -72,7 +85,11 @@ async def test_a_call_streams_args_then_starts_reports_progress_and_completes(de
 async def test_a_tool_error_is_a_completed_call_with_a_failed_result(demo: McpSource) -> None:
     run = await run_call(demo, "demo", "fail", {"reason": "nope"})
     assert isinstance(run.terminal, ev.Completed)
-    assert run.result.success is False and run.result.error is not None and run.result.error.type == "McpToolError"
+    assert (
+        run.result.success is False
+        and run.result.error is not None
+        and run.result.error.type == "McpToolError"
+    )
     assert run.state().phase.value == "failed"
 
 
@@ -80,19 +97,27 @@ async def test_a_tool_error_is_a_completed_call_with_a_failed_result(demo: McpSo
 
 
 async def test_a_timeout_is_one_timed_out_event_saying_what_was_pending(demo: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(demo, "demo", "count_down", {"steps": 3, "delay": 5}, timeout_ms=400), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(demo, "demo", "count_down", {"steps": 3, "delay": 5}, timeout_ms=400),
+        timeout=BOUND_S,
+    )
     assert len(run.terminals) == 1 and isinstance(run.terminal, ev.TimedOut)
     assert run.result.error is not None and run.result.error.type == ErrorType.TIMEOUT
     assert "demo.count_down timed out after" in run.result.content
     assert "(limit 0.4 s)" in run.result.content
     assert "the tool was still running (last progress: step 1 of 3)" in run.result.content
-    assert run.result.state == {"timeout_ms": 400, "pending": "the tool was still running (last progress: step 1 of 3)"}
+    assert run.result.state == {
+        "timeout_ms": 400,
+        "pending": "the tool was still running (last progress: step 1 of 3)",
+    }
     assert run.seconds < 3
     assert run.state().phase.value == "timed-out"
 
 
 async def test_a_timeout_with_nothing_yet_says_so(demo: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(demo, "demo", "sleep", {"seconds": 30}, timeout_ms=300), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(demo, "demo", "sleep", {"seconds": 30}, timeout_ms=300), timeout=BOUND_S
+    )
     assert isinstance(run.terminal, ev.TimedOut)
     assert run.result.content.endswith("; no result or output had arrived yet.")
     # The session survives: the next call works.
@@ -106,9 +131,14 @@ async def test_cancel_ends_the_call_with_cancelled(demo: McpSource) -> None:
         await asyncio.sleep(0.01)
     call.cancel("changed my mind")
     result = await asyncio.wait_for(task, timeout=BOUND_S)
-    assert [type(event).__name__ for event in events if isinstance(event, ev.Terminal)] == ["Cancelled"]
+    assert [type(event).__name__ for event in events if isinstance(event, ev.Terminal)] == [
+        "Cancelled"
+    ]
     assert result.error is not None and result.error.type == ErrorType.CANCELLED
-    assert result.content == "demo.sleep was cancelled (changed my mind); no result or output had arrived yet."
+    assert (
+        result.content
+        == "demo.sleep was cancelled (changed my mind); no result or output had arrived yet."
+    )
 
 
 async def test_cancelling_the_running_task_still_emits_one_cancelled_event(demo: McpSource) -> None:
@@ -119,13 +149,27 @@ async def test_cancelling_the_running_task_still_emits_one_cancelled_event(demo:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert [type(event).__name__ for event in events if isinstance(event, ev.Terminal)] == ["Cancelled"]
-    assert call.result is not None and call.result.content == "The call was cancelled: no result or output had arrived yet."
+    assert [type(event).__name__ for event in events if isinstance(event, ev.Terminal)] == [
+        "Cancelled"
+    ]
+    assert (
+        call.result is not None
+        and call.result.content == "The call was cancelled: no result or output had arrived yet."
+    )
 
 
 async def test_cancel_during_the_args_stream_never_runs_the_tool(demo: McpSource) -> None:
     events: list[ev.CallEvent] = []
-    call = call_runner.LiveCall(demo, demo.get_tool("demo"), "demo", "echo", {"text": "x" * 200}, on_event=events.append, timeout_ms=5_000, args_chunk_delay_s=0.01)
+    call = call_runner.LiveCall(
+        demo,
+        demo.get_tool("demo"),
+        "demo",
+        "echo",
+        {"text": "x" * 200},
+        on_event=events.append,
+        timeout_ms=5_000,
+        args_chunk_delay_s=0.01,
+    )
     task = asyncio.create_task(call.run())
     await asyncio.sleep(0.03)
     call.cancel("stop typing")
@@ -164,9 +208,13 @@ def interruptible_server(witness: Witness) -> MCPServer:
 
 async def test_a_timeout_really_interrupts_the_server_side_handler() -> None:
     witness = Witness()
-    source = await started(McpServerSpec(name="srv", server=interruptible_server(witness), mode="legacy"))
+    source = await started(
+        McpServerSpec(name="srv", server=interruptible_server(witness), mode="legacy")
+    )
     try:
-        run = await asyncio.wait_for(run_call(source, "srv", "wait_forever", {}, timeout_ms=300), timeout=BOUND_S)
+        run = await asyncio.wait_for(
+            run_call(source, "srv", "wait_forever", {}, timeout_ms=300), timeout=BOUND_S
+        )
         assert isinstance(run.terminal, ev.TimedOut)
         assert witness.entered.is_set()
         with anyio.fail_after(5):
@@ -178,7 +226,9 @@ async def test_a_timeout_really_interrupts_the_server_side_handler() -> None:
 
 async def test_a_cancel_really_interrupts_the_server_side_handler() -> None:
     witness = Witness()
-    source = await started(McpServerSpec(name="srv", server=interruptible_server(witness), mode="legacy"))
+    source = await started(
+        McpServerSpec(name="srv", server=interruptible_server(witness), mode="legacy")
+    )
     try:
         call, events = make_call(source, "srv", "wait_forever", {}, timeout_ms=60_000)
         task = asyncio.create_task(call.run())
@@ -195,15 +245,23 @@ async def test_a_cancel_really_interrupts_the_server_side_handler() -> None:
 
 async def test_progress_extends_the_deadline(demo: McpSource) -> None:
     # 5 reports 0.15 s apart: 0.75 s in all, longer than the 0.4 s limit, but never silent that long.
-    run = await asyncio.wait_for(run_call(demo, "demo", "count_down", {"steps": 5, "delay": 0.15}, timeout_ms=400), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(demo, "demo", "count_down", {"steps": 5, "delay": 0.15}, timeout_ms=400),
+        timeout=BOUND_S,
+    )
     assert isinstance(run.terminal, ev.Completed), run.result
     assert run.seconds > 0.6
 
 
-async def test_progress_never_extends_past_the_clamp(demo: McpSource, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_progress_never_extends_past_the_clamp(
+    demo: McpSource, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The real clamp is 800 s; shrink it so the test can watch a tool that reports forever hit it.
     monkeypatch.setattr(call_runner, "MAX_TIMEOUT_MS", 1_200)
-    run = await asyncio.wait_for(run_call(demo, "demo", "count_down", {"steps": 100, "delay": 0.1}, timeout_ms=400), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(demo, "demo", "count_down", {"steps": 100, "delay": 0.1}, timeout_ms=400),
+        timeout=BOUND_S,
+    )
     assert isinstance(run.terminal, ev.TimedOut)
     assert 1.1 < run.seconds < 3, run.seconds
     assert "last progress: step" in run.result.content
@@ -214,7 +272,12 @@ async def test_progress_never_extends_past_the_clamp(demo: McpSource, monkeypatc
 
 
 def manifest(identifier: str, *apis: str) -> ToolManifest:
-    return ToolManifest(identifier=identifier, meta=ToolMeta(title=identifier.title()), api=[ToolApi(name=name) for name in apis], type="python")
+    return ToolManifest(
+        identifier=identifier,
+        meta=ToolMeta(title=identifier.title()),
+        api=[ToolApi(name=name) for name in apis],
+        type="python",
+    )
 
 
 class Probe(BaseRuntime):
@@ -245,13 +308,20 @@ class RawRuntime(BaseRuntime):
 
     api_names = ("go",)
 
-    async def invoke(self, api: str, args: dict[str, Any], ctx: CallContext | None = None) -> ToolResult:
+    async def invoke(
+        self, api: str, args: dict[str, Any], ctx: CallContext | None = None
+    ) -> ToolResult:
         raise RuntimeError(f"raw failure in {api}")
 
 
 @pytest.fixture
 async def python_source() -> AsyncIterator[PythonToolSource]:
-    packages = [ToolPackage(manifest=manifest("probe", *Probe.api_names), create_runtime=lambda services: Probe()), ToolPackage(manifest=manifest("raw", "go"), create_runtime=lambda services: RawRuntime())]
+    packages = [
+        ToolPackage(
+            manifest=manifest("probe", *Probe.api_names), create_runtime=lambda services: Probe()
+        ),
+        ToolPackage(manifest=manifest("raw", "go"), create_runtime=lambda services: RawRuntime()),
+    ]
     source = PythonToolSource("python", packages)
     await source.start()
     yield source
@@ -264,7 +334,9 @@ async def test_python_tool_call_completes(python_source: PythonToolSource) -> No
     assert run.result.content == "HEY"
 
 
-async def test_an_exception_in_a_runtime_method_is_one_tool_crashed_result(python_source: PythonToolSource) -> None:
+async def test_an_exception_in_a_runtime_method_is_one_tool_crashed_result(
+    python_source: PythonToolSource,
+) -> None:
     run = await run_call(python_source, "probe", "explode", {})
     assert len(run.terminals) == 1
     assert run.result.success is False
@@ -272,7 +344,9 @@ async def test_an_exception_in_a_runtime_method_is_one_tool_crashed_result(pytho
     assert "ValueError: the probe blew up" in run.result.content
 
 
-async def test_an_exception_escaping_a_python_source_is_one_failed_event(python_source: PythonToolSource) -> None:
+async def test_an_exception_escaping_a_python_source_is_one_failed_event(
+    python_source: PythonToolSource,
+) -> None:
     run = await run_call(python_source, "raw", "go", {})
     assert len(run.terminals) == 1 and isinstance(run.terminal, ev.Failed)
     assert run.result.error is not None and run.result.error.type == ErrorType.TOOL_CRASHED
@@ -280,16 +354,24 @@ async def test_an_exception_escaping_a_python_source_is_one_failed_event(python_
     assert run.state().phase.value == "failed"
 
 
-async def test_output_lines_are_events_and_a_timeout_counts_them(python_source: PythonToolSource) -> None:
-    run = await asyncio.wait_for(run_call(python_source, "probe", "chatter", {}, timeout_ms=300), timeout=BOUND_S)
+async def test_output_lines_are_events_and_a_timeout_counts_them(
+    python_source: PythonToolSource,
+) -> None:
+    run = await asyncio.wait_for(
+        run_call(python_source, "probe", "chatter", {}, timeout_ms=300), timeout=BOUND_S
+    )
     chunks = [event for event in run.events if isinstance(event, ev.OutputChunk)]
-    assert [(chunk.text, chunk.stream) for chunk in chunks] == [(f"line {index}\n", "stdout") for index in range(3)]
+    assert [(chunk.text, chunk.stream) for chunk in chunks] == [
+        (f"line {index}\n", "stdout") for index in range(3)
+    ]
     assert isinstance(run.terminal, ev.TimedOut)
     assert "the tool was still running after 3 output line(s)" in run.result.content
 
 
 async def test_nothing_is_emitted_after_the_terminal_event(python_source: PythonToolSource) -> None:
-    run = await asyncio.wait_for(run_call(python_source, "probe", "stubborn", {}, timeout_ms=200), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(python_source, "probe", "stubborn", {}, timeout_ms=200), timeout=BOUND_S
+    )
     assert isinstance(run.events[-1], ev.TimedOut)
     assert len(run.terminals) == 1
     count = len(run.events)
@@ -313,7 +395,9 @@ class Oddball(ToolSource):
     def list_tools(self) -> list[ToolManifest]:
         return [manifest("odd", "backstop", "not_a_result", "self_cancel")]
 
-    async def invoke(self, tool: str, api: str, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def invoke(
+        self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
+    ) -> ToolResult:
         if api == "backstop":
             ctx.progress(1, 4, "warming up")
             raise ToolTimedOut("Request 'tools/call' timed out")
@@ -325,7 +409,10 @@ class Oddball(ToolSource):
 async def test_a_source_side_timeout_is_a_timed_out_event() -> None:
     run = await run_call(Oddball(), "odd", "backstop", {})
     assert isinstance(run.terminal, ev.TimedOut)
-    assert run.result.content == "odd.backstop timed out (Request 'tools/call' timed out); the tool was still running (last progress: warming up)."
+    assert (
+        run.result.content
+        == "odd.backstop timed out (Request 'tools/call' timed out); the tool was still running (last progress: warming up)."
+    )
 
 
 async def test_a_non_result_is_a_protocol_error_and_a_source_cancel_is_cancelled() -> None:
@@ -366,7 +453,9 @@ async def files() -> AsyncIterator[tuple[McpSource, Removals]]:
     await source.stop()
 
 
-def gate(decision: ApprovalDecision, seen: list[ev.ApprovalRequested] | None = None) -> call_runner.ApprovalGate:
+def gate(
+    decision: ApprovalDecision, seen: list[ev.ApprovalRequested] | None = None
+) -> call_runner.ApprovalGate:
     async def decide(request: ev.ApprovalRequested) -> ApprovalDecision:
         if seen is not None:
             seen.append(request)
@@ -375,7 +464,9 @@ def gate(decision: ApprovalDecision, seen: list[ev.ApprovalRequested] | None = N
     return decide
 
 
-async def test_headless_mode_blocks_a_destructive_call_without_running_it(files: tuple[McpSource, Removals]) -> None:
+async def test_headless_mode_blocks_a_destructive_call_without_running_it(
+    files: tuple[McpSource, Removals],
+) -> None:
     source, removals = files
     tool = source.list_tools()[0]
     check = check_approval(tool, "remove", {"path": "/etc/passwd"}, PolicyContext(mode="headless"))
@@ -384,16 +475,30 @@ async def test_headless_mode_blocks_a_destructive_call_without_running_it(files:
     assert isinstance(run.terminal, ev.Blocked)
     assert "Started" not in run.names and "ApprovalRequested" not in run.names
     assert run.result.error is not None and run.result.error.type == ErrorType.BLOCKED
-    assert run.result.content == "Blocked by policy: files.remove needs approval (files.remove is marked 'required') and no one can approve in headless mode."
+    assert (
+        run.result.content
+        == "Blocked by policy: files.remove needs approval (files.remove is marked 'required') and no one can approve in headless mode."
+    )
     assert removals.paths == []
     assert run.state().phase.value == "blocked"
 
 
-async def test_a_skip_at_the_gate_is_skipped_with_the_reason(files: tuple[McpSource, Removals]) -> None:
+async def test_a_skip_at_the_gate_is_skipped_with_the_reason(
+    files: tuple[McpSource, Removals],
+) -> None:
     source, removals = files
-    check = check_approval(source.list_tools()[0], "remove", {"path": "a.txt"}, PolicyContext(mode="manual"))
+    check = check_approval(
+        source.list_tools()[0], "remove", {"path": "a.txt"}, PolicyContext(mode="manual")
+    )
     seen: list[ev.ApprovalRequested] = []
-    run = await run_call(source, "files", "remove", {"path": "a.txt"}, approval=check, approval_gate=gate(ApprovalDecision("skip", reason="not today"), seen))
+    run = await run_call(
+        source,
+        "files",
+        "remove",
+        {"path": "a.txt"},
+        approval=check,
+        approval_gate=gate(ApprovalDecision("skip", reason="not today"), seen),
+    )
     assert [request.reason for request in seen] == ["files.remove is marked 'required'"]
     assert run.names[-2:] == ["ApprovalRequested", "Skipped"]
     terminal = run.terminal
@@ -403,10 +508,21 @@ async def test_a_skip_at_the_gate_is_skipped_with_the_reason(files: tuple[McpSou
     assert removals.paths == []
 
 
-async def test_approving_edited_args_runs_the_tool_with_the_edits(files: tuple[McpSource, Removals]) -> None:
+async def test_approving_edited_args_runs_the_tool_with_the_edits(
+    files: tuple[McpSource, Removals],
+) -> None:
     source, removals = files
-    check = check_approval(source.list_tools()[0], "remove", {"path": "/important"}, PolicyContext(mode="manual"))
-    run = await run_call(source, "files", "remove", {"path": "/important"}, approval=check, approval_gate=gate(ApprovalDecision("approve", args={"path": "/tmp/scratch"})))
+    check = check_approval(
+        source.list_tools()[0], "remove", {"path": "/important"}, PolicyContext(mode="manual")
+    )
+    run = await run_call(
+        source,
+        "files",
+        "remove",
+        {"path": "/important"},
+        approval=check,
+        approval_gate=gate(ApprovalDecision("approve", args={"path": "/tmp/scratch"})),
+    )
     assert run.names[-4:] == ["ApprovalRequested", "Approved", "Started", "Completed"]
     approved = next(event for event in run.events if isinstance(event, ev.Approved))
     assert approved.args == {"path": "/tmp/scratch"}
@@ -415,11 +531,25 @@ async def test_approving_edited_args_runs_the_tool_with_the_edits(files: tuple[M
     assert run.call.args == {"path": "/tmp/scratch"}
 
 
-async def test_a_cancel_at_the_gate_or_while_waiting_never_runs_the_tool(files: tuple[McpSource, Removals]) -> None:
+async def test_a_cancel_at_the_gate_or_while_waiting_never_runs_the_tool(
+    files: tuple[McpSource, Removals],
+) -> None:
     source, removals = files
-    check = check_approval(source.list_tools()[0], "remove", {"path": "x"}, PolicyContext(mode="manual"))
-    declined = await run_call(source, "files", "remove", {"path": "x"}, approval=check, approval_gate=gate(ApprovalDecision("cancel")))
-    assert isinstance(declined.terminal, ev.Cancelled) and declined.result.content == "The user cancelled files.remove before it ran."
+    check = check_approval(
+        source.list_tools()[0], "remove", {"path": "x"}, PolicyContext(mode="manual")
+    )
+    declined = await run_call(
+        source,
+        "files",
+        "remove",
+        {"path": "x"},
+        approval=check,
+        approval_gate=gate(ApprovalDecision("cancel")),
+    )
+    assert (
+        isinstance(declined.terminal, ev.Cancelled)
+        and declined.result.content == "The user cancelled files.remove before it ran."
+    )
 
     never = asyncio.Event()
 
@@ -427,7 +557,9 @@ async def test_a_cancel_at_the_gate_or_while_waiting_never_runs_the_tool(files: 
         await never.wait()
         return ApprovalDecision("approve")
 
-    call, events = make_call(source, "files", "remove", {"path": "x"}, approval=check, approval_gate=slow_gate)
+    call, events = make_call(
+        source, "files", "remove", {"path": "x"}, approval=check, approval_gate=slow_gate
+    )
     task = asyncio.create_task(call.run())
     while not any(isinstance(event, ev.ApprovalRequested) for event in events):
         await asyncio.sleep(0.01)
@@ -440,16 +572,23 @@ async def test_a_cancel_at_the_gate_or_while_waiting_never_runs_the_tool(files: 
 
 async def test_approval_needed_without_a_gate_is_blocked(files: tuple[McpSource, Removals]) -> None:
     source, removals = files
-    check = check_approval(source.list_tools()[0], "remove", {"path": "x"}, PolicyContext(mode="manual"))
+    check = check_approval(
+        source.list_tools()[0], "remove", {"path": "x"}, PolicyContext(mode="manual")
+    )
     run = await run_call(source, "files", "remove", {"path": "x"}, approval=check)
     assert isinstance(run.terminal, ev.Blocked)
-    assert run.result.content == "files.remove needs approval (files.remove is marked 'required') but nothing can ask for it."
+    assert (
+        run.result.content
+        == "files.remove needs approval (files.remove is marked 'required') but nothing can ask for it."
+    )
     assert removals.paths == []
 
 
 async def test_auto_run_lets_a_required_call_through(files: tuple[McpSource, Removals]) -> None:
     source, removals = files
-    check = check_approval(source.list_tools()[0], "remove", {"path": "y"}, PolicyContext(mode="auto-run"))
+    check = check_approval(
+        source.list_tools()[0], "remove", {"path": "y"}, PolicyContext(mode="auto-run")
+    )
     run = await run_call(source, "files", "remove", {"path": "y"}, approval=check)
     assert isinstance(run.terminal, ev.Completed) and "ApprovalRequested" not in run.names
     assert removals.paths == ["y"]

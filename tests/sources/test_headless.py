@@ -27,7 +27,9 @@ async def test_a_successful_call_folds_into_a_done_state(tmp_path: Path) -> None
     assert outcome.state.phase.value == "done"
     assert outcome.state.result is not None and outcome.state.result.content == "6 * 7 = 42"
     assert isinstance(outcome.events[-1], ev.Completed)
-    assert outcome.state.timings.started_ms is not None and outcome.state.timings.ended_ms is not None
+    assert (
+        outcome.state.timings.started_ms is not None and outcome.state.timings.ended_ms is not None
+    )
 
 
 async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> None:
@@ -36,22 +38,51 @@ async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> 
         await call_once(session, "nothing.here", {})
     message = str(raised.value)
     assert message.startswith("no tool API 'nothing.here' (available: calculator.calculate")
-    assert message.endswith(f"(sources that failed to start: mcp: command not found: {tmp_path / 'no-server'})")
-    with pytest.raises(UsageProblem, match=r"arguments do not match calculator.calculate's schema: expression: 7 is not of type 'string'"):
-        await call_once(build_session(LiveOptions(workspace=tmp_path)), "calculator.calculate", {"expression": 7})
+    assert message.endswith(
+        f"(sources that failed to start: mcp: command not found: {tmp_path / 'no-server'})"
+    )
+    with pytest.raises(
+        UsageProblem,
+        match=r"arguments do not match calculator.calculate's schema: expression: 7 is not of type 'string'",
+    ):
+        await call_once(
+            build_session(LiveOptions(workspace=tmp_path)),
+            "calculator.calculate",
+            {"expression": 7},
+        )
 
 
 async def test_headless_blocks_what_needs_approval_and_auto_run_runs_it(tmp_path: Path) -> None:
-    blocked = await call_once(build_session(LiveOptions(include_demo=True, approval="headless", workspace=tmp_path)), "demo.delete_file", {"path": "notes.txt"})
+    blocked = await call_once(
+        build_session(LiveOptions(include_demo=True, approval="headless", workspace=tmp_path)),
+        "demo.delete_file",
+        {"path": "notes.txt"},
+    )
     assert blocked.state.phase.value == "blocked"
-    assert blocked.state.result is not None and blocked.state.result.error is not None and blocked.state.result.error.type == "BlockedByPolicy"
-    ran = await call_once(build_session(LiveOptions(include_demo=True, approval="auto-run", workspace=tmp_path)), "demo.delete_file", {"path": "notes.txt"})
+    assert (
+        blocked.state.result is not None
+        and blocked.state.result.error is not None
+        and blocked.state.result.error.type == "BlockedByPolicy"
+    )
+    ran = await call_once(
+        build_session(LiveOptions(include_demo=True, approval="auto-run", workspace=tmp_path)),
+        "demo.delete_file",
+        {"path": "notes.txt"},
+    )
     assert ran.state.phase.value == "done"
-    assert ran.state.result is not None and ran.state.result.content == "pretended to delete notes.txt"
+    assert (
+        ran.state.result is not None and ran.state.result.content == "pretended to delete notes.txt"
+    )
 
 
-async def test_the_timeout_override_applies_and_every_source_is_stopped_after(tmp_path: Path) -> None:
-    session = build_session(LiveOptions(mcp=[f"{sys.executable} {MISBEHAVING}"], include_bundled=False, workspace=tmp_path))
+async def test_the_timeout_override_applies_and_every_source_is_stopped_after(
+    tmp_path: Path,
+) -> None:
+    session = build_session(
+        LiveOptions(
+            mcp=[f"{sys.executable} {MISBEHAVING}"], include_bundled=False, workspace=tmp_path
+        )
+    )
     outcome = await call_once(session, "misbehaving-server.hang", {}, timeout_s=1.0)
     assert outcome.state.phase.value == "timed-out"
     assert outcome.state.result is not None and "(limit 1 s)" in outcome.state.result.content

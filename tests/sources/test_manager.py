@@ -39,7 +39,12 @@ class Notes(BaseRuntime):
 
 
 def notes_package(identifier: str = "notes", label: str = "notes") -> ToolPackage:
-    manifest = ToolManifest(identifier=identifier, meta=ToolMeta(title="Notes", description="Take notes"), api=[ToolApi(name=name, description=f"{name} notes") for name in Notes.api_names], type="python")
+    manifest = ToolManifest(
+        identifier=identifier,
+        meta=ToolMeta(title="Notes", description="Take notes"),
+        api=[ToolApi(name=name, description=f"{name} notes") for name in Notes.api_names],
+        type="python",
+    )
     return ToolPackage(manifest=manifest, create_runtime=lambda services: Notes(label))
 
 
@@ -51,22 +56,38 @@ async def started(manager: ToolManager) -> ToolManager:
 @pytest.fixture
 async def twins() -> AsyncIterator[ToolManager]:
     """Two sources that both offer the calculator; a third offers notes."""
-    manager = ToolManager([PythonToolSource("left", [CALCULATOR]), PythonToolSource("right", [CALCULATOR]), PythonToolSource("extra", [notes_package()])])
+    manager = ToolManager(
+        [
+            PythonToolSource("left", [CALCULATOR]),
+            PythonToolSource("right", [CALCULATOR]),
+            PythonToolSource("extra", [notes_package()]),
+        ]
+    )
     await manager.start()
     yield manager
     await manager.stop()
 
 
 async def test_entries_aggregate_every_source(twins: ToolManager) -> None:
-    assert [entry.address for entry in twins.entries()] == ["left/calculator", "right/calculator", "extra/notes"]
-    assert [(source.name, state) for source, state, _detail in twins.statuses()] == [("left", "ready"), ("right", "ready"), ("extra", "ready")]
+    assert [entry.address for entry in twins.entries()] == [
+        "left/calculator",
+        "right/calculator",
+        "extra/notes",
+    ]
+    assert [(source.name, state) for source, state, _detail in twins.statuses()] == [
+        ("left", "ready"),
+        ("right", "ready"),
+        ("extra", "ready"),
+    ]
 
 
 async def test_a_tool_offered_twice_is_a_conflict(twins: ToolManager) -> None:
     assert twins.conflicts() == {"calculator": ["left", "right"]}
 
 
-async def test_a_bare_conflicting_name_is_ambiguous_and_names_every_candidate(twins: ToolManager) -> None:
+async def test_a_bare_conflicting_name_is_ambiguous_and_names_every_candidate(
+    twins: ToolManager,
+) -> None:
     with pytest.raises(ResolutionError) as raised:
         twins.resolve("calculator.calculate")
     message = str(raised.value)
@@ -97,7 +118,10 @@ async def test_bare_api_names_resolve_when_unique(twins: ToolManager) -> None:
 async def test_unknown_names_list_what_exists(twins: ToolManager) -> None:
     with pytest.raises(ResolutionError) as raised:
         twins.resolve("nope.nothing")
-    assert str(raised.value) == "no tool API 'nope.nothing' (available: calculator.calculate, calculator.calculate, notes.add, notes.calculate, notes.list)"
+    assert (
+        str(raised.value)
+        == "no tool API 'nope.nothing' (available: calculator.calculate, calculator.calculate, notes.add, notes.calculate, notes.list)"
+    )
     with pytest.raises(ResolutionError, match="no tool API 'ghost/calculator.calculate'"):
         twins.resolve("ghost/calculator.calculate")
 
@@ -105,15 +129,32 @@ async def test_unknown_names_list_what_exists(twins: ToolManager) -> None:
 async def test_openai_names_are_valid_unique_and_prefixed_for_conflicts(twins: ToolManager) -> None:
     functions = twins.openai_tools()
     names = [function["function"]["name"] for function in functions]
-    assert names == ["left__calculator__calculate", "right__calculator__calculate", "notes__add", "notes__list", "notes__calculate"]
+    assert names == [
+        "left__calculator__calculate",
+        "right__calculator__calculate",
+        "notes__add",
+        "notes__list",
+        "notes__calculate",
+    ]
     assert len(set(names)) == len(names)
     assert all(OPENAI_NAME.match(name) for name in names)
-    assert all(function["type"] == "function" and function["function"]["parameters"]["type"] == "object" for function in functions)
+    assert all(
+        function["type"] == "function" and function["function"]["parameters"]["type"] == "object"
+        for function in functions
+    )
     assert functions[2]["function"]["description"] == "add notes"
 
 
 async def test_source_filter_allows_tools_by_glob() -> None:
-    manager = await started(ToolManager([PythonToolSource("left", [CALCULATOR, notes_package()]), PythonToolSource("right", [CALCULATOR])], filters={"left": SourceFilter(tools=["not*"])}))
+    manager = await started(
+        ToolManager(
+            [
+                PythonToolSource("left", [CALCULATOR, notes_package()]),
+                PythonToolSource("right", [CALCULATOR]),
+            ],
+            filters={"left": SourceFilter(tools=["not*"])},
+        )
+    )
     try:
         assert [entry.address for entry in manager.entries()] == ["left/notes", "right/calculator"]
         assert manager.conflicts() == {}
@@ -124,15 +165,25 @@ async def test_source_filter_allows_tools_by_glob() -> None:
 
 async def test_source_filter_allows_apis_per_tool() -> None:
     manager = ToolManager()
-    manager.add(PythonToolSource("py", [notes_package(), CALCULATOR]), SourceFilter(apis={"notes": ["add", "l*"], "calculator": []}))
+    manager.add(
+        PythonToolSource("py", [notes_package(), CALCULATOR]),
+        SourceFilter(apis={"notes": ["add", "l*"], "calculator": []}),
+    )
     await manager.start()
     try:
         [notes] = manager.entries()  # No API of the calculator is allowed: the tool is gone.
         assert notes.manifest.api_names() == ["add", "list"]
         with pytest.raises(ResolutionError):
             manager.resolve("notes.calculate")
-        assert [function["function"]["name"] for function in manager.openai_tools()] == ["notes__add", "notes__list"]
-        assert manager.sources[0].list_tools()[0].api_names() == ["add", "list", "calculate"]  # The source itself is untouched.
+        assert [function["function"]["name"] for function in manager.openai_tools()] == [
+            "notes__add",
+            "notes__list",
+        ]
+        assert manager.sources[0].list_tools()[0].api_names() == [
+            "add",
+            "list",
+            "calculate",
+        ]  # The source itself is untouched.
     finally:
         await manager.stop()
 
@@ -141,8 +192,16 @@ def test_filter_globs() -> None:
     everything = SourceFilter()
     assert everything.allows_tool("x") and everything.allows_api("x", "y")
     narrow = SourceFilter(tools=["calc*", "notes"], apis={"notes": ["add"]})
-    assert narrow.allows_tool("calculator") and narrow.allows_tool("notes") and not narrow.allows_tool("notes-2")
-    assert narrow.allows_api("notes", "add") and not narrow.allows_api("notes", "list") and narrow.allows_api("calculator", "anything")
+    assert (
+        narrow.allows_tool("calculator")
+        and narrow.allows_tool("notes")
+        and not narrow.allows_tool("notes-2")
+    )
+    assert (
+        narrow.allows_api("notes", "add")
+        and not narrow.allows_api("notes", "list")
+        and narrow.allows_api("calculator", "anything")
+    )
 
 
 async def test_two_mcp_servers_with_the_same_name_conflict_and_get_unique_source_names() -> None:
@@ -156,12 +215,20 @@ async def test_two_mcp_servers_with_the_same_name_conflict_and_get_unique_source
         assert manager.conflicts() == {"workbench-demo": ["workbench-demo", "workbench-demo-2"]}
         with pytest.raises(ResolutionError) as raised:
             manager.resolve("workbench-demo.echo")
-        assert str(raised.value) == "'workbench-demo.echo' is ambiguous; name one of: workbench-demo-2/workbench-demo.echo, workbench-demo/workbench-demo.echo"
+        assert (
+            str(raised.value)
+            == "'workbench-demo.echo' is ambiguous; name one of: workbench-demo-2/workbench-demo.echo, workbench-demo/workbench-demo.echo"
+        )
         second = manager.resolve("workbench-demo-2/workbench-demo.echo")
-        result = await second.entry.source.invoke(second.entry.tool, second.api.name, {"text": "from the second"}, CallContext())
+        result = await second.entry.source.invoke(
+            second.entry.tool, second.api.name, {"text": "from the second"}, CallContext()
+        )
         assert result.content == "from the second"
         names = [function["function"]["name"] for function in manager.openai_tools()]
-        assert "workbench-demo__workbench-demo__echo" in names and "workbench-demo-2__workbench-demo__echo" in names
+        assert (
+            "workbench-demo__workbench-demo__echo" in names
+            and "workbench-demo-2__workbench-demo__echo" in names
+        )
         assert all(OPENAI_NAME.match(name) for name in names) and len(set(names)) == len(names)
     finally:
         await manager.stop()
@@ -170,7 +237,10 @@ async def test_two_mcp_servers_with_the_same_name_conflict_and_get_unique_source
 
 async def test_a_filter_follows_a_source_that_names_itself_after_its_handshake() -> None:
     manager = ToolManager()
-    manager.add(McpSource(McpServerSpec(name="", server=build_server())), SourceFilter(apis={"workbench-demo": ["echo", "weather"]}))
+    manager.add(
+        McpSource(McpServerSpec(name="", server=build_server())),
+        SourceFilter(apis={"workbench-demo": ["echo", "weather"]}),
+    )
     assert set(manager.filters) == {"mcp"}
     await manager.start()
     try:
@@ -184,7 +254,12 @@ async def test_a_filter_follows_a_source_that_names_itself_after_its_handshake()
 
 
 async def test_a_failing_source_never_stops_the_others(tmp_path: Any) -> None:
-    manager = ToolManager([McpSource(McpServerSpec(name="ghost", command=str(tmp_path / "missing"))), PythonToolSource("py", [CALCULATOR])])
+    manager = ToolManager(
+        [
+            McpSource(McpServerSpec(name="ghost", command=str(tmp_path / "missing"))),
+            PythonToolSource("py", [CALCULATOR]),
+        ]
+    )
     await manager.start()
     try:
         states = {source.name: (state, detail) for source, state, detail in manager.statuses()}
@@ -204,7 +279,10 @@ async def test_a_source_whose_start_raises_is_marked_failed() -> None:
     await manager.start()
     try:
         boom = manager.sources[0]
-        assert boom.status.state is SourceState.FAILED and boom.status.detail == "RuntimeError: cannot load plugins"
+        assert (
+            boom.status.state is SourceState.FAILED
+            and boom.status.detail == "RuntimeError: cannot load plugins"
+        )
         assert manager.resolve("calculate").entry.source.name == "py"
     finally:
         await manager.stop()

@@ -19,7 +19,17 @@ from workbench.sources.base import SourceState
 from workbench.sources.demo_server import build_server
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 
-DEMO_APIS = {"echo", "weather", "tiny_image", "resource_links", "embedded_resource", "count_down", "fail", "sleep", "delete_file"}
+DEMO_APIS = {
+    "echo",
+    "weather",
+    "tiny_image",
+    "resource_links",
+    "embedded_resource",
+    "count_down",
+    "fail",
+    "sleep",
+    "delete_file",
+}
 
 
 @pytest.fixture
@@ -50,7 +60,9 @@ async def test_demo_server_is_one_tool_whose_apis_are_its_mcp_tools(demo: McpSou
     assert demo.has_tool("demo") and demo.get_tool("demo") is manifest
 
 
-async def test_destructive_tools_require_approval_and_read_only_tools_never_ask(demo: McpSource) -> None:
+async def test_destructive_tools_require_approval_and_read_only_tools_never_ask(
+    demo: McpSource,
+) -> None:
     manifest = demo.list_tools()[0]
     assert manifest.effective_intervention("delete_file") == "required"
     for name in DEMO_APIS - {"delete_file"}:
@@ -66,7 +78,12 @@ async def test_schemas_come_from_the_server(demo: McpSource) -> None:
     assert echo.parameters["required"] == ["text"]
     weather = manifest.get_api("weather")
     assert weather is not None and weather.output_schema is not None
-    assert set(weather.output_schema["properties"]) == {"city", "temperature_c", "conditions", "humidity"}
+    assert set(weather.output_schema["properties"]) == {
+        "city",
+        "temperature_c",
+        "conditions",
+        "humidity",
+    }
 
 
 async def test_a_nameless_spec_takes_the_slugified_server_name() -> None:
@@ -81,7 +98,14 @@ async def test_a_nameless_spec_takes_the_slugified_server_name() -> None:
 
 
 async def test_tool_allow_list_and_policy_overrides_of_the_spec() -> None:
-    source = McpSource(McpServerSpec(name="demo", server=build_server(), tools=["echo", "delete_file"], policies={"echo": "always", "delete_file": "never"}))
+    source = McpSource(
+        McpServerSpec(
+            name="demo",
+            server=build_server(),
+            tools=["echo", "delete_file"],
+            policies={"echo": "always", "delete_file": "never"},
+        )
+    )
     await source.start()
     try:
         manifest = source.list_tools()[0]
@@ -106,7 +130,12 @@ async def test_text_becomes_content(demo: McpSource) -> None:
 async def test_structured_content_becomes_state(demo: McpSource) -> None:
     result = await invoke(demo, "weather", {"city": "oslo"})
     assert result.success is True
-    assert result.state == {"city": "Oslo", "temperature_c": -3.0, "conditions": "snow", "humidity": 81}
+    assert result.state == {
+        "city": "Oslo",
+        "temperature_c": -3.0,
+        "conditions": "snow",
+        "humidity": 81,
+    }
     assert '"conditions": "snow"' in result.content
 
 
@@ -134,20 +163,42 @@ async def test_resource_links_become_link_blocks(demo: McpSource) -> None:
     result = await invoke(demo, "resource_links", {"count": 2})
     blocks = result.state["blocks"]
     assert blocks[0] == {"type": "text", "text": "2 related documents:"}
-    assert blocks[1] == {"type": "resource_link", "name": "chapter-1.md", "uri": "file:///docs/chapter-1.md", "title": "Chapter 1", "description": "Chapter 1 of the guide", "mimeType": "text/markdown"}
-    assert [block["uri"] for block in blocks[1:]] == ["file:///docs/chapter-1.md", "file:///docs/chapter-2.md"]
+    assert blocks[1] == {
+        "type": "resource_link",
+        "name": "chapter-1.md",
+        "uri": "file:///docs/chapter-1.md",
+        "title": "Chapter 1",
+        "description": "Chapter 1 of the guide",
+        "mimeType": "text/markdown",
+    }
+    assert [block["uri"] for block in blocks[1:]] == [
+        "file:///docs/chapter-1.md",
+        "file:///docs/chapter-2.md",
+    ]
     assert "[link: Chapter 2 <file:///docs/chapter-2.md>]" in result.content
 
 
 async def test_embedded_text_resource_is_inlined(demo: McpSource) -> None:
     result = await invoke(demo, "embedded_resource")
-    assert result.state["blocks"][1] == {"type": "resource", "uri": "file:///etc/demo/config.toml", "mimeType": "application/toml", "text": "[server]\nport = 8080\nworkers = 4\n"}
-    assert result.content.startswith("The current configuration:\n[resource file:///etc/demo/config.toml]\n[server]\nport = 8080")
+    assert result.state["blocks"][1] == {
+        "type": "resource",
+        "uri": "file:///etc/demo/config.toml",
+        "mimeType": "application/toml",
+        "text": "[server]\nport = 8080\nworkers = 4\n",
+    }
+    assert result.content.startswith(
+        "The current configuration:\n[resource file:///etc/demo/config.toml]\n[server]\nport = 8080"
+    )
 
 
 async def test_progress_reports_reach_the_call_context(demo: McpSource) -> None:
     reports: list[tuple[float | None, float | None, str | None]] = []
-    result = await demo.invoke("demo", "count_down", {"steps": 3, "delay": 0.01}, CallContext(progress=lambda value, total, message: reports.append((value, total, message))))
+    result = await demo.invoke(
+        "demo",
+        "count_down",
+        {"steps": 3, "delay": 0.01},
+        CallContext(progress=lambda value, total, message: reports.append((value, total, message))),
+    )
     assert result.content == "counted down 3 steps"
     assert reports == [(1, 3, "step 1 of 3"), (2, 3, "step 2 of 3"), (3, 3, "step 3 of 3")]
 
@@ -160,7 +211,12 @@ async def test_the_generic_render_shows_images_links_and_resources(demo: McpSour
     assert re.search(r"12\s*[×x]\s*12", text), text
     links = await run_call(demo, "demo", "resource_links", {"count": 2})
     text = render_card(links.state(), manifest)
-    for expected in ("Chapter 1", "Chapter 2", "file:///docs/chapter-1.md", "file:///docs/chapter-2.md"):
+    for expected in (
+        "Chapter 1",
+        "Chapter 2",
+        "file:///docs/chapter-1.md",
+        "file:///docs/chapter-2.md",
+    ):
         assert expected in text, text
     resource = await run_call(demo, "demo", "embedded_resource", {})
     text = render_card(resource.state(), manifest)
@@ -188,7 +244,9 @@ async def test_a_json_rpc_error_from_the_server_is_a_protocol_error_result() -> 
         result = await invoke(source, "refuse")
         assert result.success is False
         assert result.error is not None and result.error.type == ErrorType.PROTOCOL_ERROR
-        assert result.error.message == "strict answered refuse with error -32602: refused: bad params"
+        assert (
+            result.error.message == "strict answered refuse with error -32602: refused: bad params"
+        )
         assert result.error.body == {"code": -32602, "data": {"hint": "try again"}}
         assert source.status.state is SourceState.READY  # One bad answer does not end the session.
         assert (await invoke(source, "refuse")).error is not None
@@ -230,20 +288,60 @@ async def test_a_source_can_be_started_again_after_stop() -> None:
 
 def test_spec_from_argument() -> None:
     stdio = McpServerSpec.from_argument("python -m 'my server' --flag")
-    assert (stdio.command, stdio.args, stdio.transport) == ("python", ["-m", "my server", "--flag"], "stdio")
+    assert (stdio.command, stdio.args, stdio.transport) == (
+        "python",
+        ["-m", "my server", "--flag"],
+        "stdio",
+    )
     assert stdio.target == "python -m 'my server' --flag"
     http = McpServerSpec.from_argument("https://tools.example.invalid/mcp")
-    assert (http.url, http.transport, http.target) == ("https://tools.example.invalid/mcp", "http", "https://tools.example.invalid/mcp")
+    assert (http.url, http.transport, http.target) == (
+        "https://tools.example.invalid/mcp",
+        "http",
+        "https://tools.example.invalid/mcp",
+    )
     with pytest.raises(ValueError, match="needs a command or a URL"):
         McpServerSpec.from_argument("   ")
     assert McpServerSpec(name="x", server=object()).transport == "in-process"
 
 
 def test_spec_from_config_entries() -> None:
-    stdio = McpServerSpec.from_config("files", {"command": "npx", "args": ["-y", "server", 3], "env": {"TOKEN": 42}, "cwd": "/srv", "tools": ["read"], "policies": {"read": "never"}})
-    assert (stdio.name, stdio.command, stdio.args, stdio.env, stdio.cwd, stdio.tools, stdio.policies) == ("files", "npx", ["-y", "server", "3"], {"TOKEN": "42"}, "/srv", ["read"], {"read": "never"})
-    http = McpServerSpec.from_config("remote", {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer t"}})
-    assert (http.url, http.headers, http.transport) == ("http://127.0.0.1:1/mcp", {"Authorization": "Bearer t"}, "http")
+    stdio = McpServerSpec.from_config(
+        "files",
+        {
+            "command": "npx",
+            "args": ["-y", "server", 3],
+            "env": {"TOKEN": 42},
+            "cwd": "/srv",
+            "tools": ["read"],
+            "policies": {"read": "never"},
+        },
+    )
+    assert (
+        stdio.name,
+        stdio.command,
+        stdio.args,
+        stdio.env,
+        stdio.cwd,
+        stdio.tools,
+        stdio.policies,
+    ) == (
+        "files",
+        "npx",
+        ["-y", "server", "3"],
+        {"TOKEN": "42"},
+        "/srv",
+        ["read"],
+        {"read": "never"},
+    )
+    http = McpServerSpec.from_config(
+        "remote", {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer t"}}
+    )
+    assert (http.url, http.headers, http.transport) == (
+        "http://127.0.0.1:1/mcp",
+        {"Authorization": "Bearer t"},
+        "http",
+    )
     for entry, message in (
         ([], "mcpServers.bad must be an object"),
         ({}, "mcpServers.bad needs a command or a url"),
@@ -271,7 +369,13 @@ def header_server() -> MCPServer:
 
 async def test_streamable_http_calls_with_headers_and_progress() -> None:
     with serve_asgi(header_server().streamable_http_app()) as origin:
-        source = McpSource(McpServerSpec(name="remote", url=f"{origin}/mcp", headers={"Authorization": "Bearer s3cret", "X-Team": "tools"}))
+        source = McpSource(
+            McpServerSpec(
+                name="remote",
+                url=f"{origin}/mcp",
+                headers={"Authorization": "Bearer s3cret", "X-Team": "tools"},
+            )
+        )
         await source.start()
         try:
             assert source.status.state is SourceState.READY, source.status
@@ -289,10 +393,15 @@ async def test_the_demo_server_over_streamable_http() -> None:
         try:
             assert source.server_name == "workbench-demo"
             assert (await invoke(source, "echo", {"text": "over http"})).content == "over http"
-            assert (await invoke(source, "weather", {"city": "lisbon"})).state["conditions"] == "sunny"
+            assert (await invoke(source, "weather", {"city": "lisbon"})).state[
+                "conditions"
+            ] == "sunny"
             run = await run_call(source, "web", "count_down", {"steps": 3, "delay": 0.01})
             assert run.names.count("Progress") == 3
-            assert isinstance(run.terminal, ev.Completed) and run.result.content == "counted down 3 steps"
+            assert (
+                isinstance(run.terminal, ev.Completed)
+                and run.result.content == "counted down 3 steps"
+            )
         finally:
             await source.stop()
         assert source.status.state is SourceState.STOPPED
@@ -310,16 +419,27 @@ def refusing_app(status: int) -> Any:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
-        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")],
+            }
+        )
         await send({"type": "http.response.body", "body": b"missing token"})
 
     return app
 
 
-@pytest.mark.parametrize(("status", "detail"), [(401, "HTTP 401 Unauthorized"), (403, "HTTP 403 Forbidden"), (500, "HTTP 500")])
+@pytest.mark.parametrize(
+    ("status", "detail"),
+    [(401, "HTTP 401 Unauthorized"), (403, "HTTP 403 Forbidden"), (500, "HTTP 500")],
+)
 async def test_http_error_statuses_are_reported_as_such(status: int, detail: str) -> None:
     with serve_asgi(refusing_app(status)) as origin:
-        source = McpSource(McpServerSpec(name="locked", url=f"{origin}/mcp"), handshake_timeout_s=10)
+        source = McpSource(
+            McpServerSpec(name="locked", url=f"{origin}/mcp"), handshake_timeout_s=10
+        )
         await source.start()
         try:
             assert source.status.state is SourceState.FAILED

@@ -79,28 +79,55 @@ async def crashable() -> AsyncIterator[McpSource]:
 async def test_a_normal_call_over_stdio(bad: McpSource) -> None:
     assert bad.server_name == "Misbehaving Server"
     assert bad.status.detail == "6 tools over stdio"
-    assert set(bad.list_tools()[0].api_names()) == {"ok", "getenv", "crash_mid_call", "hang", "huge", "slow_progress"}
-    result = await asyncio.wait_for(bad.invoke("bad", "ok", {"text": "over a pipe"}, CallContext()), timeout=BOUND_S)
+    assert set(bad.list_tools()[0].api_names()) == {
+        "ok",
+        "getenv",
+        "crash_mid_call",
+        "hang",
+        "huge",
+        "slow_progress",
+    }
+    result = await asyncio.wait_for(
+        bad.invoke("bad", "ok", {"text": "over a pipe"}, CallContext()), timeout=BOUND_S
+    )
     assert result.success is True and result.content == "ok: over a pipe"
 
 
-async def test_the_spec_environment_reaches_the_server_on_top_of_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_spec_environment_reaches_the_server_on_top_of_ours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("WORKBENCH_TEST_INHERITED", "from-parent")
-    source = await started(McpServerSpec(name="env", command=sys.executable, args=[str(misbehaving_spec().args[0])], env={"WORKBENCH_TEST_OWN": "from-spec"}))
+    source = await started(
+        McpServerSpec(
+            name="env",
+            command=sys.executable,
+            args=[str(misbehaving_spec().args[0])],
+            env={"WORKBENCH_TEST_OWN": "from-spec"},
+        )
+    )
     try:
         own = await source.invoke("env", "getenv", {"name": "WORKBENCH_TEST_OWN"}, CallContext())
-        inherited = await source.invoke("env", "getenv", {"name": "WORKBENCH_TEST_INHERITED"}, CallContext())
+        inherited = await source.invoke(
+            "env", "getenv", {"name": "WORKBENCH_TEST_INHERITED"}, CallContext()
+        )
         assert (own.content, inherited.content) == ("from-spec", "from-parent")
     finally:
         await source.stop()
 
 
-async def test_a_crash_mid_call_is_a_connection_closed_result_with_the_exit_code(crashable: McpSource) -> None:
-    result = await asyncio.wait_for(crashable.invoke("bad", "crash_mid_call", {"after": 0.05}, CallContext()), timeout=BOUND_S)
+async def test_a_crash_mid_call_is_a_connection_closed_result_with_the_exit_code(
+    crashable: McpSource,
+) -> None:
+    result = await asyncio.wait_for(
+        crashable.invoke("bad", "crash_mid_call", {"after": 0.05}, CallContext()), timeout=BOUND_S
+    )
     assert result.success is False
     assert result.error is not None and result.error.type == ErrorType.CONNECTION_CLOSED
     assert "exited with code 7" in result.error.message, result.error.message
-    assert result.error.message == "bad exited with code 7 while crash_mid_call was running; no result arrived."
+    assert (
+        result.error.message
+        == "bad exited with code 7 while crash_mid_call was running; no result arrived."
+    )
     assert crashable.status.state is SourceState.FAILED
     assert "exited with code 7" in crashable.status.detail
     assert crashable.list_tools() == []
@@ -109,7 +136,9 @@ async def test_a_crash_mid_call_is_a_connection_closed_result_with_the_exit_code
 
 
 async def test_a_crash_through_a_live_call_is_one_completed_failure(crashable: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(crashable, "bad", "crash_mid_call", {"after": 0.05}), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(crashable, "bad", "crash_mid_call", {"after": 0.05}), timeout=BOUND_S
+    )
     assert isinstance(run.terminal, ev.Completed)
     assert run.result.error is not None and run.result.error.type == ErrorType.CONNECTION_CLOSED
     assert run.state().phase.value == "failed"
@@ -118,18 +147,24 @@ async def test_a_crash_through_a_live_call_is_one_completed_failure(crashable: M
 async def test_a_server_killed_while_idle_fails_the_next_call(crashable: McpSource) -> None:
     [process] = crashable._processes
     os.kill(process.pid, signal.SIGKILL)
-    result = await asyncio.wait_for(crashable.invoke("bad", "ok", {}, CallContext()), timeout=BOUND_S)
+    result = await asyncio.wait_for(
+        crashable.invoke("bad", "ok", {}, CallContext()), timeout=BOUND_S
+    )
     assert result.error is not None and result.error.type == ErrorType.CONNECTION_CLOSED
     assert result.content == "bad exited with code -9 while ok was running; no result arrived."
     assert crashable.status.state is SourceState.FAILED
 
 
-async def test_a_hang_times_out_and_the_server_handler_is_interrupted(bad: McpSource, marker_dir: Path) -> None:
+async def test_a_hang_times_out_and_the_server_handler_is_interrupted(
+    bad: McpSource, marker_dir: Path
+) -> None:
     marker = marker_dir / "interrupted.txt"
     run = await asyncio.wait_for(run_call(bad, "bad", "hang", {}, timeout_ms=600), timeout=BOUND_S)
     assert isinstance(run.terminal, ev.TimedOut)
     assert run.result.error is not None and run.result.error.type == ErrorType.TIMEOUT
-    assert "bad.hang timed out after" in run.result.content and "(limit 0.6 s)" in run.result.content
+    assert (
+        "bad.hang timed out after" in run.result.content and "(limit 0.6 s)" in run.result.content
+    )
     assert "no result or output had arrived yet" in run.result.content
     assert 0.5 < run.seconds < 5
     # notifications/cancelled reached the server: its handler was cancelled and wrote the marker.
@@ -140,7 +175,9 @@ async def test_a_hang_times_out_and_the_server_handler_is_interrupted(bad: McpSo
     assert marker.read_text().startswith("interrupted at ")
     # The session survives a timed-out call.
     assert bad.status.state is SourceState.READY
-    assert (await bad.invoke("bad", "ok", {"text": "still here"}, CallContext())).content == "ok: still here"
+    assert (
+        await bad.invoke("bad", "ok", {"text": "still here"}, CallContext())
+    ).content == "ok: still here"
 
 
 async def test_cancel_interrupts_the_server_handler_too(bad: McpSource, marker_dir: Path) -> None:
@@ -153,7 +190,10 @@ async def test_cancel_interrupts_the_server_handler_too(bad: McpSource, marker_d
     call.cancel("the user pressed escape")
     result = await asyncio.wait_for(task, timeout=BOUND_S)
     assert isinstance(events[-1], ev.Cancelled)
-    assert result.content == "bad.hang was cancelled (the user pressed escape); no result or output had arrived yet."
+    assert (
+        result.content
+        == "bad.hang was cancelled (the user pressed escape); no result or output had arrived yet."
+    )
     for _ in range(100):
         if marker.exists():
             break
@@ -163,17 +203,25 @@ async def test_cancel_interrupts_the_server_handler_too(bad: McpSource, marker_d
 
 async def test_progress_keeps_a_slow_call_alive_past_its_timeout(bad: McpSource) -> None:
     # 6 steps 0.25 s apart take 1.5 s; a 0.7 s timeout is longer than every gap between reports.
-    run = await asyncio.wait_for(run_call(bad, "bad", "slow_progress", {"steps": 6, "delay": 0.25}, timeout_ms=700), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(bad, "bad", "slow_progress", {"steps": 6, "delay": 0.25}, timeout_ms=700),
+        timeout=BOUND_S,
+    )
     assert isinstance(run.terminal, ev.Completed), run.result
     assert run.result.content == "finished 6 steps"
     assert run.seconds > 1.2
     progress = [event for event in run.events if isinstance(event, ev.Progress)]
-    assert [(event.progress, event.total, event.message) for event in progress] == [(index, 6, f"step {index}") for index in range(1, 7)]
+    assert [(event.progress, event.total, event.message) for event in progress] == [
+        (index, 6, f"step {index}") for index in range(1, 7)
+    ]
     assert run.names[-1] == "Completed" and run.names.index("Started") < run.names.index("Progress")
 
 
 async def test_progress_gaps_longer_than_the_timeout_still_time_out(bad: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(bad, "bad", "slow_progress", {"steps": 3, "delay": 2.0}, timeout_ms=500), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(bad, "bad", "slow_progress", {"steps": 3, "delay": 2.0}, timeout_ms=500),
+        timeout=BOUND_S,
+    )
     assert isinstance(run.terminal, ev.TimedOut)
     assert "the tool was still running (last progress: step 1)" in run.result.content
     assert run.seconds < 1.8
@@ -216,11 +264,18 @@ async def test_a_missing_command_is_command_not_found(tmp_path: Path) -> None:
 async def test_a_server_that_never_answers_fails_the_handshake_in_time(tmp_path: Path) -> None:
     silent = tmp_path / "silent.py"
     # Reads the handshake and never answers; leaves only when its stdin closes.
-    silent.write_text("import sys\nprint('warming up forever', file=sys.stderr, flush=True)\nsys.stdin.read()\n")
-    source = await started(McpServerSpec(name="silent", command=sys.executable, args=[str(silent)]), handshake_timeout_s=0.8)
+    silent.write_text(
+        "import sys\nprint('warming up forever', file=sys.stderr, flush=True)\nsys.stdin.read()\n"
+    )
+    source = await started(
+        McpServerSpec(name="silent", command=sys.executable, args=[str(silent)]),
+        handshake_timeout_s=0.8,
+    )
     try:
         assert source.status.state is SourceState.FAILED
-        assert source.status.detail.startswith(f"no handshake from {sys.executable} {silent} within 0.8 s"), source.status.detail
+        assert source.status.detail.startswith(
+            f"no handshake from {sys.executable} {silent} within 0.8 s"
+        ), source.status.detail
         assert "warming up forever" in source.status.detail
     finally:
         await source.stop()
@@ -228,11 +283,15 @@ async def test_a_server_that_never_answers_fails_the_handshake_in_time(tmp_path:
 
 
 async def test_a_huge_result_is_capped_with_a_truncated_note(bad: McpSource) -> None:
-    result = await asyncio.wait_for(bad.invoke("bad", "huge", {"megabytes": 3}, CallContext()), timeout=BOUND_S)
+    result = await asyncio.wait_for(
+        bad.invoke("bad", "huge", {"megabytes": 3}, CallContext()), timeout=BOUND_S
+    )
     assert result.success is True
     assert len(result.content) < MAX_CONTENT_CHARS + 200
     assert "truncated" in result.content.splitlines()[-1]
-    assert result.content.endswith(f"[truncated: showing {MAX_CONTENT_CHARS:,} of 2,999,999 characters]")
+    assert result.content.endswith(
+        f"[truncated: showing {MAX_CONTENT_CHARS:,} of 2,999,999 characters]"
+    )
 
 
 async def test_stop_leaves_no_process_and_a_second_stop_is_harmless() -> None:

@@ -15,13 +15,20 @@ from workbench.tools.package import RuntimeServices, ToolPackage
 
 
 def manifest(identifier: str, *apis: str) -> ToolManifest:
-    return ToolManifest(identifier=identifier, meta=ToolMeta(title=identifier), api=[ToolApi(name=name) for name in apis], type="python")
+    return ToolManifest(
+        identifier=identifier,
+        meta=ToolMeta(title=identifier),
+        api=[ToolApi(name=name) for name in apis],
+        type="python",
+    )
 
 
 class Closable(BaseRuntime):
     api_names = ("where",)
 
-    def __init__(self, services: RuntimeServices, closed: list[str], name: str, *, asynchronous: bool) -> None:
+    def __init__(
+        self, services: RuntimeServices, closed: list[str], name: str, *, asynchronous: bool
+    ) -> None:
         self.services = services
         self.closed = closed
         self.name = name
@@ -49,9 +56,15 @@ async def test_a_broken_runtime_factory_does_not_stop_the_others(tmp_path: Path)
     closed: list[str] = []
     services = RuntimeServices(workspace=tmp_path)
     packages = [
-        ToolPackage(manifest=manifest("sync-tool", "where"), create_runtime=lambda s: Closable(s, closed, "sync", asynchronous=False)),
+        ToolPackage(
+            manifest=manifest("sync-tool", "where"),
+            create_runtime=lambda s: Closable(s, closed, "sync", asynchronous=False),
+        ),
         ToolPackage(manifest=manifest("broken", "where"), create_runtime=broken_factory),
-        ToolPackage(manifest=manifest("async-tool", "where"), create_runtime=lambda s: Closable(s, closed, "async", asynchronous=True)),
+        ToolPackage(
+            manifest=manifest("async-tool", "where"),
+            create_runtime=lambda s: Closable(s, closed, "async", asynchronous=True),
+        ),
         ToolPackage(manifest=manifest("manifest-only", "where")),
     ]
     source = PythonToolSource("py", packages, services)
@@ -60,7 +73,11 @@ async def test_a_broken_runtime_factory_does_not_stop_the_others(tmp_path: Path)
     assert source.status.state is SourceState.READY
     assert source.status.detail == "broken: OSError: database is locked"
     assert [tool.identifier for tool in source.list_tools()] == ["sync-tool", "async-tool"]
-    assert source.has_tool("sync-tool") and not source.has_tool("broken") and not source.has_tool("manifest-only")
+    assert (
+        source.has_tool("sync-tool")
+        and not source.has_tool("broken")
+        and not source.has_tool("manifest-only")
+    )
 
     result = await source.invoke("sync-tool", "where", {}, CallContext(workspace=tmp_path / "ws"))
     assert result.content == f"{tmp_path} {tmp_path / 'ws'}"
@@ -81,10 +98,20 @@ async def test_the_bundled_calculator_runs_through_the_source(tmp_path: Path) ->
     source = PythonToolSource("python", bundled_packages(), RuntimeServices(workspace=tmp_path))
     await source.start()
     try:
-        assert {"calculator", "local-system", "task", "web-browsing", "skills"} <= {tool.identifier for tool in source.list_tools()}
-        ok = await source.invoke("calculator", "calculate", {"expression": "6*7"}, CallContext(workspace=tmp_path))
+        assert {"calculator", "local-system", "task", "web-browsing", "skills"} <= {
+            tool.identifier for tool in source.list_tools()
+        }
+        ok = await source.invoke(
+            "calculator", "calculate", {"expression": "6*7"}, CallContext(workspace=tmp_path)
+        )
         assert ok.success is True and "42" in ok.content
-        failed = await source.invoke("calculator", "calculate", {"expression": "1/0"}, CallContext(workspace=tmp_path))
-        assert failed.success is False and failed.error is not None and failed.error.type == "DivisionByZero"
+        failed = await source.invoke(
+            "calculator", "calculate", {"expression": "1/0"}, CallContext(workspace=tmp_path)
+        )
+        assert (
+            failed.success is False
+            and failed.error is not None
+            and failed.error.type == "DivisionByZero"
+        )
     finally:
         await source.stop()

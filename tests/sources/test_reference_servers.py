@@ -42,7 +42,13 @@ async def started(spec: McpServerSpec) -> McpSource:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def time_server() -> AsyncIterator[McpSource]:
-    source = await started(McpServerSpec(name="time", command=sys.executable, args=["-m", "mcp_server_time", "--local-timezone", "UTC"]))
+    source = await started(
+        McpServerSpec(
+            name="time",
+            command=sys.executable,
+            args=["-m", "mcp_server_time", "--local-timezone", "UTC"],
+        )
+    )
     yield source
     await asyncio.wait_for(source.stop(), timeout=BOUND_S)
 
@@ -55,11 +61,19 @@ async def test_time_server_lists_its_tools(time_server: McpSource) -> None:
     current = manifest.get_api("get_current_time")
     assert current is not None and current.parameters["required"] == ["timezone"]
     convert = manifest.get_api("convert_time")
-    assert convert is not None and set(convert.parameters["required"]) == {"source_timezone", "time", "target_timezone"}
+    assert convert is not None and set(convert.parameters["required"]) == {
+        "source_timezone",
+        "time",
+        "target_timezone",
+    }
 
 
-async def test_get_current_time_is_a_successful_result_rendered_by_the_generic_card(time_server: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(time_server, "time", "get_current_time", {"timezone": "UTC"}), timeout=BOUND_S)
+async def test_get_current_time_is_a_successful_result_rendered_by_the_generic_card(
+    time_server: McpSource,
+) -> None:
+    run = await asyncio.wait_for(
+        run_call(time_server, "time", "get_current_time", {"timezone": "UTC"}), timeout=BOUND_S
+    )
     assert isinstance(run.terminal, ev.Completed)
     result = run.result
     assert result.success is True and result.error is None
@@ -73,7 +87,15 @@ async def test_get_current_time_is_a_successful_result_rendered_by_the_generic_c
 
 
 async def test_convert_time_is_a_successful_result(time_server: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(time_server, "time", "convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(
+            time_server,
+            "time",
+            "convert_time",
+            {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"},
+        ),
+        timeout=BOUND_S,
+    )
     result = run.result
     assert result.success is True
     assert result.state["time_difference"] == "+9.0h"
@@ -85,7 +107,10 @@ async def test_convert_time_is_a_successful_result(time_server: McpSource) -> No
 
 
 async def test_a_bad_timezone_is_an_mcp_tool_error(time_server: McpSource) -> None:
-    run = await asyncio.wait_for(run_call(time_server, "time", "get_current_time", {"timezone": "Mars/Olympus_Mons"}), timeout=BOUND_S)
+    run = await asyncio.wait_for(
+        run_call(time_server, "time", "get_current_time", {"timezone": "Mars/Olympus_Mons"}),
+        timeout=BOUND_S,
+    )
     assert run.result.success is False
     assert run.result.error is not None and run.result.error.type == "McpToolError"
     assert "Mars/Olympus_Mons" in run.result.error.message
@@ -99,9 +124,14 @@ def install_everything() -> Path:
     """Install the pinned server-everything once into the cache (a file lock guards parallel runs)."""
     npm = shutil.which("npm")
     if npm is None:
-        pytest.fail(f"npm is not on PATH: these tests install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} with npm; install Node.js and npm (e.g. apt-get install nodejs npm)", pytrace=False)
+        pytest.fail(
+            f"npm is not on PATH: these tests install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} with npm; install Node.js and npm (e.g. apt-get install nodejs npm)",
+            pytrace=False,
+        )
     if shutil.which("node") is None:
-        pytest.fail("node is not on PATH: install Node.js to run the server-everything tests", pytrace=False)
+        pytest.fail(
+            "node is not on PATH: install Node.js to run the server-everything tests", pytrace=False
+        )
     prefix = CACHE / f"server-everything-{EVERYTHING_VERSION}"
     entry = prefix / "node_modules" / EVERYTHING_PACKAGE / "dist" / "index.js"
     complete = prefix / ".installed"
@@ -111,9 +141,26 @@ def install_everything() -> Path:
         try:
             if not (entry.is_file() and complete.is_file()):
                 prefix.mkdir(parents=True, exist_ok=True)
-                done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}"], capture_output=True, text=True, timeout=600, check=False)
+                done = subprocess.run(
+                    [
+                        npm,
+                        "install",
+                        "--no-audit",
+                        "--no-fund",
+                        "--prefix",
+                        str(prefix),
+                        f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    check=False,
+                )
                 if done.returncode != 0 or not entry.is_file():
-                    pytest.fail(f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed (exit {done.returncode}):\n{done.stderr[-3000:]}", pytrace=False)
+                    pytest.fail(
+                        f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed (exit {done.returncode}):\n{done.stderr[-3000:]}",
+                        pytrace=False,
+                    )
                 complete.write_text(f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}\n")
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
@@ -129,7 +176,11 @@ def everything_entry() -> Iterator[Path]:
 async def everything(everything_entry: Path) -> AsyncIterator[McpSource]:
     node = shutil.which("node")
     assert node is not None
-    source = await started(McpServerSpec(name="", command=node, args=[str(everything_entry), "stdio"], env={"NODE_ENV": "test"}))
+    source = await started(
+        McpServerSpec(
+            name="", command=node, args=[str(everything_entry), "stdio"], env={"NODE_ENV": "test"}
+        )
+    )
     yield source
     await asyncio.wait_for(source.stop(), timeout=BOUND_S)
 
@@ -139,7 +190,13 @@ async def test_everything_is_named_after_its_handshake(everything: McpSource) ->
     assert everything.name == "mcp-servers-everything"
     [manifest] = everything.list_tools()
     assert manifest.identifier == "mcp-servers-everything"
-    assert {"echo", "get-sum", "get-tiny-image", "get-resource-links", "get-structured-content"} <= set(manifest.api_names())
+    assert {
+        "echo",
+        "get-sum",
+        "get-tiny-image",
+        "get-resource-links",
+        "get-structured-content",
+    } <= set(manifest.api_names())
     get_sum = manifest.get_api("get-sum")
     assert get_sum is not None and set(get_sum.parameters["properties"]) == {"a", "b"}
 
@@ -152,7 +209,9 @@ async def test_everything_echo_and_sum(everything: McpSource) -> None:
     assert "The sum of 2 and 40 is 42." in render_card(total.state(), everything.list_tools()[0])
 
 
-async def test_everything_tiny_image_is_summarised_with_type_and_size(everything: McpSource) -> None:
+async def test_everything_tiny_image_is_summarised_with_type_and_size(
+    everything: McpSource,
+) -> None:
     run = await run_call(everything, everything.name, "get-tiny-image", {})
     assert run.result.success is True
     [image] = [block for block in run.result.state["blocks"] if block["type"] == "image"]
@@ -166,19 +225,27 @@ async def test_everything_tiny_image_is_summarised_with_type_and_size(everything
     assert "iVBOR" not in text  # Never the base64 itself.
 
 
-async def test_everything_resource_links_are_listed_with_names_and_uris(everything: McpSource) -> None:
+async def test_everything_resource_links_are_listed_with_names_and_uris(
+    everything: McpSource,
+) -> None:
     run = await run_call(everything, everything.name, "get-resource-links", {"count": 3})
     links = [block for block in run.result.state["blocks"] if block["type"] == "resource_link"]
     assert len(links) == 3
     assert all(link["uri"].startswith("demo://resource/") for link in links)
-    assert [link["name"] for link in links] == ["Blob Resource 1", "Text Resource 2", "Blob Resource 3"]
+    assert [link["name"] for link in links] == [
+        "Blob Resource 1",
+        "Text Resource 2",
+        "Blob Resource 3",
+    ]
     text = render_card(run.state(), everything.list_tools()[0], width=120)
     for link in links:
         assert link["name"] in text and link["uri"] in text, text
 
 
 async def test_everything_structured_content_becomes_state(everything: McpSource) -> None:
-    run = await run_call(everything, everything.name, "get-structured-content", {"location": "New York"})
+    run = await run_call(
+        everything, everything.name, "get-structured-content", {"location": "New York"}
+    )
     assert run.result.success is True
     assert run.result.state == {"temperature": 33, "conditions": "Cloudy", "humidity": 82}
     text = render_card(run.state(), everything.list_tools()[0])

@@ -18,7 +18,13 @@ from workbench.sources.session import LiveOptions, SetupError, build_session, re
 
 @pytest.fixture(autouse=True)
 def quiet_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("WORKBENCH_WEB_ONLINE", "WORKBENCH_SEARXNG_URL", "WORKBENCH_WEB_ALLOW", "WORKBENCH_SKILLS_PATH", "WORKBENCH_TASK_DATABASE"):
+    for name in (
+        "WORKBENCH_WEB_ONLINE",
+        "WORKBENCH_SEARXNG_URL",
+        "WORKBENCH_WEB_ALLOW",
+        "WORKBENCH_SKILLS_PATH",
+        "WORKBENCH_TASK_DATABASE",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 
@@ -29,10 +35,32 @@ def write_config(path: Path, servers: object) -> Path:
 
 
 def test_read_mcp_config_reads_stdio_and_http_entries(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "mcp.json", {"files": {"command": sys.executable, "args": [str(MISBEHAVING)], "env": {"LEVEL": "3"}}, "remote": {"url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer x"}, "tools": ["search"]}})
+    config = write_config(
+        tmp_path / "mcp.json",
+        {
+            "files": {"command": sys.executable, "args": [str(MISBEHAVING)], "env": {"LEVEL": "3"}},
+            "remote": {
+                "url": "http://127.0.0.1:9/mcp",
+                "headers": {"Authorization": "Bearer x"},
+                "tools": ["search"],
+            },
+        },
+    )
     files, remote = read_mcp_config(config)
-    assert (files.name, files.command, files.args, files.env, files.transport) == ("files", sys.executable, [str(MISBEHAVING)], {"LEVEL": "3"}, "stdio")
-    assert (remote.name, remote.url, remote.headers, remote.tools, remote.transport) == ("remote", "http://127.0.0.1:9/mcp", {"Authorization": "Bearer x"}, ["search"], "http")
+    assert (files.name, files.command, files.args, files.env, files.transport) == (
+        "files",
+        sys.executable,
+        [str(MISBEHAVING)],
+        {"LEVEL": "3"},
+        "stdio",
+    )
+    assert (remote.name, remote.url, remote.headers, remote.tools, remote.transport) == (
+        "remote",
+        "http://127.0.0.1:9/mcp",
+        {"Authorization": "Bearer x"},
+        ["search"],
+        "http",
+    )
 
 
 @pytest.mark.parametrize(
@@ -41,10 +69,15 @@ def test_read_mcp_config_reads_stdio_and_http_entries(tmp_path: Path) -> None:
         ('{"mcpServers": {\n  "a": }', ":2: not valid JSON: Expecting value"),
         ('["not", "an", "object"]', ": expected an object with an mcpServers mapping"),
         ('{"servers": {}}', ": expected an object with an mcpServers mapping"),
-        ('{"mcpServers": {"broken": {"args": []}}}', ": mcpServers.broken needs a command or a url"),
+        (
+            '{"mcpServers": {"broken": {"args": []}}}',
+            ": mcpServers.broken needs a command or a url",
+        ),
     ],
 )
-def test_read_mcp_config_problems_are_setup_errors_naming_the_file(tmp_path: Path, text: str, message: str) -> None:
+def test_read_mcp_config_problems_are_setup_errors_naming_the_file(
+    tmp_path: Path, text: str, message: str
+) -> None:
     path = tmp_path / "mcp.json"
     path.write_text(text)
     with pytest.raises(SetupError) as raised:
@@ -59,16 +92,37 @@ def test_an_unreadable_config_is_a_setup_error(tmp_path: Path) -> None:
 
 
 def test_build_session_makes_one_source_per_option(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "mcp.json", {"flaky": {"command": sys.executable, "args": [str(MISBEHAVING)]}})
-    session = build_session(LiveOptions(mcp=[f"{sys.executable} {MISBEHAVING}", "http://127.0.0.1:9/mcp"], config_files=[config], include_demo=True, approval="headless", allow=["calculator.*"], workspace=tmp_path))
+    config = write_config(
+        tmp_path / "mcp.json", {"flaky": {"command": sys.executable, "args": [str(MISBEHAVING)]}}
+    )
+    session = build_session(
+        LiveOptions(
+            mcp=[f"{sys.executable} {MISBEHAVING}", "http://127.0.0.1:9/mcp"],
+            config_files=[config],
+            include_demo=True,
+            approval="headless",
+            allow=["calculator.*"],
+            workspace=tmp_path,
+        )
+    )
     sources = session.manager.sources
-    assert [(type(source).__name__, source.name) for source in sources] == [("PythonToolSource", "python"), ("McpSource", "demo"), ("McpSource", "mcp"), ("McpSource", "mcp-2"), ("McpSource", "flaky")]
+    assert [(type(source).__name__, source.name) for source in sources] == [
+        ("PythonToolSource", "python"),
+        ("McpSource", "demo"),
+        ("McpSource", "mcp"),
+        ("McpSource", "mcp-2"),
+        ("McpSource", "flaky"),
+    ]
     demo, stdio, http, flaky = (source for source in sources if isinstance(source, McpSource))
     assert demo.spec.transport == "in-process"
     assert (stdio.spec.command, stdio.spec.args) == (sys.executable, [str(MISBEHAVING)])
     assert http.spec.url == "http://127.0.0.1:9/mcp"
     assert flaky.spec.name == "flaky"
-    assert session.policy.mode == "headless" and session.policy.allow_list == frozenset({"calculator.*"}) and session.policy.workspace == tmp_path.resolve()
+    assert (
+        session.policy.mode == "headless"
+        and session.policy.allow_list == frozenset({"calculator.*"})
+        and session.policy.workspace == tmp_path.resolve()
+    )
     assert session.services.workspace == tmp_path.resolve()
     assert "calculator" in session.registry.tools()
     assert session.problems == []
@@ -88,17 +142,27 @@ def test_bad_options_are_setup_errors(tmp_path: Path) -> None:
 
 def test_a_broken_tool_module_is_a_problem_not_an_error() -> None:
     session = build_session(LiveOptions(tool_modules=["no_such_module_for_workbench_tests"]))
-    assert len(session.problems) == 1 and "cannot load tool package: ModuleNotFoundError" in session.problems[0]
+    assert (
+        len(session.problems) == 1
+        and "cannot load tool package: ModuleNotFoundError" in session.problems[0]
+    )
     assert [source.name for source in session.manager.sources] == ["python"]
 
 
-async def test_a_skills_folder_named_like_a_bundled_tool_is_a_conflict_not_a_replacement(tmp_path: Path) -> None:
+async def test_a_skills_folder_named_like_a_bundled_tool_is_a_conflict_not_a_replacement(
+    tmp_path: Path,
+) -> None:
     folder = tmp_path / "calculator"
     (folder / "greet").mkdir(parents=True)
-    (folder / "greet" / "SKILL.md").write_text("---\nname: greet\ndescription: Say hello\n---\nSay hello politely.\n")
+    (folder / "greet" / "SKILL.md").write_text(
+        "---\nname: greet\ndescription: Say hello\n---\nSay hello politely.\n"
+    )
     session = build_session(LiveOptions(skills=[folder], workspace=tmp_path))
     manager = session.manager
-    assert [(type(source).__name__, source.name) for source in manager.sources] == [("PythonToolSource", "python"), ("PythonToolSource", "python-2")]
+    assert [(type(source).__name__, source.name) for source in manager.sources] == [
+        ("PythonToolSource", "python"),
+        ("PythonToolSource", "python-2"),
+    ]
     await manager.start()
     try:
         assert manager.conflicts() == {"calculator": ["python", "python-2"]}
@@ -111,11 +175,17 @@ async def test_a_skills_folder_named_like_a_bundled_tool_is_a_conflict_not_a_rep
 
 
 def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.workbench]\nfixtures = ["fx"]\ninclude_bundled = false\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fx"]\ninclude_bundled = false\n'
+    )
     (tmp_path / "fx" / "remote").mkdir(parents=True)
-    (tmp_path / "fx" / "remote" / "manifest.yaml").write_text("identifier: remote\nmeta: {title: Remote}\napi:\n  - name: lookup\n    url: http://127.0.0.1:9/lookup\n")
+    (tmp_path / "fx" / "remote" / "manifest.yaml").write_text(
+        "identifier: remote\nmeta: {title: Remote}\napi:\n  - name: lookup\n    url: http://127.0.0.1:9/lookup\n"
+    )
     (tmp_path / "fx" / "plain").mkdir()
-    (tmp_path / "fx" / "plain" / "manifest.yaml").write_text("identifier: plain\nmeta: {title: Plain}\napi:\n  - name: nothing\n")
+    (tmp_path / "fx" / "plain" / "manifest.yaml").write_text(
+        "identifier: plain\nmeta: {title: Plain}\napi:\n  - name: nothing\n"
+    )
     config = load_config(tmp_path)
     assert isinstance(config, WorkbenchConfig)
     session = build_session(LiveOptions(allow_hosts=["127.0.0.1"]), config=config)
@@ -127,8 +197,17 @@ def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) ->
     assert not any(isinstance(source, PythonToolSource) for source in session.manager.sources)
 
 
-@pytest.mark.parametrize(("key", "entry", "message"), [("my server", {"command": "x"}, "must be letters"), ("a/b", {"command": "x"}, "must be letters"), ("ok", {"command": "x", "policies": {"echo": "ask"}}, "policies maps tool names")])
-def test_bad_mcp_config_entries_are_setup_errors(tmp_path: Path, key: str, entry: dict, message: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "entry", "message"),
+    [
+        ("my server", {"command": "x"}, "must be letters"),
+        ("a/b", {"command": "x"}, "must be letters"),
+        ("ok", {"command": "x", "policies": {"echo": "ask"}}, "policies maps tool names"),
+    ],
+)
+def test_bad_mcp_config_entries_are_setup_errors(
+    tmp_path: Path, key: str, entry: dict, message: str
+) -> None:
     import json
 
     from workbench.sources.session import SetupError, read_mcp_config

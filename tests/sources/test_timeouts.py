@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from workbench.core.manifest import ToolApi
-from workbench.sources.timeouts import GLOBAL_DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, clamp_timeout_ms, resolve_timeout_ms
+from workbench.sources.timeouts import (
+    GLOBAL_DEFAULT_TIMEOUT_MS,
+    MAX_TIMEOUT_MS,
+    MIN_TIMEOUT_MS,
+    clamp_timeout_ms,
+    resolve_timeout_ms,
+)
 
 API_5S = ToolApi(name="slow", default_timeout_ms=5_000)
 
@@ -40,7 +46,17 @@ def test_a_call_argument_beats_the_api_default(args: dict[str, Any], expected: i
     assert resolve_timeout_ms(args, API_5S) == expected
 
 
-@pytest.mark.parametrize("args", [{"timeout": True}, {"timeout": 0}, {"timeout": -5}, {"timeout": "30"}, {"timeoutSeconds": None}, {"other": 10}])
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"timeout": True},
+        {"timeout": 0},
+        {"timeout": -5},
+        {"timeout": "30"},
+        {"timeoutSeconds": None},
+        {"other": 10},
+    ],
+)
 def test_insane_call_arguments_are_ignored(args: dict[str, Any]) -> None:
     assert resolve_timeout_ms(args, API_5S) == 5_000
 
@@ -55,9 +71,13 @@ def test_insane_call_arguments_are_ignored(args: dict[str, Any]) -> None:
         ({}, None, 120_000),
     ],
 )
-def test_every_source_of_a_timeout_is_clamped(args: dict[str, Any], api: ToolApi | None, expected: int) -> None:
+def test_every_source_of_a_timeout_is_clamped(
+    args: dict[str, Any], api: ToolApi | None, expected: int
+) -> None:
     assert resolve_timeout_ms(args, api) == expected
-    assert resolve_timeout_ms(args, api, global_default_ms=5) == (1_000 if not args and api is None else expected)
+    assert resolve_timeout_ms(args, api, global_default_ms=5) == (
+        1_000 if not args and api is None else expected
+    )
     assert resolve_timeout_ms({}, None, global_default_ms=10**9) == 800_000
 
 
@@ -70,4 +90,7 @@ def test_the_callers_override_wins_and_is_clamped() -> None:
 
 
 def test_clamp() -> None:
-    assert [clamp_timeout_ms(value) for value in (-1, 0, 999.9, 1_000, 1_234.7, 800_000, 800_001, float("inf"))] == [1_000, 1_000, 1_000, 1_000, 1_234, 800_000, 800_000, 800_000]
+    assert [
+        clamp_timeout_ms(value)
+        for value in (-1, 0, 999.9, 1_000, 1_234.7, 800_000, 800_001, float("inf"))
+    ] == [1_000, 1_000, 1_000, 1_000, 1_234, 800_000, 800_000, 800_000]

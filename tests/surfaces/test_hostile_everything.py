@@ -35,7 +35,13 @@ def poison(value: Any) -> Any:
 
 def rendered(renderable: Any, width: int) -> str:
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, color_system="truecolor", force_terminal=True, legacy_windows=False)
+    console = Console(
+        file=buffer,
+        width=width,
+        color_system="truecolor",
+        force_terminal=True,
+        legacy_windows=False,
+    )
     console.print(renderable)
     # Styles are real SGR codes from Rich; strip those so only content escapes remain.
     import re
@@ -47,7 +53,9 @@ project = open_project(config=load_config(REPO))
 REFS = project.catalog.all_variants(include_generated=False)
 
 
-@pytest.mark.parametrize("ref", REFS, ids=[f"{ref.tool}/{ref.api}#{ref.variant.id}" for ref in REFS])
+@pytest.mark.parametrize(
+    "ref", REFS, ids=[f"{ref.tool}/{ref.api}#{ref.variant.id}" for ref in REFS]
+)
 def test_poisoned_variant_renders_inert_in_every_phase(ref: Any) -> None:
     data = ref.variant.model_dump(mode="json", exclude_none=True)
     data["args"] = poison(data["args"])
@@ -66,11 +74,26 @@ def test_poisoned_variant_renders_inert_in_every_phase(ref: Any) -> None:
     script = build_script(variant, tool=ref.tool, api=ref.api, manifest=manifest)
     for phase in script.phases:
         ctx = SurfaceContext(state=script.state_at(phase), manifest=manifest, width=80)
-        for output in (rendered(card_renderable(ctx, project.registry), 80), rendered(portal_renderable(ctx, project.registry), 80)):
+        for output in (
+            rendered(card_renderable(ctx, project.registry), 80),
+            rendered(portal_renderable(ctx, project.registry), 80),
+        ):
             for forbidden in FORBIDDEN:
-                assert forbidden not in output, f"{forbidden!r} reached the terminal at {phase.value}"
+                assert forbidden not in output, (
+                    f"{forbidden!r} reached the terminal at {phase.value}"
+                )
 
 
 def test_hostile_tool_names_are_cleaned_at_the_boundary() -> None:
-    manifest = ToolManifest.model_validate({"identifier": "evil", "meta": {"title": "evil\x1b]0;PWNED\x07srv", "emoji": "\x1b[31m!"}, "api": [{"name": "run", "description": "d\x1b]8;;x\x1b\\"}]})
-    assert manifest.meta.title == "evilsrv" and manifest.meta.emoji == "!" and manifest.api[0].description == "d"
+    manifest = ToolManifest.model_validate(
+        {
+            "identifier": "evil",
+            "meta": {"title": "evil\x1b]0;PWNED\x07srv", "emoji": "\x1b[31m!"},
+            "api": [{"name": "run", "description": "d\x1b]8;;x\x1b\\"}],
+        }
+    )
+    assert (
+        manifest.meta.title == "evilsrv"
+        and manifest.meta.emoji == "!"
+        and manifest.api[0].description == "d"
+    )

@@ -23,7 +23,14 @@ def render_text(renderable: object, width: int = 70) -> str:
 
 
 def done_state(content: str = "hello", state: object = None) -> CallState:
-    return reduce_all(CallState(tool="demo", api="run"), [ev.ArgsComplete(args={"q": "x"}), ev.Started(), ev.Completed(to_result(success=True, content=content, state=state))])
+    return reduce_all(
+        CallState(tool="demo", api="run"),
+        [
+            ev.ArgsComplete(args={"q": "x"}),
+            ev.Started(),
+            ev.Completed(to_result(success=True, content=content, state=state)),
+        ],
+    )
 
 
 def test_every_kind_has_a_generic_fallback() -> None:
@@ -42,7 +49,13 @@ def test_registries_are_independent_objects() -> None:
 
 def test_registered_surfaces_win_per_tool_and_api_and_portal_per_tool() -> None:
     registry = SurfaceRegistry()
-    registry.register_set("demo", SurfaceSet(renders={"run": lambda ctx: Text("custom render")}, portal=lambda ctx: Text(f"portal for {ctx.api_name}")))
+    registry.register_set(
+        "demo",
+        SurfaceSet(
+            renders={"run": lambda ctx: Text("custom render")},
+            portal=lambda ctx: Text(f"portal for {ctx.api_name}"),
+        ),
+    )
     ctx = SurfaceContext(state=done_state())
     assert "custom render" in render_text(card_renderable(ctx, registry))
     assert registry.resolve("demo", "other", SurfaceKind.RENDER).fallback
@@ -79,7 +92,10 @@ def test_a_renderable_that_raises_while_rendering_is_contained() -> None:
     registry = SurfaceRegistry()
     registry.register("demo", "run", SurfaceKind.INSPECTOR, lambda ctx: Exploding())
     text = render_text(card_renderable(SurfaceContext(state=done_state()), registry))
-    assert "inspector surface of demo/run crashed" in text and "ZeroDivisionError: late failure" in text
+    assert (
+        "inspector surface of demo/run crashed" in text
+        and "ZeroDivisionError: late failure" in text
+    )
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,9 @@ def test_fast_path_equals_settled_screen(project) -> None:  # noqa: ANN001
     cases = snapshot_cases(project.catalog, project.registry)
     # Every phase and theme appears in a sample of one case in five.
     sample = cases[::5]
-    assert {case.phase for case in sample} >= {case.phase for case in cases if case.surface == "card"}
+    assert {case.phase for case in sample} >= {
+        case.phase for case in cases if case.surface == "card"
+    }
     with SnapshotRenderer(project.catalog, project.registry) as fast:
         quick = [fast.render(case) for case in sample]
     with SnapshotRenderer(project.catalog, project.registry, settle=True) as slow:
@@ -45,12 +47,30 @@ def test_rendering_twice_is_byte_identical(project) -> None:  # noqa: ANN001
 
 def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:  # noqa: ANN001
     cases = snapshot_cases(project.catalog, project.registry)
-    run_command = [case for case in cases if case.tool == "local-system" and case.api == "runCommand" and case.variant_id == "run-steps"]
+    run_command = [
+        case
+        for case in cases
+        if case.tool == "local-system"
+        and case.api == "runCommand"
+        and case.variant_id == "run-steps"
+    ]
     names = sorted(case.name for case in run_command)
     assert names == sorted(
-        [f"{phase}-{width}-dark" for phase in ("args-streaming", "awaiting-approval", "executing", "streaming-output", "done") for width in (60, 100)]
+        [
+            f"{phase}-{width}-dark"
+            for phase in (
+                "args-streaming",
+                "awaiting-approval",
+                "executing",
+                "streaming-output",
+                "done",
+            )
+            for width in (60, 100)
+        ]
         + ["done-100-light", "portal-80-dark"]
     )
-    calculator = [case.name for case in cases if case.tool == "calculator" and case.variant_id == "arithmetic"]
+    calculator = [
+        case.name for case in cases if case.tool == "calculator" and case.variant_id == "arithmetic"
+    ]
     assert "portal-80-dark" not in calculator  # No Portal of its own: none snapshotted.
     assert len({case.test_id for case in cases}) == len(cases)

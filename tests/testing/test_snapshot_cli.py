@@ -29,7 +29,9 @@ FIXTURE = textwrap.dedent(
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled = false\ntools = ["workbench.tools.calculator:PACKAGE"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled = false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
+    )
     (tmp_path / "fixtures").mkdir()
     (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
     monkeypatch.chdir(tmp_path)
@@ -42,8 +44,13 @@ def test_snapshot_update_then_pass_then_fail_with_a_report(project: Path) -> Non
     assert first.exit_code == 1 and "MISSING calculator/calculate/add/done-60-dark" in first.output
     update = runner.invoke(main, ["snapshot", "--update"])
     assert update.exit_code == 0, update.output
-    files = sorted(path.relative_to(project / "snaps").as_posix() for path in (project / "snaps").rglob("*.*"))
-    assert "calculator/calculate/add/done-100-light.svg" in files and "calculator/calculate/add/args-streaming-60-dark.txt" in files
+    files = sorted(
+        path.relative_to(project / "snaps").as_posix() for path in (project / "snaps").rglob("*.*")
+    )
+    assert (
+        "calculator/calculate/add/done-100-light.svg" in files
+        and "calculator/calculate/add/args-streaming-60-dark.txt" in files
+    )
     assert runner.invoke(main, ["snapshot"]).exit_code == 0
     (project / "fixtures" / "calc.yaml").write_text(FIXTURE.replace('value: "2"', 'value: "3"'))
     report = project / "report.html"
@@ -52,7 +59,12 @@ def test_snapshot_update_then_pass_then_fail_with_a_report(project: Path) -> Non
     assert "FAILED calculator/calculate/add/done-60-dark" in failed.output
     assert "-│ = 2" in failed.output and "+│ = 3" in failed.output
     page = report.read_text()
-    assert "Changes" in page and "expected" in page and "actual" in page and "data:image/svg+xml;base64," in page
+    assert (
+        "Changes" in page
+        and "expected" in page
+        and "actual" in page
+        and "data:image/svg+xml;base64," in page
+    )
 
 
 def test_unused_snapshots_are_reported_and_deleted_on_update(project: Path) -> None:
@@ -73,7 +85,13 @@ def test_coverage_reports_gaps_and_check_fails_on_them(project: Path) -> None:
     assert result.exit_code == 1
     report = json.loads(result.output)
     [row] = report["apis"]
-    assert row["kinds"] == {"typical": "covered", "empty": "waived", "error": "missing", "truncated": "missing", "loading": "covered"}
+    assert row["kinds"] == {
+        "typical": "covered",
+        "empty": "waived",
+        "error": "missing",
+        "truncated": "missing",
+        "loading": "covered",
+    }
     assert row["surfaces"]["inspector"] == "own" and row["surfaces"]["portal"] == "fallback"
     check = runner.invoke(main, ["check"])
     assert check.exit_code == 1

@@ -25,7 +25,9 @@ class Capture:
         self.progress.append((progress, total, message))
 
     def context(self, workspace: Path, timeout_s: float | None = 10.0) -> CallContext:
-        return CallContext(workspace=workspace, emit=self.emit, progress=self.report, timeout_s=timeout_s)  # type: ignore[arg-type]
+        return CallContext(
+            workspace=workspace, emit=self.emit, progress=self.report, timeout_s=timeout_s
+        )  # type: ignore[arg-type]
 
     def text(self, stream: str) -> str:
         return "".join(text for text, name in self.chunks if name == stream)

@@ -33,7 +33,13 @@ class WorkbenchApp(App[None]):
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
-    def __init__(self, load_project: Callable[[], Project] | None = None, *, live_session: LiveSession | None = None, animate: bool = True) -> None:
+    def __init__(
+        self,
+        load_project: Callable[[], Project] | None = None,
+        *,
+        live_session: LiveSession | None = None,
+        animate: bool = True,
+    ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
@@ -56,9 +62,17 @@ class WorkbenchApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Toggle dark/light theme", "Switch between the dark and light theme", self.action_toggle_theme)
+        yield SystemCommand(
+            "Toggle dark/light theme",
+            "Switch between the dark and light theme",
+            self.action_toggle_theme,
+        )
         # Every screen binding is offered in the palette too, with its footer description.
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action
-                yield SystemCommand(binding.description, f"{binding.description} (key: {binding.key_display or binding.key})", lambda action=action: screen.call_later(screen.run_action, action))
+                yield SystemCommand(
+                    binding.description,
+                    f"{binding.description} (key: {binding.key_display or binding.key})",
+                    lambda action=action: screen.call_later(screen.run_action, action),
+                )

@@ -30,7 +30,11 @@ class WorkbenchGroup(click.Group):
             raise SystemExit(2) from None
 
 
-@click.group(cls=WorkbenchGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=WorkbenchGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--fixtures",
     "fixture_paths",

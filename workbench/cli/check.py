@@ -10,7 +10,14 @@ import click
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def check(paths: tuple[Path, ...], output_format: str) -> None:
     """Load and validate every fixture and manifest (PATHS, or the configured fixture dirs).
 
@@ -25,8 +32,15 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
     project = open_project(paths)
     catalog = project.catalog
     # Named files are linted on their own; the coverage gate is about the whole project.
-    gaps = [] if paths else coverage_problems(coverage(catalog, project.registry), root=project.config.root)
-    problems = sorted([*catalog.problems, *gaps], key=lambda problem: (problem.file, problem.line or 0, problem.field))
+    gaps = (
+        []
+        if paths
+        else coverage_problems(coverage(catalog, project.registry), root=project.config.root)
+    )
+    problems = sorted(
+        [*catalog.problems, *gaps],
+        key=lambda problem: (problem.file, problem.line or 0, problem.field),
+    )
     errors = [problem for problem in problems if problem.severity == "error"]
     if output_format == "json":
         report = {

@@ -7,12 +7,32 @@ import shutil
 
 import click
 
-SURFACE_LETTERS = (("inspector", "I"), ("placeholder", "P"), ("streaming", "S"), ("render", "R"), ("intervention", "V"), ("portal", "O"))
-KIND_LABELS = (("typical", "typ"), ("empty", "emp"), ("error", "err"), ("truncated", "trunc"), ("loading", "load"))
+SURFACE_LETTERS = (
+    ("inspector", "I"),
+    ("placeholder", "P"),
+    ("streaming", "S"),
+    ("render", "R"),
+    ("intervention", "V"),
+    ("portal", "O"),
+)
+KIND_LABELS = (
+    ("typical", "typ"),
+    ("empty", "emp"),
+    ("error", "err"),
+    ("truncated", "trunc"),
+    ("loading", "load"),
+)
 
 
 @click.command()
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 def coverage(output_format: str) -> None:
     """Print which surfaces each API has (own or fallback) and which kinds its fixtures cover.
 
@@ -31,7 +51,11 @@ def coverage(output_format: str) -> None:
     rows = compute(project.catalog, project.registry)
     gaps = sum(len(row.gaps) for row in rows)
     if output_format == "json":
-        click.echo(json.dumps({"ok": not gaps, "gaps": gaps, "apis": [row.to_json() for row in rows]}, indent=2))
+        click.echo(
+            json.dumps(
+                {"ok": not gaps, "gaps": gaps, "apis": [row.to_json() for row in rows]}, indent=2
+            )
+        )
     else:
         table = Table(title="Workbench coverage", show_lines=False)
         table.add_column("tool")
@@ -45,12 +69,27 @@ def coverage(output_format: str) -> None:
             for kind, letter in SURFACE_LETTERS:
                 own = row.surfaces[kind]
                 missing_intervention = kind == "intervention" and row.needs_intervention and not own
-                surfaces.append(letter if own else "·", style="bold red" if missing_intervention else "green" if own else "dim")
+                surfaces.append(
+                    letter if own else "·",
+                    style="bold red" if missing_intervention else "green" if own else "dim",
+                )
             cells = []
             for kind, _ in KIND_LABELS:
                 status = row.kinds[kind]
-                cells.append(Text("✓", style="green") if status == "covered" else Text("w", style="yellow") if status == "waived" else Text("✗", style="bold red"))
-            table.add_row(Text(row.tool), Text(row.api), surfaces, *cells, Text("; ".join(row.gaps), style="red"))
+                cells.append(
+                    Text("✓", style="green")
+                    if status == "covered"
+                    else Text("w", style="yellow")
+                    if status == "waived"
+                    else Text("✗", style="bold red")
+                )
+            table.add_row(
+                Text(row.tool),
+                Text(row.api),
+                surfaces,
+                *cells,
+                Text("; ".join(row.gaps), style="red"),
+            )
         Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
         click.echo(f"{len(rows)} APIs, {gaps} gap(s)")
     if gaps:

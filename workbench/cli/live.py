@@ -16,14 +16,61 @@ F = TypeVar("F", bound=Callable[..., Any])
 def source_options(function: F) -> F:
     """The options every live command shares: where tools come from and how calls are approved."""
     options = [
-        click.option("--mcp", "mcp", multiple=True, metavar="COMMAND|URL", help="An MCP server: a command run over stdio ('python -m my_server') or a streamable-HTTP URL (repeatable)."),
-        click.option("--config", "config_files", multiple=True, type=click.Path(path_type=Path, dir_okay=False), help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) (repeatable)."),
-        click.option("--tools", "tool_modules", multiple=True, metavar="MODULE[:ATTR]", help="A Python module exposing a ToolPackage (PACKAGE, or ATTR) (repeatable)."),
-        click.option("--skills", "skills", multiple=True, type=click.Path(path_type=Path, file_okay=False), help="A folder of SKILL.md skills to offer as a tool (repeatable)."),
-        click.option("--workspace", type=click.Path(path_type=Path, file_okay=False), default=None, help="Workspace for file tools and the path-scope audit (default: the current directory)."),
-        click.option("--allow", "allow", multiple=True, metavar="TOOL.API", help="Allow-list for --approval allow-list (globs, repeatable)."),
-        click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST|CIDR", help="Let HTTP tools reach this private address (repeatable)."),
-        click.option("--handshake-timeout", type=float, default=20.0, show_default=True, help="Seconds an MCP server has to answer the handshake."),
+        click.option(
+            "--mcp",
+            "mcp",
+            multiple=True,
+            metavar="COMMAND|URL",
+            help="An MCP server: a command run over stdio ('python -m my_server') or a streamable-HTTP URL (repeatable).",
+        ),
+        click.option(
+            "--config",
+            "config_files",
+            multiple=True,
+            type=click.Path(path_type=Path, dir_okay=False),
+            help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) (repeatable).",
+        ),
+        click.option(
+            "--tools",
+            "tool_modules",
+            multiple=True,
+            metavar="MODULE[:ATTR]",
+            help="A Python module exposing a ToolPackage (PACKAGE, or ATTR) (repeatable).",
+        ),
+        click.option(
+            "--skills",
+            "skills",
+            multiple=True,
+            type=click.Path(path_type=Path, file_okay=False),
+            help="A folder of SKILL.md skills to offer as a tool (repeatable).",
+        ),
+        click.option(
+            "--workspace",
+            type=click.Path(path_type=Path, file_okay=False),
+            default=None,
+            help="Workspace for file tools and the path-scope audit (default: the current directory).",
+        ),
+        click.option(
+            "--allow",
+            "allow",
+            multiple=True,
+            metavar="TOOL.API",
+            help="Allow-list for --approval allow-list (globs, repeatable).",
+        ),
+        click.option(
+            "--allow-host",
+            "allow_hosts",
+            multiple=True,
+            metavar="HOST|CIDR",
+            help="Let HTTP tools reach this private address (repeatable).",
+        ),
+        click.option(
+            "--handshake-timeout",
+            type=float,
+            default=20.0,
+            show_default=True,
+            help="Seconds an MCP server has to answer the handshake.",
+        ),
     ]
     for option in reversed(options):
         function = option(function)
@@ -56,7 +103,13 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
 @click.command()
 @source_options
 @click.option("--no-demo", is_flag=True, help="Do not start the embedded demo MCP server.")
-@click.option("--approval", type=click.Choice(["manual", "allow-list", "auto-run"]), default="manual", show_default=True, help="When calls ask a human first.")
+@click.option(
+    "--approval",
+    type=click.Choice(["manual", "allow-list", "auto-run"]),
+    default="manual",
+    show_default=True,
+    help="When calls ask a human first.",
+)
 def live(no_demo: bool, approval: str, **options: Any) -> None:
     """Open the TUI in live mode: call real tools and watch every surface.
 
@@ -73,7 +126,10 @@ def _parse_args(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        click.echo(f"workbench: error: --args is not valid JSON: {error.msg} at column {error.colno}", err=True)
+        click.echo(
+            f"workbench: error: --args is not valid JSON: {error.msg} at column {error.colno}",
+            err=True,
+        )
         raise SystemExit(2) from None
     if not isinstance(value, dict):
         click.echo("workbench: error: --args must be a JSON object", err=True)
@@ -83,13 +139,41 @@ def _parse_args(text: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("name", metavar="TOOL.API")
-@click.option("--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object.")
-@click.option("--timeout", type=float, default=None, help="Seconds before the call times out (clamped to 1..800; default: the API's, else 120).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
-@click.option("--approval", type=click.Choice(["headless", "auto-run", "allow-list"]), default="headless", show_default=True, help="headless: calls that need approval are blocked; auto-run: 'required' ones run ('always' never does).")
+@click.option(
+    "--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object."
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=None,
+    help="Seconds before the call times out (clamped to 1..800; default: the API's, else 120).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--approval",
+    type=click.Choice(["headless", "auto-run", "allow-list"]),
+    default="headless",
+    show_default=True,
+    help="headless: calls that need approval are blocked; auto-run: 'required' ones run ('always' never does).",
+)
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
 @source_options
-def call(name: str, args_text: str, timeout: float | None, output_format: str, approval: str, demo: bool, **options: Any) -> None:
+def call(
+    name: str,
+    args_text: str,
+    timeout: float | None,
+    output_format: str,
+    approval: str,
+    demo: bool,
+    **options: Any,
+) -> None:
     """Make one call headless and print the result.
 
     TOOL.API names the call: for an MCP server TOOL is its key in --config, or for --mcp the
@@ -123,24 +207,43 @@ def call(name: str, args_text: str, timeout: float | None, output_format: str, a
     else:
         click.echo(clean(result.content))
         if result.error is not None:
-            click.echo(f"[{state.phase.value}] {result.error.type}: {clean(result.error.message)}", err=True)
+            click.echo(
+                f"[{state.phase.value}] {result.error.type}: {clean(result.error.message)}",
+                err=True,
+            )
     raise SystemExit(0 if result.success else 1)
 
 
 @click.command()
-@click.option("--openai", "as_openai", is_flag=True, help="Print the aggregated tool list as OpenAI function schemas (JSON).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format of the listing.")
+@click.option(
+    "--openai",
+    "as_openai",
+    is_flag=True,
+    help="Print the aggregated tool list as OpenAI function schemas (JSON).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format of the listing.",
+)
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
 @source_options
 def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> None:
     """List every tool of every source, with connection states and name conflicts."""
     session = _build(options, include_demo=demo, approval="manual")
 
-    async def gather() -> tuple[list[Any], dict[str, list[str]], list[tuple[str, str, str]], list[dict[str, Any]]]:
+    async def gather() -> tuple[
+        list[Any], dict[str, list[str]], list[tuple[str, str, str]], list[dict[str, Any]]
+    ]:
         await session.manager.start()
         try:
             entries = session.manager.entries()
-            statuses = [(source.name, state, detail) for source, state, detail in session.manager.statuses()]
+            statuses = [
+                (source.name, state, detail) for source, state, detail in session.manager.statuses()
+            ]
             return entries, session.manager.conflicts(), statuses, session.manager.openai_tools()
         finally:
             await session.manager.stop()
@@ -151,8 +254,17 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         return
     if output_format == "json":
         listing = {
-            "sources": [{"name": name, "state": state, "detail": detail} for name, state, detail in statuses],
-            "tools": [{"source": entry.source.name, "tool": entry.tool, "apis": [api.name for api in entry.manifest.api]} for entry in entries],
+            "sources": [
+                {"name": name, "state": state, "detail": detail} for name, state, detail in statuses
+            ],
+            "tools": [
+                {
+                    "source": entry.source.name,
+                    "tool": entry.tool,
+                    "apis": [api.name for api in entry.manifest.api],
+                }
+                for entry in entries
+            ],
             "conflicts": conflicts,
         }
         click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
@@ -161,7 +273,12 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         click.echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
         for entry in entries:
             if entry.source.name == name:
-                flag = "  ⚠ conflict: also in " + ", ".join(source for source in conflicts[entry.tool] if source != name) if entry.tool in conflicts else ""
+                flag = (
+                    "  ⚠ conflict: also in "
+                    + ", ".join(source for source in conflicts[entry.tool] if source != name)
+                    if entry.tool in conflicts
+                    else ""
+                )
                 click.echo(f"    {entry.tool}{flag}")
                 for api in entry.manifest.api:
                     click.echo(f"      .{api.name}")

@@ -21,12 +21,34 @@ def fail_usage(message: str) -> NoReturn:
 
 @click.command()
 @click.argument("reference", metavar="FIXTURE_FILE#VARIANT")
-@click.option("--phase", default=None, help="Lifecycle phase to show (default: the variant's last).")
-@click.option("--width", default=80, show_default=True, type=click.IntRange(30, 400), help="Card width in columns.")
-@click.option("--surface", type=click.Choice(["card", "portal"]), default="card", show_default=True, help="The tool card, or the tool's Portal.")
-@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True, help="Colours used when --color is on.")
+@click.option(
+    "--phase", default=None, help="Lifecycle phase to show (default: the variant's last)."
+)
+@click.option(
+    "--width",
+    default=80,
+    show_default=True,
+    type=click.IntRange(30, 400),
+    help="Card width in columns.",
+)
+@click.option(
+    "--surface",
+    type=click.Choice(["card", "portal"]),
+    default="card",
+    show_default=True,
+    help="The tool card, or the tool's Portal.",
+)
+@click.option(
+    "--theme",
+    type=click.Choice(["dark", "light"]),
+    default="dark",
+    show_default=True,
+    help="Colours used when --color is on.",
+)
 @click.option("--color/--no-color", default=False, help="Keep ANSI colours (default: plain text).")
-def show(reference: str, phase: str | None, width: int, surface: str, theme: str, color: bool) -> None:
+def show(
+    reference: str, phase: str | None, width: int, surface: str, theme: str, color: bool
+) -> None:
     """Print FIXTURE_FILE#VARIANT's tool card at PHASE, headless.
 
     For CI logs, docs and quick checks. Unknown files, variants or phases are reported in
@@ -41,8 +63,13 @@ def show(reference: str, phase: str | None, width: int, surface: str, theme: str
 
     target = Path(reference.partition("#")[0])
     config = load_config()
-    loaded_dirs = [*config.fixture_dirs, *([bundled_fixtures_dir()] if config.include_bundled else [])]
-    if target.is_file() and not any(target.resolve().is_relative_to(folder.resolve()) for folder in loaded_dirs):
+    loaded_dirs = [
+        *config.fixture_dirs,
+        *([bundled_fixtures_dir()] if config.include_bundled else []),
+    ]
+    if target.is_file() and not any(
+        target.resolve().is_relative_to(folder.resolve()) for folder in loaded_dirs
+    ):
         # A file outside the project is loaded with the project's tools, so their manifests and surfaces apply.
         project = open_project([*config.fixture_dirs, target], config=config)
     else:
@@ -60,11 +87,26 @@ def show(reference: str, phase: str | None, width: int, surface: str, theme: str
             fail_usage(f"unknown phase {phase!r} (phases: {', '.join(PHASE_NAMES)})")
         chosen = Phase(phase)
         if chosen not in script.phases:
-            fail_usage(f"variant {ref.variant.id!r} has no phase {phase!r} (it has: {', '.join(p.value for p in script.phases)})")
+            fail_usage(
+                f"variant {ref.variant.id!r} has no phase {phase!r} (it has: {', '.join(p.value for p in script.phases)})"
+            )
     state = script.state_at(chosen)
     manifest = catalog.tools[ref.tool].manifest if ref.tool in catalog.tools else None
     palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
     ctx = SurfaceContext(state=state, manifest=manifest, width=width, palette=palette)
-    renderable = card_renderable(ctx, project.registry) if surface == "card" else portal_renderable(ctx, project.registry)
-    console = Console(file=sys.stdout, width=width, color_system="truecolor" if color else None, force_terminal=color, no_color=not color, highlight=False, emoji=False, legacy_windows=False)
+    renderable = (
+        card_renderable(ctx, project.registry)
+        if surface == "card"
+        else portal_renderable(ctx, project.registry)
+    )
+    console = Console(
+        file=sys.stdout,
+        width=width,
+        color_system="truecolor" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
     console.print(renderable, crop=False)

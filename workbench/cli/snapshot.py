@@ -10,11 +10,32 @@ import click
 
 
 @click.command()
-@click.option("--update", is_flag=True, help="Rewrite changed snapshots, add new ones and delete unused ones.")
-@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Write an HTML report (gallery, and expected/actual side by side for every change).")
-@click.option("--snapshots", "snapshot_dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Snapshot directory (default: [tool.workbench] snapshots).")
-@click.option("-k", "select", default=None, help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.")
-def snapshot(update: bool, report_path: Path | None, snapshot_dir: Path | None, select: str | None) -> None:
+@click.option(
+    "--update", is_flag=True, help="Rewrite changed snapshots, add new ones and delete unused ones."
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write an HTML report (gallery, and expected/actual side by side for every change).",
+)
+@click.option(
+    "--snapshots",
+    "snapshot_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Snapshot directory (default: [tool.workbench] snapshots).",
+)
+@click.option(
+    "-k",
+    "select",
+    default=None,
+    help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
+)
+def snapshot(
+    update: bool, report_path: Path | None, snapshot_dir: Path | None, select: str | None
+) -> None:
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
     The same matrix and renderer as the pytest plugin. Exit code 1 when a snapshot differs,
@@ -32,7 +53,9 @@ def snapshot(update: bool, report_path: Path | None, snapshot_dir: Path | None, 
     if errors:
         for problem in errors:
             click.echo(problem.format(), err=True)
-        click.echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        click.echo(
+            "workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True
+        )
         raise SystemExit(2)
     root = (snapshot_dir or config.snapshot_dir).resolve()
     cases = snapshot_cases(project.catalog, project.registry)
@@ -45,7 +68,9 @@ def snapshot(update: bool, report_path: Path | None, snapshot_dir: Path | None, 
             click.echo(f"\r{done}/{total}", nl=False, err=True)
 
     with SnapshotRenderer(project.catalog, project.registry) as renderer:
-        run = run_snapshots(cases, renderer, root, update=update and not select, on_progress=progress)
+        run = run_snapshots(
+            cases, renderer, root, update=update and not select, on_progress=progress
+        )
     run.seconds = time.perf_counter() - started
     if sys.stderr.isatty():
         click.echo("", err=True)
@@ -57,8 +82,12 @@ def snapshot(update: bool, report_path: Path | None, snapshot_dir: Path | None, 
             click.echo(f"MISSING {outcome.case.test_id}")
     for path in run.unused:
         click.echo(f"UNUSED {path}")
-    summary = ", ".join(f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated"))
-    click.echo(f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, {len(run.unused)} unused, {len(run.deleted)} deleted")
+    summary = ", ".join(
+        f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated")
+    )
+    click.echo(
+        f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, {len(run.unused)} unused, {len(run.deleted)} deleted"
+    )
     if report_path is not None:
         write_report(run, report_path)
         click.echo(f"report: {report_path}")

@@ -12,7 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 FieldKind = Literal["string", "integer", "number", "boolean", "enum", "array", "object", "json"]
-UNSUPPORTED_KEYS = ("anyOf", "oneOf", "allOf", "$ref", "not", "patternProperties", "if", "prefixItems", "dependentSchemas")
+UNSUPPORTED_KEYS = (
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "not",
+    "patternProperties",
+    "if",
+    "prefixItems",
+    "dependentSchemas",
+)
 PRIMITIVES = ("string", "integer", "number", "boolean")
 
 
@@ -72,7 +82,12 @@ def _field(name: str, path: tuple[str, ...], schema: Any, required: bool, depth:
         return FieldSpec(name, path, "json", required)
     description = str(schema.get("description") or "")
     default = schema.get("default", MISSING)
-    common = {"required": required, "description": description, "default": default, "schema": schema}
+    common = {
+        "required": required,
+        "description": description,
+        "default": default,
+        "schema": schema,
+    }
     if any(key in schema for key in UNSUPPORTED_KEYS):
         return FieldSpec(name, path, "json", **common)
     if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -84,14 +99,19 @@ def _field(name: str, path: tuple[str, ...], schema: Any, required: bool, depth:
         items = schema.get("items")
         if isinstance(items, dict) and not any(key in items for key in UNSUPPORTED_KEYS):
             if isinstance(items.get("enum"), list) and items["enum"]:
-                return FieldSpec(name, path, "array", item_kind="enum", item_enum=tuple(items["enum"]), **common)
+                return FieldSpec(
+                    name, path, "array", item_kind="enum", item_enum=tuple(items["enum"]), **common
+                )
             item_kind = _type_of(items)
             if item_kind in ("string", "integer", "number"):
                 return FieldSpec(name, path, "array", item_kind=item_kind, **common)  # type: ignore[arg-type]
         return FieldSpec(name, path, "json", **common)
     if kind == "object" and isinstance(schema.get("properties"), dict) and depth < 4:
         required_names = set(schema.get("required") or [])
-        children = tuple(_field(child, (*path, child), sub, child in required_names, depth + 1) for child, sub in schema["properties"].items())
+        children = tuple(
+            _field(child, (*path, child), sub, child in required_names, depth + 1)
+            for child, sub in schema["properties"].items()
+        )
         return FieldSpec(name, path, "object", children=children, **common)
     return FieldSpec(name, path, "json", **common)
 
@@ -101,17 +121,27 @@ def build_form(schema: Any) -> FormSpec:
     if not isinstance(schema, dict):
         return FormSpec((), raw_only=True, reason="the parameters are not a JSON Schema object")
     if any(key in schema for key in UNSUPPORTED_KEYS):
-        return FormSpec((), raw_only=True, reason="the schema combines alternatives ($ref, anyOf, ...) a form cannot show")
+        return FormSpec(
+            (),
+            raw_only=True,
+            reason="the schema combines alternatives ($ref, anyOf, ...) a form cannot show",
+        )
     properties = schema.get("properties")
     if _type_of(schema) not in ("object", None) or not isinstance(properties, dict):
         if _type_of(schema) in ("object", None) and not properties:
             return FormSpec(())
-        return FormSpec((), raw_only=True, reason="the arguments are not an object of named properties")
+        return FormSpec(
+            (), raw_only=True, reason="the arguments are not an object of named properties"
+        )
     required = set(schema.get("required") or [])
-    return FormSpec(tuple(_field(name, (name,), sub, name in required, 0) for name, sub in properties.items()))
+    return FormSpec(
+        tuple(_field(name, (name,), sub, name in required, 0) for name, sub in properties.items())
+    )
 
 
-def _scalar(kind: FieldKind | None, text: str, enum: tuple[Any, ...] = ()) -> tuple[Any, str | None]:
+def _scalar(
+    kind: FieldKind | None, text: str, enum: tuple[Any, ...] = ()
+) -> tuple[Any, str | None]:
     if kind == "integer":
         try:
             return int(text.strip()), None
@@ -122,7 +152,11 @@ def _scalar(kind: FieldKind | None, text: str, enum: tuple[Any, ...] = ()) -> tu
             number = float(text.strip())
         except ValueError:
             return MISSING, f"{text.strip()!r} is not a number"
-        return (int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number), None
+        return (
+            int(number)
+            if number.is_integer() and "." not in text and "e" not in text.lower()
+            else number
+        ), None
     if kind == "enum":
         for option in enum:
             if str(option) == text.strip():

@@ -171,7 +171,9 @@ def has_intervention(policy: HumanIntervention | None) -> bool:
     return True
 
 
-def openai_function(manifest: ToolManifest, api: ToolApi, *, separator: str = "__") -> dict[str, Any]:
+def openai_function(
+    manifest: ToolManifest, api: ToolApi, *, separator: str = "__"
+) -> dict[str, Any]:
     """The OpenAI function-calling schema for one API, named ``identifier__api``."""
     # OpenAI accepts ^[A-Za-z0-9_-]{1,64}$ only.
     name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{manifest.identifier}{separator}{api.name}")

@@ -55,7 +55,10 @@ class _Store:
         self.streams.extend([_STREAM_CODES[stream]] * len(texts))
 
     def slice(self, start: int, stop: int) -> list[OutputLine]:
-        return [OutputLine(text, _STREAM_NAMES[code]) for text, code in zip(self.texts[start:stop], self.streams[start:stop], strict=True)]
+        return [
+            OutputLine(text, _STREAM_NAMES[code])
+            for text, code in zip(self.texts[start:stop], self.streams[start:stop], strict=True)
+        ]
 
     def copy_prefix(self, count: int) -> _Store:
         return _Store(self.texts[:count], self.streams[:count])
@@ -67,7 +70,15 @@ class _Store:
 class OutputBuffer:
     """What a tool printed: complete lines, a pending partial line, and totals."""
 
-    __slots__ = ("_store", "_count", "partial", "partial_stream", "dropped", "total_chars", "max_lines")
+    __slots__ = (
+        "_store",
+        "_count",
+        "partial",
+        "partial_stream",
+        "dropped",
+        "total_chars",
+        "max_lines",
+    )
 
     def __init__(
         self,

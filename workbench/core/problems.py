@@ -27,7 +27,11 @@ class Problem:
 
         location = f"{self.file}:{self.line}" if self.line is not None else self.file
         field = f" {self.field}:" if self.field else ""
-        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + f"… (+{len(self.message) - MAX_MESSAGE:,} characters)"
+        message = (
+            self.message
+            if len(self.message) <= MAX_MESSAGE
+            else self.message[:MAX_MESSAGE] + f"… (+{len(self.message) - MAX_MESSAGE:,} characters)"
+        )
         return clean(f"{location}:{field} {message}")
 
     def to_json(self) -> dict[str, Any]:

@@ -59,7 +59,9 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
             return _ignored(state)
         raw = state.raw_args + event.text
         partial = parse_partial_args(raw)
-        return replace(state, raw_args=raw, partial_args=partial if partial is not None else state.partial_args)
+        return replace(
+            state, raw_args=raw, partial_args=partial if partial is not None else state.partial_args
+        )
 
     if isinstance(event, ev.ArgsComplete):
         if phase is not Phase.ARGS_STREAMING:
@@ -94,7 +96,9 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
             state = _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
         elif phase is not Phase.EXECUTING or state.timings.started_ms is not None:
             return _ignored(state)
-        return replace(state, phase=Phase.EXECUTING, timings=replace(state.timings, started_ms=event.at_ms))
+        return replace(
+            state, phase=Phase.EXECUTING, timings=replace(state.timings, started_ms=event.at_ms)
+        )
 
     if isinstance(event, (ev.OutputChunk, ev.Progress)):
         if phase not in _RUNNING:
@@ -123,9 +127,15 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
             new_phase = _TERMINAL_PHASE[type(event)]
         approval = state.approval
         if phase is Phase.AWAITING_APPROVAL and approval is not None:
-            decision = {Phase.SKIPPED: "skipped", Phase.CANCELLED: "cancelled", Phase.BLOCKED: "blocked"}
+            decision = {
+                Phase.SKIPPED: "skipped",
+                Phase.CANCELLED: "cancelled",
+                Phase.BLOCKED: "blocked",
+            }
             note = event.reason if isinstance(event, ev.Skipped) else approval.note
-            approval = replace(approval, decision=decision.get(new_phase, approval.decision), note=note)
+            approval = replace(
+                approval, decision=decision.get(new_phase, approval.decision), note=note
+            )
         elif isinstance(event, ev.Blocked):
             approval = Approval(reason=event.result.content, decision="blocked")
         args = state.args

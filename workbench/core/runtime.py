@@ -65,16 +65,29 @@ class BaseRuntime:
     def has_api(self, api: str) -> bool:
         return api in self.api_names and callable(getattr(self, api, None))
 
-    async def invoke(self, api: str, args: dict[str, Any], ctx: CallContext | None = None) -> ToolResult:
+    async def invoke(
+        self, api: str, args: dict[str, Any], ctx: CallContext | None = None
+    ) -> ToolResult:
         if not self.has_api(api):
-            return failure(ErrorType.API_NOT_FOUND, f"no API named {api!r} (available: {', '.join(self.api_names)})")
+            return failure(
+                ErrorType.API_NOT_FOUND,
+                f"no API named {api!r} (available: {', '.join(self.api_names)})",
+            )
         method: ApiMethod = getattr(self, api)
         try:
             result = method(args, ctx or CallContext())
             if inspect.isawaitable(result):
                 result = await result
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a tool bug (even sys.exit) must become a result
-            return to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{api} crashed: {type(error).__name__}: {error}")
+            return to_result(
+                success=False,
+                error=error,
+                error_type=ErrorType.TOOL_CRASHED,
+                content=f"{api} crashed: {type(error).__name__}: {error}",
+            )
         if not isinstance(result, ToolResult):
-            return failure(ErrorType.PROTOCOL_ERROR, f"{api} returned {type(result).__name__}, not a ToolResult")
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{api} returned {type(result).__name__}, not a ToolResult",
+            )
         return result

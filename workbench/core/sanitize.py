@@ -22,7 +22,9 @@ from rich.text import Text
 
 # ESC-introduced strings ended by ST (ESC \ or 0x9C) or, in practice, BEL. An unterminated
 # string runs to the end of the text, as a terminal would swallow it.
-_STRING_SEQUENCE = r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c]|\x1b(?!\\))*(?:\x07|\x1b\\|\x9c|$)"
+_STRING_SEQUENCE = (
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c]|\x1b(?!\\))*(?:\x07|\x1b\\|\x9c|$)"
+)
 _CSI_SEQUENCE = r"(?:\x1b\[|\x9b)([0-?]*)([ -/]*)([@-~]|$)"
 # Any other escape: ESC, intermediates, one final byte (ESC 7, ESC ( B, ESC c ...), or a lone ESC.
 _OTHER_ESCAPE = r"\x1b[ -/]*[0-~]?"

@@ -28,7 +28,11 @@ def sample_for(schema: Any, name: str = "value", depth: int = 0) -> Any:
     if kind == "object" or (kind is None and "properties" in schema):
         properties = schema.get("properties") or {}
         required = schema.get("required") or list(properties)
-        return {key: sample_for(properties[key], key, depth + 1) for key in properties if key in required}
+        return {
+            key: sample_for(properties[key], key, depth + 1)
+            for key in properties
+            if key in required
+        }
     if kind == "array":
         item = sample_for(schema.get("items", {}), name, depth + 1)
         count = max(1, int(schema.get("minItems", 1)))
@@ -41,7 +45,12 @@ def sample_for(schema: Any, name: str = "value", depth: int = 0) -> Any:
         maximum = schema.get("maxLength")
         return text[: int(maximum)] if isinstance(maximum, int) else text
     if kind == "integer":
-        return int(schema.get("minimum", schema.get("exclusiveMinimum", -1) + 1 if "exclusiveMinimum" in schema else 1))
+        return int(
+            schema.get(
+                "minimum",
+                schema.get("exclusiveMinimum", -1) + 1 if "exclusiveMinimum" in schema else 1,
+            )
+        )
     if kind == "number":
         return float(schema.get("minimum", 1.0))
     if kind == "boolean":

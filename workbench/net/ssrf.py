@@ -31,13 +31,21 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 MAX_POOLS = 32
-METADATA_ADDRESSES = frozenset({ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"), ipaddress.ip_address("100.100.100.200")})
+METADATA_ADDRESSES = frozenset(
+    {
+        ipaddress.ip_address("169.254.169.254"),
+        ipaddress.ip_address("fd00:ec2::254"),
+        ipaddress.ip_address("100.100.100.200"),
+    }
+)
 
 
 class RequestRefused(httpx.TransportError):
     """The guard refused a request; ``reason`` says which address and why."""
 
-    def __init__(self, message: str, *, request: httpx.Request | None = None, reason: str = "") -> None:
+    def __init__(
+        self, message: str, *, request: httpx.Request | None = None, reason: str = ""
+    ) -> None:
         super().__init__(message, request=request)
         self.reason = reason or message
 
@@ -73,7 +81,9 @@ def blocked_reason(address: IPAddress) -> str | None:
     for attribute, reason in checks:
         if getattr(address, attribute):
             return reason
-    if isinstance(address, ipaddress.IPv4Address) and address in ipaddress.ip_network("100.64.0.0/10"):
+    if isinstance(address, ipaddress.IPv4Address) and address in ipaddress.ip_network(
+        "100.64.0.0/10"
+    ):
         return "a carrier-grade NAT address"
     if isinstance(address, ipaddress.IPv6Address) and address.is_site_local:
         return "a site-local address"
@@ -127,7 +137,9 @@ async def resolve(host: str, port: int) -> list[IPAddress]:
 class SSRFSafeTransport(httpx.AsyncBaseTransport):
     """Wraps a real transport; every request (and redirect hop) is resolved and checked."""
 
-    def __init__(self, policy: SSRFPolicy | None = None, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self, policy: SSRFPolicy | None = None, *, transport: httpx.AsyncBaseTransport | None = None
+    ) -> None:
         self.policy = policy or SSRFPolicy()
         self._shared = transport
         # Requests go to the checked IP, and a connection pool keys connections by the URL it
@@ -158,7 +170,9 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
         for address in addresses:
             reason = blocked_reason(address)
             if reason is not None and not self.policy.allows(host, address):
-                message = f"refused {host} ({address}): {reason}; add it to the allow-list to reach it"
+                message = (
+                    f"refused {host} ({address}): {reason}; add it to the allow-list to reach it"
+                )
                 raise RequestRefused(message, request=request, reason=reason)
         chosen = addresses[0]
         ip_host = str(chosen)
@@ -166,8 +180,18 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
             # Connect to the address we checked; keep Host and SNI so virtual hosts and TLS work.
             # A copy goes to the wire: the caller's request (and so response.url and every
             # relative redirect) keeps the original name, which the allow-list may name.
-            extensions = {**request.extensions, "sni_hostname": host} if url.scheme == "https" else request.extensions
-            request = httpx.Request(request.method, url.copy_with(host=ip_host), headers=request.headers, stream=request.stream, extensions=extensions)
+            extensions = (
+                {**request.extensions, "sni_hostname": host}
+                if url.scheme == "https"
+                else request.extensions
+            )
+            request = httpx.Request(
+                request.method,
+                url.copy_with(host=ip_host),
+                headers=request.headers,
+                stream=request.stream,
+                extensions=extensions,
+            )
         transport = await self._transport_for(url.scheme, host, port)
         return await transport.handle_async_request(request)
 
@@ -180,7 +204,13 @@ class SSRFSafeTransport(httpx.AsyncBaseTransport):
             await self._shared.aclose()
 
 
-def safe_client(*, allow: Sequence[str] = (), timeout: float = 20.0, max_redirects: int = 5, headers: dict[str, str] | None = None) -> httpx.AsyncClient:
+def safe_client(
+    *,
+    allow: Sequence[str] = (),
+    timeout: float = 20.0,
+    max_redirects: int = 5,
+    headers: dict[str, str] | None = None,
+) -> httpx.AsyncClient:
     """An ``httpx.AsyncClient`` whose every request and redirect goes through the guard."""
     return httpx.AsyncClient(
         transport=SSRFSafeTransport(SSRFPolicy.from_entries(allow)),
@@ -193,7 +223,9 @@ def safe_client(*, allow: Sequence[str] = (), timeout: float = 20.0, max_redirec
     )
 
 
-async def read_capped(response: httpx.Response, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, bool]:
+async def read_capped(
+    response: httpx.Response, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[bytes, bool]:
     """Read at most ``max_bytes`` of a streamed response; returns ``(body, truncated)``."""
     chunks: list[bytes] = []
     size = 0

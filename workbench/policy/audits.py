@@ -10,21 +10,70 @@ from typing import Any
 Audit = Callable[[Mapping[str, Any], Mapping[str, Any], "Path | None"], "str | None"]
 """``(args, parameters_schema, workspace) -> reason to ask, or None``."""
 
-PATH_KEYS = ("path", "paths", "file", "files", "filename", "filepath", "file_path", "dir", "dirs", "directory", "cwd", "root", "target", "source", "destination", "dest", "src", "oldpath", "newpath", "old_path", "new_path", "pattern", "workdir", "output")
+PATH_KEYS = (
+    "path",
+    "paths",
+    "file",
+    "files",
+    "filename",
+    "filepath",
+    "file_path",
+    "dir",
+    "dirs",
+    "directory",
+    "cwd",
+    "root",
+    "target",
+    "source",
+    "destination",
+    "dest",
+    "src",
+    "oldpath",
+    "newpath",
+    "old_path",
+    "new_path",
+    "pattern",
+    "workdir",
+    "output",
+)
 
 
 def _is_path_key(key: str, schema: Mapping[str, Any] | None) -> bool:
-    if isinstance(schema, Mapping) and (schema.get("format") in ("path", "uri-reference") or schema.get("x-path") is True):
+    if isinstance(schema, Mapping) and (
+        schema.get("format") in ("path", "uri-reference") or schema.get("x-path") is True
+    ):
         return True
     lowered = key.lower()
-    return lowered in PATH_KEYS or lowered.endswith(("path", "paths", "dir", "directory", "file", "files"))
+    return lowered in PATH_KEYS or lowered.endswith(
+        ("path", "paths", "dir", "directory", "file", "files")
+    )
 
 
 def _looks_like_path(value: str) -> bool:
-    return value.startswith(("/", "~")) or value.startswith("..") or "/../" in value or value.startswith("\\\\")
+    return (
+        value.startswith(("/", "~"))
+        or value.startswith("..")
+        or "/../" in value
+        or value.startswith("\\\\")
+    )
 
 
-CONTENT_KEYS = frozenset({"content", "text", "body", "oldstring", "newstring", "old_string", "new_string", "instruction", "description", "query", "message", "expression"})
+CONTENT_KEYS = frozenset(
+    {
+        "content",
+        "text",
+        "body",
+        "oldstring",
+        "newstring",
+        "old_string",
+        "new_string",
+        "instruction",
+        "description",
+        "query",
+        "message",
+        "expression",
+    }
+)
 """Free-text arguments: a file's content starting with ``//`` is not a path."""
 MAX_PATH_CHARS = 4096
 
@@ -35,12 +84,19 @@ def _declares_paths(schema: Mapping[str, Any] | None) -> bool:
         return False
     for sub in properties.values():
         items = sub.get("items") if isinstance(sub, Mapping) else None
-        if isinstance(sub, Mapping) and sub.get("format") == "path" or isinstance(items, Mapping) and items.get("format") == "path":
+        if (
+            isinstance(sub, Mapping)
+            and sub.get("format") == "path"
+            or isinstance(items, Mapping)
+            and items.get("format") == "path"
+        ):
             return True
     return False
 
 
-def extract_paths(args: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> Iterator[str]:
+def extract_paths(
+    args: Mapping[str, Any], schema: Mapping[str, Any] | None = None
+) -> Iterator[str]:
     """Every value that names a path.
 
     A schema that marks its path arguments (``"format": "path"``) is taken at its word. For
@@ -65,7 +121,12 @@ def extract_paths(args: Mapping[str, Any], schema: Mapping[str, Any] | None = No
         if isinstance(value, str):
             if _is_path_key(key, sub_schema):
                 yield value
-            elif key.lower() not in CONTENT_KEYS and "\n" not in value and len(value) <= MAX_PATH_CHARS and _looks_like_path(value):
+            elif (
+                key.lower() not in CONTENT_KEYS
+                and "\n" not in value
+                and len(value) <= MAX_PATH_CHARS
+                and _looks_like_path(value)
+            ):
                 yield value
         elif isinstance(value, Mapping):
             nested = sub_schema.get("properties", {}) if isinstance(sub_schema, Mapping) else {}
@@ -77,7 +138,9 @@ def extract_paths(args: Mapping[str, Any], schema: Mapping[str, Any] | None = No
                 yield from walk(child, key, items)
 
     for key, value in args.items():
-        yield from walk(value, str(key), properties.get(key) if isinstance(properties, Mapping) else None)
+        yield from walk(
+            value, str(key), properties.get(key) if isinstance(properties, Mapping) else None
+        )
 
 
 def is_inside(path: str, workspace: Path) -> bool:
@@ -93,7 +156,9 @@ def is_inside(path: str, workspace: Path) -> bool:
     return resolved == root or root in resolved.parents
 
 
-def path_scope_audit(args: Mapping[str, Any], schema: Mapping[str, Any], workspace: Path | None) -> str | None:
+def path_scope_audit(
+    args: Mapping[str, Any], schema: Mapping[str, Any], workspace: Path | None
+) -> str | None:
     """Flag any path argument outside the workspace (glob patterns are checked by their base)."""
     if workspace is None:
         return "no workspace is set, so paths cannot be checked"
@@ -103,7 +168,9 @@ def path_scope_audit(args: Mapping[str, Any], schema: Mapping[str, Any], workspa
         if not is_inside(base, workspace):
             outside.append(value)
     if outside:
-        shown = ", ".join(outside[:3]) + (f" (+{len(outside) - 3} more)" if len(outside) > 3 else "")
+        shown = ", ".join(outside[:3]) + (
+            f" (+{len(outside) - 3} more)" if len(outside) > 3 else ""
+        )
         return f"path outside the workspace: {shown}"
     return None
 

@@ -34,7 +34,9 @@ class PolicyContext:
 
 
 def _value_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return (
+        value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    )
 
 
 def rule_matches(rule: InterventionRule, args: Mapping[str, Any]) -> bool:
@@ -50,7 +52,9 @@ def rule_matches(rule: InterventionRule, args: Mapping[str, Any]) -> bool:
     return True
 
 
-def static_policy(manifest: ToolManifest, api: str, args: Mapping[str, Any], ctx: PolicyContext) -> tuple[str, str]:
+def static_policy(
+    manifest: ToolManifest, api: str, args: Mapping[str, Any], ctx: PolicyContext
+) -> tuple[str, str]:
     """``(policy, reason)`` from the manifest for these args."""
     policy = manifest.effective_intervention(api)
     if policy is None:
@@ -61,43 +65,66 @@ def static_policy(manifest: ToolManifest, api: str, args: Mapping[str, Any], ctx
         for rule in policy:
             if rule_matches(rule, args):
                 if rule.match:
-                    matched = " and ".join(f"{name} matches {pattern!r}" for name, pattern in rule.match.items())
+                    matched = " and ".join(
+                        f"{name} matches {pattern!r}" for name, pattern in rule.match.items()
+                    )
                     return rule.policy, f"{matched} ({rule.policy})"
                 listed = any(item.match for item in policy)
-                return rule.policy, f"no rule lets these arguments run without asking ({rule.policy})" if listed else f"{manifest.identifier}.{api} is marked {rule.policy!r}"
+                return (
+                    rule.policy,
+                    f"no rule lets these arguments run without asking ({rule.policy})"
+                    if listed
+                    else f"{manifest.identifier}.{api} is marked {rule.policy!r}",
+                )
         return "never", ""
     assert isinstance(policy, DynamicIntervention)
     audit = ctx.audits.get(policy.dynamic.type)
     api_entry = manifest.get_api(api)
     schema = api_entry.parameters if api_entry is not None else {}
     if audit is None:
-        return policy.dynamic.policy, f"unknown audit {policy.dynamic.type!r}, so approval is required"
+        return (
+            policy.dynamic.policy,
+            f"unknown audit {policy.dynamic.type!r}, so approval is required",
+        )
     reason = audit(args, schema, ctx.workspace)
     if reason:
         return policy.dynamic.policy, f"{policy.dynamic.type}: {reason}"
     if policy.dynamic.default == "never":
         return "never", ""
-    return policy.dynamic.default, f"{manifest.identifier}.{api} asks before it changes anything ({policy.dynamic.type} found nothing outside the workspace)"
+    return (
+        policy.dynamic.default,
+        f"{manifest.identifier}.{api} asks before it changes anything ({policy.dynamic.type} found nothing outside the workspace)",
+    )
 
 
 def _allow_listed(tool: str, api: str, allow_list: frozenset[str]) -> bool:
-    return any(fnmatchcase(tool, entry) or fnmatchcase(f"{tool}.{api}", entry) for entry in allow_list)
+    return any(
+        fnmatchcase(tool, entry) or fnmatchcase(f"{tool}.{api}", entry) for entry in allow_list
+    )
 
 
-def check_approval(manifest: ToolManifest | None, api: str, args: Mapping[str, Any], ctx: PolicyContext) -> ApprovalCheck:
+def check_approval(
+    manifest: ToolManifest | None, api: str, args: Mapping[str, Any], ctx: PolicyContext
+) -> ApprovalCheck:
     """The verdict for one call."""
     if manifest is None or manifest.get_api(api) is None:
         name = f"{manifest.identifier}.{api}" if manifest is not None else api
         reason = f"{name} is not a known tool API"
-        return ApprovalCheck(needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless")
+        return ApprovalCheck(
+            needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless"
+        )
     policy, reason = static_policy(manifest, api, args, ctx)
     if policy == "never":
         return ApprovalCheck(needed=False, policy="never")
     if policy == "always":
-        return ApprovalCheck(needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless")
+        return ApprovalCheck(
+            needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless"
+        )
     # "required"
     if ctx.mode == "auto-run":
         return ApprovalCheck(needed=False, reason=reason, policy="required")
     if ctx.mode == "allow-list" and _allow_listed(manifest.identifier, api, ctx.allow_list):
         return ApprovalCheck(needed=False, reason=f"{reason}; allow-listed", policy="required")
-    return ApprovalCheck(needed=True, reason=reason, policy="required", blocked=ctx.mode == "headless")
+    return ApprovalCheck(
+        needed=True, reason=reason, policy="required", blocked=ctx.mode == "headless"
+    )

@@ -61,8 +61,12 @@ class ToolSource(abc.ABC):
         return any(manifest.identifier == tool for manifest in self.list_tools())
 
     def get_tool(self, tool: str) -> ToolManifest | None:
-        return next((manifest for manifest in self.list_tools() if manifest.identifier == tool), None)
+        return next(
+            (manifest for manifest in self.list_tools() if manifest.identifier == tool), None
+        )
 
     @abc.abstractmethod
-    async def invoke(self, tool: str, api: str, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def invoke(
+        self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
+    ) -> ToolResult:
         """Run one call; output and progress go to ``ctx``."""

@@ -112,13 +112,29 @@ class LiveCall:
         label = f"{self.tool}.{self.api}"
         if check.blocked:
             message = f"Blocked by policy: {label} needs approval ({check.reason}) and no one can approve in headless mode."
-            self._finish(ev.Blocked(failure(ErrorType.BLOCKED, message, state={"type": "blocked", "reason": check.reason}), at_ms=self._now_ms()))
+            self._finish(
+                ev.Blocked(
+                    failure(
+                        ErrorType.BLOCKED,
+                        message,
+                        state={"type": "blocked", "reason": check.reason},
+                    ),
+                    at_ms=self._now_ms(),
+                )
+            )
             return False
-        request = ev.ApprovalRequested(reason=check.reason, policy=check.policy, at_ms=self._now_ms())
+        request = ev.ApprovalRequested(
+            reason=check.reason, policy=check.policy, at_ms=self._now_ms()
+        )
         self._emit(request)
         if self.approval_gate is None:
             message = f"{label} needs approval ({check.reason}) but nothing can ask for it."
-            self._finish(ev.Blocked(failure(ErrorType.BLOCKED, message, state={"type": "blocked"}), at_ms=self._now_ms()))
+            self._finish(
+                ev.Blocked(
+                    failure(ErrorType.BLOCKED, message, state={"type": "blocked"}),
+                    at_ms=self._now_ms(),
+                )
+            )
             return False
         gate = asyncio.ensure_future(self.approval_gate(request))
         cancelled = asyncio.ensure_future(self._cancel.wait())
@@ -130,7 +146,15 @@ class LiveCall:
             if not gate.done():
                 gate.cancel()
         if gate.cancelled() or not gate.done():
-            self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"Cancelled while waiting for approval: {self._cancel_reason}."), at_ms=self._now_ms()))
+            self._finish(
+                ev.Cancelled(
+                    failure(
+                        ErrorType.CANCELLED,
+                        f"Cancelled while waiting for approval: {self._cancel_reason}.",
+                    ),
+                    at_ms=self._now_ms(),
+                )
+            )
             return False
         decision = gate.result()
         if decision.action == "approve":
@@ -140,9 +164,24 @@ class LiveCall:
             return True
         if decision.action == "skip":
             reason = decision.reason or "no reason given"
-            self._finish(ev.Skipped(failure(ErrorType.SKIPPED, f"The user skipped {label}: {reason}", state={"reason": reason}), reason=reason, at_ms=self._now_ms()))
+            self._finish(
+                ev.Skipped(
+                    failure(
+                        ErrorType.SKIPPED,
+                        f"The user skipped {label}: {reason}",
+                        state={"reason": reason},
+                    ),
+                    reason=reason,
+                    at_ms=self._now_ms(),
+                )
+            )
             return False
-        self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"The user cancelled {label} before it ran."), at_ms=self._now_ms()))
+        self._finish(
+            ev.Cancelled(
+                failure(ErrorType.CANCELLED, f"The user cancelled {label} before it ran."),
+                at_ms=self._now_ms(),
+            )
+        )
         return False
 
     def _context(self) -> CallContext:
@@ -162,10 +201,14 @@ class LiveCall:
                 self._output_lines += text.count("\n")
                 self._emit(ev.OutputChunk(text, stream, at_ms=at_ms))
 
-        def progress_now(value: float | None, total: float | None, message: str | None, at_ms: int) -> None:
+        def progress_now(
+            value: float | None, total: float | None, message: str | None, at_ms: int
+        ) -> None:
             if self.result is None:
                 self._progress_at = time.monotonic()
-                self._last_progress = message or (f"{value:g}/{total:g}" if value is not None and total else None)
+                self._last_progress = message or (
+                    f"{value:g}/{total:g}" if value is not None and total else None
+                )
                 self._emit(ev.Progress(value, total, message, at_ms=at_ms))
 
         def emit(text: str, stream: ev.OutputStream) -> None:
@@ -174,30 +217,61 @@ class LiveCall:
         def progress(value: float | None, total: float | None, message: str | None) -> None:
             on_loop(progress_now, value, total, message, self._now_ms())
 
-        return CallContext(workspace=self.workspace, emit=emit, progress=progress, timeout_s=self.timeout_ms / 1000)
+        return CallContext(
+            workspace=self.workspace, emit=emit, progress=progress, timeout_s=self.timeout_ms / 1000
+        )
 
     async def run(self) -> ToolResult:
         """Run the call to its one result (never raises except when this task is cancelled)."""
         try:
             await self._stream_args()
             if self._cancel.is_set():
-                return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"Cancelled before it ran: {self._cancel_reason}."), at_ms=self._now_ms()))
+                return self._finish(
+                    ev.Cancelled(
+                        failure(
+                            ErrorType.CANCELLED, f"Cancelled before it ran: {self._cancel_reason}."
+                        ),
+                        at_ms=self._now_ms(),
+                    )
+                )
             if not await self._ask():
                 assert self.result is not None
                 return self.result
             self._emit(ev.Started(at_ms=self._now_ms()))
             return await self._invoke()
         except asyncio.CancelledError:
-            self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"The call was cancelled: {self._pending()}."), at_ms=self._now_ms()))
+            self._finish(
+                ev.Cancelled(
+                    failure(ErrorType.CANCELLED, f"The call was cancelled: {self._pending()}."),
+                    at_ms=self._now_ms(),
+                )
+            )
             raise
         except Exception as error:  # noqa: BLE001 - every path ends in one result
-            return self._finish(ev.Failed(to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{self.tool}.{self.api} failed: {type(error).__name__}: {error}"), at_ms=self._now_ms()))
+            return self._finish(
+                ev.Failed(
+                    to_result(
+                        success=False,
+                        error=error,
+                        error_type=ErrorType.TOOL_CRASHED,
+                        content=f"{self.tool}.{self.api} failed: {type(error).__name__}: {error}",
+                    ),
+                    at_ms=self._now_ms(),
+                )
+            )
         finally:
             if self.result is None:
-                self._finish(ev.Failed(failure(ErrorType.TOOL_FAILED, "The call ended without a result."), at_ms=self._now_ms()))
+                self._finish(
+                    ev.Failed(
+                        failure(ErrorType.TOOL_FAILED, "The call ended without a result."),
+                        at_ms=self._now_ms(),
+                    )
+                )
 
     async def _invoke(self) -> ToolResult:
-        invocation = asyncio.ensure_future(self.source.invoke(self.tool, self.api, self.args, self._context()))
+        invocation = asyncio.ensure_future(
+            self.source.invoke(self.tool, self.api, self.args, self._context())
+        )
         cancelled = asyncio.ensure_future(self._cancel.wait())
         timeout_s = self.timeout_ms / 1000
         started = time.monotonic()
@@ -207,7 +281,11 @@ class LiveCall:
         try:
             while True:
                 remaining = deadline - time.monotonic()
-                done, _ = await asyncio.wait({invocation, cancelled}, timeout=max(0.0, remaining), return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(
+                    {invocation, cancelled},
+                    timeout=max(0.0, remaining),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
                 if done:
                     break
                 if self._progress_at is not None and self._progress_at > deadline - timeout_s:
@@ -225,13 +303,48 @@ class LiveCall:
             try:
                 result = invocation.result()
             except asyncio.CancelledError:
-                return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled by its source."), at_ms=self._now_ms()))
+                return self._finish(
+                    ev.Cancelled(
+                        failure(
+                            ErrorType.CANCELLED,
+                            f"{self.tool}.{self.api} was cancelled by its source.",
+                        ),
+                        at_ms=self._now_ms(),
+                    )
+                )
             except ToolTimedOut as error:
-                return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out ({error}); {self._pending()}.", state={"timeout_ms": self.timeout_ms, "pending": self._pending()}), at_ms=self._now_ms()))
+                return self._finish(
+                    ev.TimedOut(
+                        failure(
+                            ErrorType.TIMEOUT,
+                            f"{self.tool}.{self.api} timed out ({error}); {self._pending()}.",
+                            state={"timeout_ms": self.timeout_ms, "pending": self._pending()},
+                        ),
+                        at_ms=self._now_ms(),
+                    )
+                )
             except Exception as error:  # noqa: BLE001
-                return self._finish(ev.Failed(to_result(success=False, error=error, error_type=ErrorType.TOOL_CRASHED, content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}"), at_ms=self._now_ms()))
+                return self._finish(
+                    ev.Failed(
+                        to_result(
+                            success=False,
+                            error=error,
+                            error_type=ErrorType.TOOL_CRASHED,
+                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}",
+                        ),
+                        at_ms=self._now_ms(),
+                    )
+                )
             if not isinstance(result, ToolResult):
-                return self._finish(ev.Failed(failure(ErrorType.PROTOCOL_ERROR, f"{self.tool}.{self.api} returned {type(result).__name__}, not a result"), at_ms=self._now_ms()))
+                return self._finish(
+                    ev.Failed(
+                        failure(
+                            ErrorType.PROTOCOL_ERROR,
+                            f"{self.tool}.{self.api} returned {type(result).__name__}, not a result",
+                        ),
+                        at_ms=self._now_ms(),
+                    )
+                )
             return self._finish(ev.Completed(result, at_ms=self._now_ms()))
         pending = self._pending()
         elapsed = time.monotonic() - started
@@ -242,6 +355,24 @@ class LiveCall:
         if invocation.done() and not invocation.cancelled():
             invocation.exception()  # Retrieved so asyncio does not warn about it.
         if self._cancel.is_set():
-            return self._finish(ev.Cancelled(failure(ErrorType.CANCELLED, f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.", state={"pending": pending}), at_ms=self._now_ms()))
+            return self._finish(
+                ev.Cancelled(
+                    failure(
+                        ErrorType.CANCELLED,
+                        f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.",
+                        state={"pending": pending},
+                    ),
+                    at_ms=self._now_ms(),
+                )
+            )
         seconds = f"{elapsed:.1f}"
-        return self._finish(ev.TimedOut(failure(ErrorType.TIMEOUT, f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.", state={"timeout_ms": self.timeout_ms, "pending": pending}), at_ms=self._now_ms()))
+        return self._finish(
+            ev.TimedOut(
+                failure(
+                    ErrorType.TIMEOUT,
+                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.",
+                    state={"timeout_ms": self.timeout_ms, "pending": pending},
+                ),
+                at_ms=self._now_ms(),
+            )
+        )

@@ -28,7 +28,9 @@ class HeadlessOutcome:
     api: str = ""
 
 
-async def call_once(session: LiveSession, name: str, args: dict[str, Any], *, timeout_s: float | None = None) -> HeadlessOutcome:
+async def call_once(
+    session: LiveSession, name: str, args: dict[str, Any], *, timeout_s: float | None = None
+) -> HeadlessOutcome:
     """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input."""
     manager = session.manager
     await manager.start()
@@ -36,15 +38,24 @@ async def call_once(session: LiveSession, name: str, args: dict[str, Any], *, ti
         try:
             resolved = manager.resolve(name)
         except ResolutionError as error:
-            failed = [f"{source.name}: {source.status.detail}" for source in manager.sources if source.status.state.value == "failed"]
+            failed = [
+                f"{source.name}: {source.status.detail}"
+                for source in manager.sources
+                if source.status.state.value == "failed"
+            ]
             suffix = f" (sources that failed to start: {'; '.join(failed)})" if failed else ""
             raise UsageProblem(f"{error}{suffix}") from None
         problems = validate_args(resolved.api.parameters, args)
         if problems:
-            lines = "; ".join(f"{'.'.join(map(str, path)) or '(args)'}: {message}" for path, message in problems[:5])
+            lines = "; ".join(
+                f"{'.'.join(map(str, path)) or '(args)'}: {message}"
+                for path, message in problems[:5]
+            )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
         check = check_approval(resolved.entry.manifest, resolved.api.name, args, session.policy)
-        timeout_ms = resolve_timeout_ms(args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None)
+        timeout_ms = resolve_timeout_ms(
+            args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None
+        )
         state = CallState(tool=resolved.entry.tool, api=resolved.api.name)
         events: list[ev.CallEvent] = []
 
@@ -53,8 +64,21 @@ async def call_once(session: LiveSession, name: str, args: dict[str, Any], *, ti
             events.append(event)
             state = reduce(state, event)
 
-        call = LiveCall(resolved.entry.source, resolved.entry.manifest, resolved.entry.tool, resolved.api.name, args, on_event=on_event, timeout_ms=timeout_ms, approval=check, approval_gate=None, workspace=session.policy.workspace)
+        call = LiveCall(
+            resolved.entry.source,
+            resolved.entry.manifest,
+            resolved.entry.tool,
+            resolved.api.name,
+            args,
+            on_event=on_event,
+            timeout_ms=timeout_ms,
+            approval=check,
+            approval_gate=None,
+            workspace=session.policy.workspace,
+        )
         await call.run()
-        return HeadlessOutcome(state=state, events=events, tool=resolved.entry.tool, api=resolved.api.name)
+        return HeadlessOutcome(
+            state=state, events=events, tool=resolved.entry.tool, api=resolved.api.name
+        )
     finally:
         await manager.stop()

@@ -31,9 +31,20 @@ class HttpToolSource(ToolSource):
 
     kind = "http"
 
-    def __init__(self, name: str, manifests: Sequence[ToolManifest], *, allow: Sequence[str] = (), headers: dict[str, str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES, client: httpx.AsyncClient | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        manifests: Sequence[ToolManifest],
+        *,
+        allow: Sequence[str] = (),
+        headers: dict[str, str] | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
         super().__init__(name)
-        self.manifests = [manifest for manifest in manifests if any(api.url for api in manifest.api)]
+        self.manifests = [
+            manifest for manifest in manifests if any(api.url for api in manifest.api)
+        ]
         self.allow = list(allow)
         self.headers = headers or {}
         self.max_bytes = max_bytes
@@ -55,9 +66,16 @@ class HttpToolSource(ToolSource):
     def list_tools(self) -> list[ToolManifest]:
         if self.status.state is not SourceState.READY:
             return []
-        return [manifest.model_copy(update={"api": [api for api in manifest.api if api.url], "type": "http"}) for manifest in self.manifests]
+        return [
+            manifest.model_copy(
+                update={"api": [api for api in manifest.api if api.url], "type": "http"}
+            )
+            for manifest in self.manifests
+        ]
 
-    async def invoke(self, tool: str, api: str, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def invoke(
+        self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
+    ) -> ToolResult:
         manifest = next((item for item in self.manifests if item.identifier == tool), None)
         endpoint = manifest.get_api(api) if manifest is not None else None
         if endpoint is None or not endpoint.url or self._client is None:
@@ -67,7 +85,9 @@ class HttpToolSource(ToolSource):
             # No deadline from the caller: the client's own timeout, never none at all.
             timeout = ctx.timeout_s if ctx.timeout_s is not None else httpx.USE_CLIENT_DEFAULT
             # No redirects: a 307/308 would re-send the arguments to wherever it points.
-            async with self._client.stream("POST", url, json=args, timeout=timeout, follow_redirects=False) as response:
+            async with self._client.stream(
+                "POST", url, json=args, timeout=timeout, follow_redirects=False
+            ) as response:
                 body, truncated = await read_capped(response, self.max_bytes)
                 status = response.status_code
                 content_type = response.headers.get("content-type", "")
@@ -81,18 +101,50 @@ class HttpToolSource(ToolSource):
         text = body.decode("utf-8", errors="replace")
         note = f"\n[response cut at {self.max_bytes:,} bytes]" if truncated else ""
         if 300 <= status < 400:
-            return to_result(success=False, content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the arguments were not re-sent there", error=ToolError(type=ErrorType.HTTP_ERROR, message=f"HTTP {status} redirect from {url}", body={"status": status, "location": location}))
+            return to_result(
+                success=False,
+                content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the arguments were not re-sent there",
+                error=ToolError(
+                    type=ErrorType.HTTP_ERROR,
+                    message=f"HTTP {status} redirect from {url}",
+                    body={"status": status, "location": location},
+                ),
+            )
         if status >= 400:
-            return to_result(success=False, content=f"{url} answered HTTP {status}{note}", error=ToolError(type=ErrorType.HTTP_ERROR, message=f"HTTP {status} from {url}", body={"status": status, "body": text[-BODY_TAIL:]}))
+            return to_result(
+                success=False,
+                content=f"{url} answered HTTP {status}{note}",
+                error=ToolError(
+                    type=ErrorType.HTTP_ERROR,
+                    message=f"HTTP {status} from {url}",
+                    body={"status": status, "body": text[-BODY_TAIL:]},
+                ),
+            )
         data: Any = None
         if "json" in content_type or text.lstrip()[:1] in ("{", "["):
             try:
                 data = json.loads(text)
             except json.JSONDecodeError:
                 data = None
-        if isinstance(data, dict) and isinstance(data.get("success"), bool) and ("content" in data or "error" in data):
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("success"), bool)
+            and ("content" in data or "error" in data)
+        ):
             error = data.get("error")
-            return to_result(success=data["success"], content=(str(data.get("content") or "") + note) or None, state=data.get("state"), error=error if isinstance(error, (dict, str)) else None)
+            return to_result(
+                success=data["success"],
+                content=(str(data.get("content") or "") + note) or None,
+                state=data.get("state"),
+                error=error if isinstance(error, (dict, str)) else None,
+            )
         if data is not None:
-            return to_result(success=True, content=json.dumps(data, ensure_ascii=False)[: self.max_bytes] + note, state=data)
-        return to_result(success=True, content=(text + note) if text else f"{url} answered {status} with an empty body")
+            return to_result(
+                success=True,
+                content=json.dumps(data, ensure_ascii=False)[: self.max_bytes] + note,
+                state=data,
+            )
+        return to_result(
+            success=True,
+            content=(text + note) if text else f"{url} answered {status} with an empty body",
+        )

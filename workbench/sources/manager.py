@@ -63,7 +63,9 @@ class SourceFilter:
 class ToolManager:
     """Aggregates sources; starts and stops them together; resolves and routes calls."""
 
-    def __init__(self, sources: Sequence[ToolSource] = (), filters: dict[str, SourceFilter] | None = None) -> None:
+    def __init__(
+        self, sources: Sequence[ToolSource] = (), filters: dict[str, SourceFilter] | None = None
+    ) -> None:
         self.sources: list[ToolSource] = list(sources)
         self.filters = filters or {}
 
@@ -99,7 +101,11 @@ class ToolManager:
                 number += 1
             seen.add(source.name)
         # A source's filter follows it to its new name (filters are keyed by source name).
-        moved = {old: self.filters.pop(old) for old, source in zip(before, self.sources) if old != source.name and old in self.filters}
+        moved = {
+            old: self.filters.pop(old)
+            for old, source in zip(before, self.sources)
+            if old != source.name and old in self.filters
+        }
         for old, source in zip(before, self.sources):
             if old in moved:
                 self.filters[source.name] = moved[old]
@@ -113,7 +119,9 @@ class ToolManager:
             return manifest
         if not source_filter.allows_tool(manifest.identifier):
             return None
-        apis = [api for api in manifest.api if source_filter.allows_api(manifest.identifier, api.name)]
+        apis = [
+            api for api in manifest.api if source_filter.allows_api(manifest.identifier, api.name)
+        ]
         if not apis:
             return None
         return manifest.model_copy(update={"api": apis})
@@ -146,7 +154,9 @@ class ToolManager:
             if source_name is not None and entry.source.name != source_name:
                 continue
             for api in entry.manifest.api:
-                if rest in (f"{entry.tool}.{api.name}", api.name) or (source_name is not None and rest == entry.tool and len(entry.manifest.api) == 1):
+                if rest in (f"{entry.tool}.{api.name}", api.name) or (
+                    source_name is not None and rest == entry.tool and len(entry.manifest.api) == 1
+                ):
                     candidates.append(ResolvedCall(entry, api))
         # An exact tool.api beats a bare API name that happens to match too.
         exact = [call for call in candidates if rest == f"{call.entry.tool}.{call.api.name}"]
@@ -155,10 +165,18 @@ class ToolManager:
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
-            known = sorted(f"{entry.tool}.{api.name}" for entry in entries for api in entry.manifest.api)
-            shown = ", ".join(known[:30]) + (f" (+{len(known) - 30} more)" if len(known) > 30 else "")
+            known = sorted(
+                f"{entry.tool}.{api.name}" for entry in entries for api in entry.manifest.api
+            )
+            shown = ", ".join(known[:30]) + (
+                f" (+{len(known) - 30} more)" if len(known) > 30 else ""
+            )
             raise ResolutionError(f"no tool API {name!r} (available: {shown or 'none'})")
-        options = ", ".join(sorted(f"{call.entry.source.name}/{call.entry.tool}.{call.api.name}" for call in candidates))
+        options = ", ".join(
+            sorted(
+                f"{call.entry.source.name}/{call.entry.tool}.{call.api.name}" for call in candidates
+            )
+        )
         raise ResolutionError(f"{name!r} is ambiguous; name one of: {options}")
 
     def openai_tools(self) -> list[dict[str, Any]]:
@@ -169,7 +187,12 @@ class ToolManager:
             for api in entry.manifest.api:
                 function = openai_function(entry.manifest, api)
                 if entry.tool in conflicted:
-                    function = openai_function(entry.manifest.model_copy(update={"identifier": f"{entry.source.name}__{entry.tool}"}), api)
+                    function = openai_function(
+                        entry.manifest.model_copy(
+                            update={"identifier": f"{entry.source.name}__{entry.tool}"}
+                        ),
+                        api,
+                    )
                 functions.append(function)
         return functions
 

@@ -60,7 +60,12 @@ def block_summary(block: Any) -> dict[str, Any]:
         return summary
     if kind == "resource_link":
         summary = {"type": "resource_link", "name": block.name, "uri": str(block.uri)}
-        for attribute, key in (("title", "title"), ("description", "description"), ("mime_type", "mimeType"), ("size", "size")):
+        for attribute, key in (
+            ("title", "title"),
+            ("description", "description"),
+            ("mime_type", "mimeType"),
+            ("size", "size"),
+        ):
             value = getattr(block, attribute, None)
             if value is not None:
                 summary[key] = value
@@ -104,18 +109,35 @@ def to_tool_result(result: Any, *, tool: str, api: str) -> ToolResult:
     content = "\n".join(_describe(summary) for summary in summaries).strip()
     if len(content) > MAX_CONTENT_CHARS:
         total = len(content)
-        content = content[:MAX_CONTENT_CHARS] + f"\n[truncated: showing {MAX_CONTENT_CHARS:,} of {total:,} characters]"
-        summaries = [{**summary, "text": summary["text"][:2000] + "…"} if summary["type"] == "text" and len(summary["text"]) > 2000 else summary for summary in summaries]
+        content = (
+            content[:MAX_CONTENT_CHARS]
+            + f"\n[truncated: showing {MAX_CONTENT_CHARS:,} of {total:,} characters]"
+        )
+        summaries = [
+            {**summary, "text": summary["text"][:2000] + "…"}
+            if summary["type"] == "text" and len(summary["text"]) > 2000
+            else summary
+            for summary in summaries
+        ]
     structured = result.structured_content
     rich = any(summary["type"] != "text" for summary in summaries)
     state: Any = None
     if structured is not None and not rich:
         state = structured
     elif structured is not None or rich:
-        state = {"structuredContent": structured, "blocks": summaries} if structured is not None else {"blocks": summaries}
+        state = (
+            {"structuredContent": structured, "blocks": summaries}
+            if structured is not None
+            else {"blocks": summaries}
+        )
     if result.is_error:
         message = content or f"{api} reported an error"
-        return to_result(success=False, content=content or None, state=state, error=ToolError(type=MCP_ERROR, message=message, body={"server": tool}))
+        return to_result(
+            success=False,
+            content=content or None,
+            state=state,
+            error=ToolError(type=MCP_ERROR, message=message, body={"server": tool}),
+        )
     if not content and structured is not None:
         import json
 
@@ -123,7 +145,13 @@ def to_tool_result(result: Any, *, tool: str, api: str) -> ToolResult:
     return to_result(success=True, content=content or "(the tool returned no content)", state=state)
 
 
-def manifest_from_tools(identifier: str, title: str, description: str, tools: list[Any], policy_overrides: dict[str, str] | None = None) -> tuple[ToolManifest | None, list[str]]:
+def manifest_from_tools(
+    identifier: str,
+    title: str,
+    description: str,
+    tools: list[Any],
+    policy_overrides: dict[str, str] | None = None,
+) -> tuple[ToolManifest | None, list[str]]:
     """One manifest for one MCP server: each MCP tool is an API.
 
     Tool annotations set the approval policy: read-only tools run freely, destructive ones ask
@@ -145,11 +173,27 @@ def manifest_from_tools(identifier: str, title: str, description: str, tools: li
                 policy = "never"
         schema = tool.input_schema if isinstance(tool.input_schema, dict) else {"type": "object"}
         try:
-            api = ToolApi(name=tool.name, description=tool.description or (getattr(tool, "title", None) or ""), parameters=schema, output_schema=getattr(tool, "output_schema", None), human_intervention=policy)
+            api = ToolApi(
+                name=tool.name,
+                description=tool.description or (getattr(tool, "title", None) or ""),
+                parameters=schema,
+                output_schema=getattr(tool, "output_schema", None),
+                human_intervention=policy,
+            )
         except ValueError:
             # A server's schema that is not valid JSON Schema still gets a callable API.
-            api = ToolApi(name=tool.name, description=tool.description or "", parameters={"type": "object"}, human_intervention=policy)
+            api = ToolApi(
+                name=tool.name,
+                description=tool.description or "",
+                parameters={"type": "object"},
+                human_intervention=policy,
+            )
         apis.append(api)
     if not apis:
         return None, skipped or ["the server lists no tools"]
-    return ToolManifest(identifier=identifier, meta=ToolMeta(title=title, emoji="🔌", description=description), api=apis, type="mcp"), skipped
+    return ToolManifest(
+        identifier=identifier,
+        meta=ToolMeta(title=title, emoji="🔌", description=description),
+        api=apis,
+        type="mcp",
+    ), skipped

@@ -76,24 +76,44 @@ class McpServerSpec:
     def from_config(cls, name: str, entry: dict[str, Any]) -> McpServerSpec:
         """One entry of an ``mcpServers`` mapping (Claude Desktop / Cursor format)."""
         if not SERVER_NAME.match(name):
-            raise ValueError(f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)")
+            raise ValueError(
+                f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)"
+            )
         if not isinstance(entry, dict):
             raise ValueError(f"mcpServers.{name} must be an object")
         policies = entry.get("policies") or {}
-        if not isinstance(policies, dict) or any(value not in POLICIES for value in policies.values()):
-            raise ValueError(f"mcpServers.{name}.policies maps tool names to one of {', '.join(POLICIES)}")
+        if not isinstance(policies, dict) or any(
+            value not in POLICIES for value in policies.values()
+        ):
+            raise ValueError(
+                f"mcpServers.{name}.policies maps tool names to one of {', '.join(POLICIES)}"
+            )
         if entry.get("url"):
             headers = entry.get("headers") or {}
             if not isinstance(headers, dict):
                 raise ValueError(f"mcpServers.{name}.headers must be an object")
-            return cls(name=name, url=str(entry["url"]), headers={str(k): str(v) for k, v in headers.items()}, tools=entry.get("tools"), policies=entry.get("policies") or {})
+            return cls(
+                name=name,
+                url=str(entry["url"]),
+                headers={str(k): str(v) for k, v in headers.items()},
+                tools=entry.get("tools"),
+                policies=entry.get("policies") or {},
+            )
         if not entry.get("command"):
             raise ValueError(f"mcpServers.{name} needs a command or a url")
         args = entry.get("args") or []
         env = entry.get("env") or {}
         if not isinstance(args, list) or not isinstance(env, dict):
             raise ValueError(f"mcpServers.{name}: args must be a list and env an object")
-        return cls(name=name, command=str(entry["command"]), args=[str(item) for item in args], env={str(k): str(v) for k, v in env.items()}, cwd=entry.get("cwd"), tools=entry.get("tools"), policies=entry.get("policies") or {})
+        return cls(
+            name=name,
+            command=str(entry["command"]),
+            args=[str(item) for item in args],
+            env={str(k): str(v) for k, v in env.items()},
+            cwd=entry.get("cwd"),
+            tools=entry.get("tools"),
+            policies=entry.get("policies") or {},
+        )
 
     @property
     def transport(self) -> str:
@@ -110,7 +130,9 @@ class McpServerSpec:
 
 # --- knowing how a stdio server died ------------------------------------------------------------
 
-_spawned: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("workbench_mcp_spawned", default=None)
+_spawned: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "workbench_mcp_spawned", default=None
+)
 _patched = False
 
 
@@ -154,7 +176,9 @@ class McpSource(ToolSource):
 
     kind = "mcp"
 
-    def __init__(self, spec: McpServerSpec, *, handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S) -> None:
+    def __init__(
+        self, spec: McpServerSpec, *, handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S
+    ) -> None:
         super().__init__(spec.name or "mcp")
         self.spec = spec
         self.handshake_timeout_s = handshake_timeout_s
@@ -181,7 +205,10 @@ class McpSource(ToolSource):
         try:
             await asyncio.wait_for(asyncio.shield(self._ready), timeout=self.handshake_timeout_s)
         except TimeoutError:
-            self.status = SourceStatus(SourceState.FAILED, f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} s{self._stderr_suffix()}")
+            self.status = SourceStatus(
+                SourceState.FAILED,
+                f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} s{self._stderr_suffix()}",
+            )
             await self.stop(keep_status=True)
 
     async def _run(self) -> None:
@@ -202,7 +229,12 @@ class McpSource(ToolSource):
                     if response.status_code >= 400:
                         self._http_status = response.status_code
 
-                http_client = httpx2.AsyncClient(headers=self.spec.headers, timeout=httpx2.Timeout(30.0, read=300.0), follow_redirects=True, event_hooks={"response": [note_status]})
+                http_client = httpx2.AsyncClient(
+                    headers=self.spec.headers,
+                    timeout=httpx2.Timeout(30.0, read=300.0),
+                    follow_redirects=True,
+                    event_hooks={"response": [note_status]},
+                )
                 transport = streamable_http_client(self.spec.url, http_client=http_client)
             else:
                 from mcp import StdioServerParameters
@@ -212,10 +244,18 @@ class McpSource(ToolSource):
                 self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
                 # A workbench user expects their environment (PATH, virtualenv) to reach the
                 # server, unless the config opts out to keep secrets from it.
-                env = {**os.environ, **self.spec.env} if self.spec.inherit_env else dict(self.spec.env)
-                params = StdioServerParameters(command=self.spec.command or "", args=self.spec.args, env=env, cwd=self.spec.cwd)
+                env = (
+                    {**os.environ, **self.spec.env}
+                    if self.spec.inherit_env
+                    else dict(self.spec.env)
+                )
+                params = StdioServerParameters(
+                    command=self.spec.command or "", args=self.spec.args, env=env, cwd=self.spec.cwd
+                )
                 transport = stdio_client(params, errlog=self._errlog)
-            async with Client(transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S) as client:  # type: ignore[arg-type]
+            async with Client(
+                transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S
+            ) as client:  # type: ignore[arg-type]
                 self._client = client
                 await self._load_tools(client)
                 if self._ready is not None and not self._ready.done():
@@ -238,7 +278,9 @@ class McpSource(ToolSource):
 
     async def _load_tools(self, client: Any) -> None:
         info = client.server_info
-        self.server_name = (info.name if info is not None else None) or self.spec.name or "mcp-server"
+        self.server_name = (
+            (info.name if info is not None else None) or self.spec.name or "mcp-server"
+        )
         identifier = self.spec.name or slugify(self.server_name)
         if not self.spec.name:
             self.name = identifier
@@ -253,9 +295,17 @@ class McpSource(ToolSource):
         tools = tools[:MAX_TOOLS]
         if self.spec.tools is not None:
             tools = [tool for tool in tools if tool.name in self.spec.tools]
-        title = (getattr(info, "title", None) or self.server_name) if info is not None else self.server_name
-        description = client.instructions or f"MCP server {self.server_name} over {self.spec.transport}"
-        self.manifest, self.skipped = manifest_from_tools(identifier, title, description[:500], tools, self.spec.policies)
+        title = (
+            (getattr(info, "title", None) or self.server_name)
+            if info is not None
+            else self.server_name
+        )
+        description = (
+            client.instructions or f"MCP server {self.server_name} over {self.spec.transport}"
+        )
+        self.manifest, self.skipped = manifest_from_tools(
+            identifier, title, description[:500], tools, self.spec.policies
+        )
         detail = f"{len(tools)} tools over {self.spec.transport}"
         if self.skipped:
             detail += f"; skipped: {'; '.join(self.skipped)}"
@@ -348,14 +398,23 @@ class McpSource(ToolSource):
     # --- the contract ------------------------------------------------------------------------
 
     def list_tools(self) -> list[ToolManifest]:
-        return [self.manifest] if self.manifest is not None and self.status.state is SourceState.READY else []
+        return (
+            [self.manifest]
+            if self.manifest is not None and self.status.state is SourceState.READY
+            else []
+        )
 
-    async def invoke(self, tool: str, api: str, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def invoke(
+        self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
+    ) -> ToolResult:
         from mcp import MCPError
 
         client = self._client
         if client is None or self.status.state is not SourceState.READY:
-            return failure(ErrorType.SOURCE_UNAVAILABLE, f"{self.name} is not connected ({self.status.detail or self.status.state.value})")
+            return failure(
+                ErrorType.SOURCE_UNAVAILABLE,
+                f"{self.name} is not connected ({self.status.detail or self.status.state.value})",
+            )
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             ctx.progress(progress, total, message)
@@ -370,9 +429,20 @@ class McpSource(ToolSource):
                 how = f"exited with code {code}" if code is not None else "closed the connection"
                 detail = f"{self.name} {how} while {api} was running"
                 self.status = SourceStatus(SourceState.FAILED, f"{detail}{self._stderr_suffix()}")
-                return failure(ErrorType.CONNECTION_CLOSED, f"{detail}; no result arrived.", body={"stderr": self._stderr_tail()} if self._errlog else None)
-            return failure(ErrorType.PROTOCOL_ERROR, f"{self.name} answered {api} with error {error.code}: {error.message}", body={"code": error.code, "data": error.data})
+                return failure(
+                    ErrorType.CONNECTION_CLOSED,
+                    f"{detail}; no result arrived.",
+                    body={"stderr": self._stderr_tail()} if self._errlog else None,
+                )
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{self.name} answered {api} with error {error.code}: {error.message}",
+                body={"code": error.code, "data": error.data},
+            )
         except RuntimeError as error:
             # The SDK validates structuredContent against the tool's outputSchema.
-            return failure(ErrorType.PROTOCOL_ERROR, f"{self.name} returned an invalid result for {api}: {error}")
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{self.name} returned an invalid result for {api}: {error}",
+            )
         return to_tool_result(result, tool=tool, api=api)

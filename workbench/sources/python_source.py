@@ -16,7 +16,9 @@ class PythonToolSource(ToolSource):
 
     kind = "python"
 
-    def __init__(self, name: str, packages: list[ToolPackage], services: RuntimeServices | None = None) -> None:
+    def __init__(
+        self, name: str, packages: list[ToolPackage], services: RuntimeServices | None = None
+    ) -> None:
         super().__init__(name)
         self.packages = {package.identifier: package for package in packages}
         self.services = services or RuntimeServices()
@@ -48,7 +50,9 @@ class PythonToolSource(ToolSource):
     def list_tools(self) -> list[ToolManifest]:
         return [self.packages[identifier].manifest for identifier in self._runtimes]
 
-    async def invoke(self, tool: str, api: str, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def invoke(
+        self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
+    ) -> ToolResult:
         runtime = self._runtimes.get(tool)
         if runtime is None:
             return failure(ErrorType.TOOL_NOT_FOUND, f"{self.name} has no tool {tool!r}")

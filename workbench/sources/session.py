@@ -81,8 +81,17 @@ def _skills_package(root: Path) -> ToolPackage:
     from workbench.tools.skills.runtime import SkillsRuntime
 
     identifier = slug(root.resolve().name) or "skills"
-    manifest = MANIFEST.model_copy(update={"identifier": identifier, "meta": MANIFEST.meta.model_copy(update={"title": f"Skills · {root.name}"})})
-    return ToolPackage(manifest=manifest, surfaces=SURFACES, create_runtime=lambda services: SkillsRuntime(SkillLibrary([root])))
+    manifest = MANIFEST.model_copy(
+        update={
+            "identifier": identifier,
+            "meta": MANIFEST.meta.model_copy(update={"title": f"Skills · {root.name}"}),
+        }
+    )
+    return ToolPackage(
+        manifest=manifest,
+        surfaces=SURFACES,
+        create_runtime=lambda services: SkillsRuntime(SkillLibrary([root])),
+    )
 
 
 def http_manifests(config: WorkbenchConfig) -> list[ToolManifest]:
@@ -110,7 +119,9 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     packages: list[ToolPackage] = []
     if options.include_bundled and config.include_bundled:
         packages.extend(bundled_packages())
-    module_packages, module_problems = load_tool_modules([*config.tool_modules, *options.tool_modules])
+    module_packages, module_problems = load_tool_modules(
+        [*config.tool_modules, *options.tool_modules]
+    )
     problems.extend(problem.format() for problem in module_problems)
     packages.extend(module_packages)
     for skills_root in options.skills:
@@ -124,7 +135,14 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     # conflict instead of one silently replacing the other.
     groups: list[list[ToolPackage]] = []
     for package in packages:
-        group = next((items for items in groups if all(item.identifier != package.identifier for item in items)), None)
+        group = next(
+            (
+                items
+                for items in groups
+                if all(item.identifier != package.identifier for item in items)
+            ),
+            None,
+        )
         if group is None:
             group = []
             groups.append(group)
@@ -135,7 +153,12 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     if options.include_demo:
         from workbench.sources.demo_server import build_server
 
-        manager.add(McpSource(McpServerSpec(name="demo", server=build_server()), handshake_timeout_s=options.handshake_timeout_s))
+        manager.add(
+            McpSource(
+                McpServerSpec(name="demo", server=build_server()),
+                handshake_timeout_s=options.handshake_timeout_s,
+            )
+        )
     for value in options.mcp:
         try:
             spec = McpServerSpec.from_argument(value)
@@ -147,8 +170,20 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
     manifests = http_manifests(config)
     if manifests:
-        allow = [*options.allow_hosts, *[item for item in services.settings.get("web.allow", "").split(",") if item]]
+        allow = [
+            *options.allow_hosts,
+            *[item for item in services.settings.get("web.allow", "").split(",") if item],
+        ]
         manager.add(HttpToolSource("http", manifests, allow=allow))
 
-    policy = PolicyContext(mode=options.approval, allow_list=frozenset(options.allow), workspace=workspace)
-    return LiveSession(manager=manager, registry=registry, policy=policy, services=services, config=config, problems=problems)
+    policy = PolicyContext(
+        mode=options.approval, allow_list=frozenset(options.allow), workspace=workspace
+    )
+    return LiveSession(
+        manager=manager,
+        registry=registry,
+        policy=policy,
+        services=services,
+        config=config,
+        problems=problems,
+    )

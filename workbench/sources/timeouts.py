@@ -17,14 +17,25 @@ def clamp_timeout_ms(value: float) -> int:
 
 def _arg_timeout_ms(args: dict[str, Any]) -> float | None:
     """A model-supplied ``timeout`` (ms) or ``timeoutSeconds``/``timeout_s`` (s), if sane."""
-    for key, scale in (("timeout", 1), ("timeoutMs", 1), ("timeoutSeconds", 1000), ("timeout_s", 1000)):
+    for key, scale in (
+        ("timeout", 1),
+        ("timeoutMs", 1),
+        ("timeoutSeconds", 1000),
+        ("timeout_s", 1000),
+    ):
         value = args.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value) * scale
     return None
 
 
-def resolve_timeout_ms(args: dict[str, Any], api: ToolApi | None, *, override_ms: float | None = None, global_default_ms: int = GLOBAL_DEFAULT_TIMEOUT_MS) -> int:
+def resolve_timeout_ms(
+    args: dict[str, Any],
+    api: ToolApi | None,
+    *,
+    override_ms: float | None = None,
+    global_default_ms: int = GLOBAL_DEFAULT_TIMEOUT_MS,
+) -> int:
     """The one deadline for a call; the caller's override (CLI ``--timeout``) wins over all."""
     if override_ms is not None and override_ms > 0:
         return clamp_timeout_ms(override_ms)

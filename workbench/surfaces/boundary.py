@@ -19,10 +19,16 @@ from workbench.surfaces.kit import error_box
 from workbench.surfaces.registry import ResolvedSurface
 
 
-def crash_box(tool: str, api: str, kind: str, error: BaseException, palette: Palette) -> RenderableType:
+def crash_box(
+    tool: str, api: str, kind: str, error: BaseException, palette: Palette
+) -> RenderableType:
     """The box shown in place of a surface that raised."""
     frames = traceback.extract_tb(error.__traceback__)
-    where = f"{frames[-1].name} ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
+    where = (
+        f"{frames[-1].name} ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})"
+        if frames
+        else ""
+    )
     detail = Text(f"at {where}", style=palette.muted) if where else Text("")
     return error_box(
         f"{kind} surface of {tool}/{api} crashed",
@@ -35,7 +41,9 @@ def crash_box(tool: str, api: str, kind: str, error: BaseException, palette: Pal
 class SurfaceBoundary:
     """Renders ``renderable`` in full, or an error box if rendering raises."""
 
-    def __init__(self, renderable: RenderableType, *, tool: str, api: str, kind: str, palette: Palette) -> None:
+    def __init__(
+        self, renderable: RenderableType, *, tool: str, api: str, kind: str, palette: Palette
+    ) -> None:
         self.renderable = renderable
         self.tool = tool
         self.api = api
@@ -44,15 +52,23 @@ class SurfaceBoundary:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         try:
-            lines = console.render_lines(self.renderable, options.update(height=None), pad=False, new_lines=False)
+            lines = console.render_lines(
+                self.renderable, options.update(height=None), pad=False, new_lines=False
+            )
         except Exception as error:  # noqa: BLE001 - any surface bug must be contained
-            lines = console.render_lines(crash_box(self.tool, self.api, self.kind, error, self.palette), options.update(height=None), pad=False)
+            lines = console.render_lines(
+                crash_box(self.tool, self.api, self.kind, error, self.palette),
+                options.update(height=None),
+                pad=False,
+            )
         for line in lines:
             for segment in line:
                 # The last line of defence: whatever a surface built, no control or escape
                 # sequence leaves this boundary.
                 if segment.text and not is_safe(segment.text):
-                    segment = Segment(clean(segment.text).replace("\n", " "), segment.style, segment.control)
+                    segment = Segment(
+                        clean(segment.text).replace("\n", " "), segment.style, segment.control
+                    )
                 yield segment
             yield Segment.line()
 
@@ -65,4 +81,6 @@ def run_surface(resolved: ResolvedSurface, ctx: SurfaceContext) -> RenderableTyp
         return crash_box(ctx.tool, ctx.api_name, resolved.kind.value, error, ctx.palette)
     if renderable is None:
         return None
-    return SurfaceBoundary(renderable, tool=ctx.tool, api=ctx.api_name, kind=resolved.kind.value, palette=ctx.palette)
+    return SurfaceBoundary(
+        renderable, tool=ctx.tool, api=ctx.api_name, kind=resolved.kind.value, palette=ctx.palette
+    )

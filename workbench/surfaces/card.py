@@ -46,7 +46,9 @@ class CardView:
     body_fallback: bool
 
 
-def _resolve_body(ctx: SurfaceContext, registry: SurfaceRegistry, kind: SurfaceKind) -> tuple[RenderableType | None, bool]:
+def _resolve_body(
+    ctx: SurfaceContext, registry: SurfaceRegistry, kind: SurfaceKind
+) -> tuple[RenderableType | None, bool]:
     resolved = registry.resolve(ctx.tool, ctx.api_name, kind)
     body = run_surface(resolved, ctx)
     if body is None and not resolved.fallback:
@@ -60,7 +62,10 @@ def args_preview(ctx: SurfaceContext) -> RenderableType:
     """The card body while the model is still writing the arguments."""
     palette = ctx.palette
     raw = ctx.state.raw_args
-    line = Text(f"{kit.spinner(ctx.frame)} receiving arguments · {len(raw):,} characters", style=f"italic {palette.muted}")
+    line = Text(
+        f"{kit.spinner(ctx.frame)} receiving arguments · {len(raw):,} characters",
+        style=f"italic {palette.muted}",
+    )
     if not ctx.state.partial_args:
         return line
     return Group(line, kit.json_block(ctx.state.partial_args, palette, max_lines=8))
@@ -70,7 +75,10 @@ def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
     inspector_surface = registry.resolve(ctx.tool, ctx.api_name, SurfaceKind.INSPECTOR)
     inspector = run_surface(inspector_surface, ctx)
     if inspector is None:
-        inspector = run_surface(ResolvedSurface(GENERIC_SURFACES[SurfaceKind.INSPECTOR], SurfaceKind.INSPECTOR, True), ctx)
+        inspector = run_surface(
+            ResolvedSurface(GENERIC_SURFACES[SurfaceKind.INSPECTOR], SurfaceKind.INSPECTOR, True),
+            ctx,
+        )
     kind = surface_kind_for(ctx.phase)
     if kind is None:
         return CardView(inspector or Text(""), args_preview(ctx), None, True)
@@ -98,13 +106,17 @@ def phase_label(ctx: SurfaceContext) -> Text:
     return label
 
 
-def card_renderable(ctx: SurfaceContext, registry: SurfaceRegistry, *, view: CardView | None = None) -> Panel:
+def card_renderable(
+    ctx: SurfaceContext, registry: SurfaceRegistry, *, view: CardView | None = None
+) -> Panel:
     """The whole tool card as one renderable, ``ctx.width`` columns wide."""
     view = view or compose_card(ctx, registry)
     palette = ctx.palette
     parts: list[RenderableType] = [view.inspector]
     if view.body is not None:
-        parts.append(Rule(style=palette.panel if not palette.dark else palette.muted, characters="─"))
+        parts.append(
+            Rule(style=palette.panel if not palette.dark else palette.muted, characters="─")
+        )
         parts.append(view.body)
     title = Text(f" {clean(ctx.emoji)} {clean(ctx.title)} ", style="bold")
     title.append_text(kit.text(f"· {ctx.api_name} ", palette.muted))
@@ -126,5 +138,7 @@ def portal_renderable(ctx: SurfaceContext, registry: SurfaceRegistry) -> Rendera
     resolved = registry.resolve(ctx.tool, ctx.api_name, SurfaceKind.PORTAL)
     body = run_surface(resolved, ctx)
     if body is None:
-        body = run_surface(ResolvedSurface(GENERIC_SURFACES[SurfaceKind.PORTAL], SurfaceKind.PORTAL, True), ctx)
+        body = run_surface(
+            ResolvedSurface(GENERIC_SURFACES[SurfaceKind.PORTAL], SurfaceKind.PORTAL, True), ctx
+        )
     return body or Text("")

@@ -40,14 +40,18 @@ def inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.phase in (Phase.DONE,):
         suffix = Text("✓", style=ctx.palette.success)
-    line = kit.status_line(ctx, f"Calling {ctx.api_name}", f"Called {ctx.api_name}", args_summary(ctx.args), suffix)
+    line = kit.status_line(
+        ctx, f"Calling {ctx.api_name}", f"Called {ctx.api_name}", args_summary(ctx.args), suffix
+    )
     return line
 
 
 def placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     width = ctx.inner_width
-    rows: list[RenderableType] = [kit.join((f"{kit.spinner(ctx.frame)} Running {ctx.api_name}…", palette.muted))]
+    rows: list[RenderableType] = [
+        kit.join((f"{kit.spinner(ctx.frame)} Running {ctx.api_name}…", palette.muted))
+    ]
     if ctx.args:
         rows.append(args_summary(ctx.args, limit=5))
     rows.append(kit.skeleton_bar(width * 7 // 10, palette))
@@ -82,22 +86,51 @@ def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> l
             rows.append(kit.capped_text(str(block.get("text", "")), palette, max_lines=8))
         elif kind in ("image", "audio"):
             icon = "▣" if kind == "image" else "♪"
-            size = f" · {block['width']}×{block['height']} px" if "width" in block and "height" in block else ""
-            rows.append(kit.join((f"{icon} {kind} ", f"bold {palette.accent}"), kit.text(str(block.get("mimeType", "?"))), (f"{size} · {kit.human_size(int(block.get('bytes', 0)))}", palette.muted)))
+            size = (
+                f" · {block['width']}×{block['height']} px"
+                if "width" in block and "height" in block
+                else ""
+            )
+            rows.append(
+                kit.join(
+                    (f"{icon} {kind} ", f"bold {palette.accent}"),
+                    kit.text(str(block.get("mimeType", "?"))),
+                    (f"{size} · {kit.human_size(int(block.get('bytes', 0)))}", palette.muted),
+                )
+            )
         elif kind == "resource_link":
             title = block.get("title") or block.get("name") or ""
-            line = kit.join(("🔗 ", palette.accent), kit.text(str(title), "bold"), ("  ", ""), kit.text(str(block.get("uri", "")), palette.primary))
+            line = kit.join(
+                ("🔗 ", palette.accent),
+                kit.text(str(title), "bold"),
+                ("  ", ""),
+                kit.text(str(block.get("uri", "")), palette.primary),
+            )
             if block.get("mimeType"):
                 line.append_text(kit.text(f"  {block['mimeType']}", palette.muted))
             rows.append(line)
             if block.get("description"):
                 rows.append(kit.text(f"   {block['description']}", palette.muted))
         elif kind == "resource":
-            rows.append(kit.join(("📄 resource ", f"bold {palette.accent}"), kit.text(str(block.get("uri", "")), palette.primary), (f"  {block.get('mimeType', '')}", palette.muted)))
+            rows.append(
+                kit.join(
+                    ("📄 resource ", f"bold {palette.accent}"),
+                    kit.text(str(block.get("uri", "")), palette.primary),
+                    (f"  {block.get('mimeType', '')}", palette.muted),
+                )
+            )
             if "text" in block:
-                rows.append(kit.code_block(str(block["text"]), "text", palette, max_lines=10, line_numbers=False))
+                rows.append(
+                    kit.code_block(
+                        str(block["text"]), "text", palette, max_lines=10, line_numbers=False
+                    )
+                )
             else:
-                rows.append(kit.text(f"   binary, {kit.human_size(int(block.get('bytes', 0)))}", palette.muted))
+                rows.append(
+                    kit.text(
+                        f"   binary, {kit.human_size(int(block.get('bytes', 0)))}", palette.muted
+                    )
+                )
         else:
             rows.append(kit.text(f"[{kind} block]", palette.muted))
     if hidden:
@@ -120,7 +153,9 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         details: list[RenderableType] = []
         if ctx.error.body is not None:
             details.append(kit.json_block(ctx.error.body, palette, max_lines=12))
-        rows: list[RenderableType] = [kit.error_box(f"{ctx.error.type}", ctx.error.message, palette, details=details)]
+        rows: list[RenderableType] = [
+            kit.error_box(f"{ctx.error.type}", ctx.error.message, palette, details=details)
+        ]
         if ctx.result_state is not None:
             rows.append(kit.json_block(ctx.result_state, palette, max_lines=12))
         return Group(*rows)
@@ -136,14 +171,21 @@ def intervention(ctx: SurfaceContext) -> RenderableType:
     approval = ctx.state.approval
     rows: list[RenderableType] = []
     reason = approval.reason if approval is not None else ""
-    rows.append(kit.join(("Approval needed", f"bold {palette.warning}"), (f" — {reason}" if reason else "", palette.muted)))
+    rows.append(
+        kit.join(
+            ("Approval needed", f"bold {palette.warning}"),
+            (f" — {reason}" if reason else "", palette.muted),
+        )
+    )
     rows.append(kit.json_block(ctx.args, palette, max_lines=20))
     return Group(*rows)
 
 
 def portal(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
-    rows: list[RenderableType] = [kit.join((f"{ctx.emoji} {ctx.title}", "bold"), (f" · {ctx.api_name}", palette.muted))]
+    rows: list[RenderableType] = [
+        kit.join((f"{ctx.emoji} {ctx.title}", "bold"), (f" · {ctx.api_name}", palette.muted))
+    ]
     rows.append(Text("arguments", style=f"bold {palette.muted}"))
     rows.append(kit.json_block(ctx.args, palette, max_lines=200))
     if ctx.result is not None:

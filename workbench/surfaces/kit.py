@@ -57,7 +57,9 @@ def showing(shown: int, total: int, unit: str, palette: Palette) -> Text:
 
 def more_note(hidden: int, shown: int, total: int, unit: str, palette: Palette) -> Text:
     """``+230 more · showing 10 of 240 results``."""
-    return Text(f"+{hidden:,} more · showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}")
+    return Text(
+        f"+{hidden:,} more · showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}"
+    )
 
 
 def cap_items(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
@@ -73,7 +75,15 @@ def truncate_line(value: str, width: int) -> str:
     return value[: max(0, width - 1)] + "…"
 
 
-def capped_text(value: str, palette: Palette, *, max_lines: int = 40, style: str = "", ansi: bool = False, unit: str = "lines") -> RenderableType:
+def capped_text(
+    value: str,
+    palette: Palette,
+    *,
+    max_lines: int = 40,
+    style: str = "",
+    ansi: bool = False,
+    unit: str = "lines",
+) -> RenderableType:
     """A block of untrusted text cut at ``max_lines`` (and at a character cap)."""
     total_lines = value.count("\n") + (0 if value.endswith("\n") else 1) if value else 0
     cut = value[:MAX_TEXT_CHARS]
@@ -86,7 +96,12 @@ def capped_text(value: str, palette: Palette, *, max_lines: int = 40, style: str
     if total_lines > len(shown):
         notes.append(showing(len(shown), total_lines, unit, palette))
     elif len(value) > MAX_TEXT_CHARS:
-        notes.append(Text(f"showing {MAX_TEXT_CHARS:,} of {len(value):,} characters", style=f"italic {palette.muted}"))
+        notes.append(
+            Text(
+                f"showing {MAX_TEXT_CHARS:,} of {len(value):,} characters",
+                style=f"italic {palette.muted}",
+            )
+        )
     return Group(body, *notes) if notes else body
 
 
@@ -107,7 +122,9 @@ def shorten_strings(value: Any, limit: int) -> Any:
     return value
 
 
-def json_block(value: Any, palette: Palette, *, max_lines: int = 30, max_string: int = 400) -> RenderableType:
+def json_block(
+    value: Any, palette: Palette, *, max_lines: int = 30, max_string: int = 400
+) -> RenderableType:
     """Highlighted JSON of untrusted data; long strings and long listings are capped."""
     from rich.syntax import Syntax  # Deferred: pygments is slow to import.
 
@@ -121,7 +138,15 @@ def json_block(value: Any, palette: Palette, *, max_lines: int = 30, max_string:
     return syntax
 
 
-def code_block(code: str, language: str, palette: Palette, *, max_lines: int = 40, start_line: int = 1, line_numbers: bool = True) -> RenderableType:
+def code_block(
+    code: str,
+    language: str,
+    palette: Palette,
+    *,
+    max_lines: int = 40,
+    start_line: int = 1,
+    line_numbers: bool = True,
+) -> RenderableType:
     """Syntax-highlighted untrusted code, capped."""
     from rich.syntax import Syntax
 
@@ -129,22 +154,48 @@ def code_block(code: str, language: str, palette: Palette, *, max_lines: int = 4
     lines = clean(code[:MAX_TEXT_CHARS]).split("\n")
     shown = "\n".join(lines[:max_lines])
     theme = "monokai" if palette.dark else "default"
-    syntax = Syntax(shown, language or "text", theme=theme, background_color="default", line_numbers=line_numbers, start_line=start_line, word_wrap=True)
+    syntax = Syntax(
+        shown,
+        language or "text",
+        theme=theme,
+        background_color="default",
+        line_numbers=line_numbers,
+        start_line=start_line,
+        word_wrap=True,
+    )
     if total_lines > min(len(lines), max_lines):
         return Group(syntax, showing(min(len(lines), max_lines), total_lines, "lines", palette))
     return syntax
 
 
-def error_box(title: str, message: str, palette: Palette, *, details: Iterable[RenderableType] = ()) -> Panel:
+def error_box(
+    title: str, message: str, palette: Palette, *, details: Iterable[RenderableType] = ()
+) -> Panel:
     """A red-bordered box for failures; ``message`` is untrusted."""
     body: list[RenderableType] = [plain(message)]
     body.extend(details)
-    return Panel(Group(*body), title=Text(title, style=f"bold {palette.error}"), title_align="left", border_style=palette.error, expand=True, padding=(0, 1))
+    return Panel(
+        Group(*body),
+        title=Text(title, style=f"bold {palette.error}"),
+        title_align="left",
+        border_style=palette.error,
+        expand=True,
+        padding=(0, 1),
+    )
 
 
-def notice_box(title: str, body: RenderableType, palette: Palette, *, color: str | None = None) -> Panel:
+def notice_box(
+    title: str, body: RenderableType, palette: Palette, *, color: str | None = None
+) -> Panel:
     color = color or palette.warning
-    return Panel(body, title=Text(title, style=f"bold {color}"), title_align="left", border_style=color, expand=True, padding=(0, 1))
+    return Panel(
+        body,
+        title=Text(title, style=f"bold {color}"),
+        title_align="left",
+        border_style=color,
+        expand=True,
+        padding=(0, 1),
+    )
 
 
 def key_values(rows: Iterable[tuple[str, object]], palette: Palette) -> Table:
@@ -172,7 +223,14 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     return bar
 
 
-def status_line(ctx: SurfaceContext, verb_active: str, verb_done: str, subject: Text | None = None, suffix: Text | None = None, verb_failed: str | None = None) -> Text:
+def status_line(
+    ctx: SurfaceContext,
+    verb_active: str,
+    verb_done: str,
+    subject: Text | None = None,
+    suffix: Text | None = None,
+    verb_failed: str | None = None,
+) -> Text:
     """The usual Inspector shape: ``Searching: query`` / ``Searched: query (12)``."""
     palette = ctx.palette
     active = ctx.is_active
@@ -226,11 +284,29 @@ def diff_block(diff: str, palette: Palette, *, max_lines: int = 30) -> Renderabl
     return body
 
 
-def rows_table(rows: Iterable[Sequence[Text | str]], palette: Palette, *, headers: Sequence[str] | None = None, justify: Sequence[str] | None = None) -> Table:
+def rows_table(
+    rows: Iterable[Sequence[Text | str]],
+    palette: Palette,
+    *,
+    headers: Sequence[str] | None = None,
+    justify: Sequence[str] | None = None,
+) -> Table:
     """A borderless table of literal cells; header labels are trusted."""
-    table = Table(box=None, show_header=headers is not None, header_style=f"bold {palette.muted}", padding=(0, 1), pad_edge=False, expand=False)
+    table = Table(
+        box=None,
+        show_header=headers is not None,
+        header_style=f"bold {palette.muted}",
+        padding=(0, 1),
+        pad_edge=False,
+        expand=False,
+    )
     for index, header in enumerate(headers or []):
-        table.add_column(header, justify=(justify[index] if justify else "left"), overflow="ellipsis", no_wrap=True)  # type: ignore[arg-type]
+        table.add_column(
+            header,
+            justify=(justify[index] if justify else "left"),
+            overflow="ellipsis",
+            no_wrap=True,
+        )  # type: ignore[arg-type]
     for row in rows:
         if headers is None and not table.columns:
             for _ in row:
@@ -245,6 +321,13 @@ def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[Rend
     rows: list[RenderableType] = []
     hidden = output.line_count - len(tail)
     if hidden:
-        rows.append(Text(f"… {hidden:,} lines hidden · showing the last {len(tail)} of {output.line_count:,}", style=f"italic {palette.muted}"))
-    rows.extend(ansi_text(line.text, palette.error if line.stream == "stderr" else "") for line in tail)
+        rows.append(
+            Text(
+                f"… {hidden:,} lines hidden · showing the last {len(tail)} of {output.line_count:,}",
+                style=f"italic {palette.muted}",
+            )
+        )
+    rows.extend(
+        ansi_text(line.text, palette.error if line.stream == "stderr" else "") for line in tail
+    )
     return rows

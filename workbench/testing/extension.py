@@ -59,7 +59,14 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
         return True
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
-        yield from difflib.unified_diff(str(snapshot_data).splitlines(), str(serialized_data).splitlines(), fromfile="snapshot", tofile="received", lineterm="", n=3)
+        yield from difflib.unified_diff(
+            str(snapshot_data).splitlines(),
+            str(serialized_data).splitlines(),
+            fromfile="snapshot",
+            tofile="received",
+            lineterm="",
+            n=3,
+        )
 
 
 class TextSnapshotExtension(_CaseFileExtension):

@@ -61,7 +61,11 @@ class SnapshotCase:
     @property
     def description(self) -> str:
         """What a reviewer should see, in one line."""
-        what = "the Portal (first panel-height)" if self.surface == "portal" else f"the tool card at {self.phase.value}"
+        what = (
+            "the Portal (first panel-height)"
+            if self.surface == "portal"
+            else f"the tool card at {self.phase.value}"
+        )
         return f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} columns, {self.theme} theme"
 
 
@@ -72,12 +76,17 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
     """
     dark: list[SnapshotCase] = []
     light: list[SnapshotCase] = []
-    for ref in sorted(catalog.all_variants(include_generated=False), key=lambda item: (item.tool, item.api, item.variant.id)):
+    for ref in sorted(
+        catalog.all_variants(include_generated=False),
+        key=lambda item: (item.tool, item.api, item.variant.id),
+    ):
         script = catalog.script_for(ref)
         for phase in script.phases:
             for width in CARD_WIDTHS:
                 dark.append(SnapshotCase(ref, phase, width, "dark"))
         if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
-            dark.append(SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, "dark", surface="portal"))
+            dark.append(
+                SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, "dark", surface="portal")
+            )
         light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
     return dark + light

@@ -52,7 +52,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         details = "\n".join(problem.format() for problem in errors[:20])
-        raise pytest.UsageError(f"the fixtures do not load cleanly; run `workbench check`:\n{details}")
+        raise pytest.UsageError(
+            f"the fixtures do not load cleanly; run `workbench check`:\n{details}"
+        )
     cases = snapshot_cases(project.catalog, project.registry)
     metafunc.parametrize(CASE_PARAM, cases, ids=[case.test_id for case in cases])
 

@@ -83,7 +83,16 @@ class _SnapshotApp(App[None]):
 
 def _export(strips: list, width: int, title: str) -> RenderedSnapshot:
     text = "\n".join(strip.text.rstrip() for strip in strips) + "\n"
-    console = Console(width=width, height=max(1, len(strips)), file=io.StringIO(), force_terminal=True, color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=max(1, len(strips)),
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     segments: list[Segment] = []
     for strip in strips:
         # Merging runs of one style keeps the SVG (and its diffs) small.
@@ -96,12 +105,16 @@ def _export(strips: list, width: int, title: str) -> RenderedSnapshot:
 class SnapshotRenderer:
     """Draws :class:`SnapshotCase` objects; one app for its whole life. Use as a context manager."""
 
-    def __init__(self, catalog: Catalog, registry: SurfaceRegistry, *, settle: bool = False) -> None:
+    def __init__(
+        self, catalog: Catalog, registry: SurfaceRegistry, *, settle: bool = False
+    ) -> None:
         self.catalog = catalog
         self.registry = registry
         self.settle = settle
         self._loop = asyncio.new_event_loop()
-        self._queue: asyncio.Queue[tuple[SnapshotCase, Future[RenderedSnapshot]] | None] | None = None
+        self._queue: asyncio.Queue[tuple[SnapshotCase, Future[RenderedSnapshot]] | None] | None = (
+            None
+        )
         self._ready: Future[None] = Future()
         self._thread = threading.Thread(target=self._run, name="snapshot-renderer", daemon=True)
         self._theme = "dark"
@@ -151,7 +164,9 @@ class SnapshotRenderer:
                 await asyncio.sleep(0.01)
         script = self.catalog.script_for(case.ref)
         state = script.state_at(case.phase)
-        manifest = self.catalog.tools[case.tool].manifest if case.tool in self.catalog.tools else None
+        manifest = (
+            self.catalog.tools[case.tool].manifest if case.tool in self.catalog.tools else None
+        )
         card = app.query_one(ToolCard)
         portal = app.query_one("#portal", _PortalView)
         target: Widget
@@ -161,7 +176,12 @@ class SnapshotRenderer:
             frame = app.query_one("#portal-frame")
             frame.styles.width = case.width
             frame.scroll_home(animate=False)
-            ctx = SurfaceContext(state=state, manifest=manifest, width=case.width - 2, palette=palette_for(app.current_theme))
+            ctx = SurfaceContext(
+                state=state,
+                manifest=manifest,
+                width=case.width - 2,
+                palette=palette_for(app.current_theme),
+            )
             portal.body = portal_renderable(ctx, self.registry)
             target = frame
         else:
@@ -178,7 +198,10 @@ class SnapshotRenderer:
                 await pilot.resize_terminal(SCREEN_SIZE[0], target.region.bottom + 1)
                 await settle(pilot)
             region = target.region
-            strips = [strip.crop(region.x, region.right) for strip in screen_strips(app)[region.y : region.bottom]]
+            strips = [
+                strip.crop(region.x, region.right)
+                for strip in screen_strips(app)[region.y : region.bottom]
+            ]
             return _export(strips, region.width, case.title)
         # One turn of the loop lets the widgets process their refresh; then lay out once,
         # synchronously, and read only the target widget's lines.

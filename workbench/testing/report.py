@@ -35,7 +35,16 @@ class SnapshotOutcome:
     def diff(self) -> str:
         if self.expected_text is None:
             return ""
-        return "\n".join(difflib.unified_diff(self.expected_text.splitlines(), self.text.splitlines(), fromfile="snapshot", tofile="received", lineterm="", n=3))
+        return "\n".join(
+            difflib.unified_diff(
+                self.expected_text.splitlines(),
+                self.text.splitlines(),
+                fromfile="snapshot",
+                tofile="received",
+                lineterm="",
+                n=3,
+            )
+        )
 
 
 @dataclass
@@ -87,7 +96,9 @@ def run_snapshots(
             status = "updated" if expected_text is not None else "new"
         else:
             status = "new" if expected_text is None and expected_svg is None else "failed"
-        run.outcomes.append(SnapshotOutcome(case, status, text, rendered.svg, expected_text, expected_svg))
+        run.outcomes.append(
+            SnapshotOutcome(case, status, text, rendered.svg, expected_text, expected_svg)
+        )
         if on_progress is not None:
             on_progress(index + 1, len(cases))
     if root.is_dir():
@@ -141,17 +152,26 @@ def _diff_html(diff: str) -> str:
 
 def write_report(run: SnapshotRun, path: Path) -> None:
     """A self-contained HTML page: failures first, then the whole gallery."""
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Workbench snapshots</title>", f"<style>{CSS}</style></head><body>"]
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Workbench snapshots</title>",
+        f"<style>{CSS}</style></head><body>",
+    ]
     parts.append("<h1>Workbench snapshot report</h1><p class='summary'>")
     for status in STATUSES:
         parts.append(f"<span class='{status}'>{run.count(status)} {status}</span>")
-    parts.append(f"<span>{len(run.unused)} unused</span><span>{len(run.deleted)} deleted</span><span>{run.seconds:.1f} s</span></p>")
-    failures = [outcome for outcome in run.outcomes if outcome.status in ("failed", "new", "updated")]
+    parts.append(
+        f"<span>{len(run.unused)} unused</span><span>{len(run.deleted)} deleted</span><span>{run.seconds:.1f} s</span></p>"
+    )
+    failures = [
+        outcome for outcome in run.outcomes if outcome.status in ("failed", "new", "updated")
+    ]
     if failures:
         parts.append("<h2>Changes</h2>")
         for outcome in failures:
             case = outcome.case
-            parts.append(f"<div class='case'><h3 class='{outcome.status}'>{html.escape(outcome.status)}: {html.escape(case.test_id)}</h3><p>{html.escape(case.description)}</p><div class='pair'>")
+            parts.append(
+                f"<div class='case'><h3 class='{outcome.status}'>{html.escape(outcome.status)}: {html.escape(case.test_id)}</h3><p>{html.escape(case.description)}</p><div class='pair'>"
+            )
             parts.append(_svg_image(outcome.expected_svg, "expected"))
             parts.append(_svg_image(outcome.svg, "actual"))
             parts.append("</div>")
@@ -177,7 +197,10 @@ def write_report(run: SnapshotRun, path: Path) -> None:
             current_api = api
         label = outcomes[0].case.ref.variant.label
         parts.append(f"<h4>{html.escape(variant)} — {html.escape(label)}</h4><div class='gallery'>")
-        parts.extend(_svg_image(outcome.svg, f"{outcome.case.name} · {outcome.status}") for outcome in outcomes)
+        parts.extend(
+            _svg_image(outcome.svg, f"{outcome.case.name} · {outcome.status}")
+            for outcome in outcomes
+        )
         parts.append("</div>")
     parts.append("</body></html>")
     path.write_text("".join(parts), encoding="utf-8")

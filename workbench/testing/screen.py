@@ -18,7 +18,9 @@ def screen_text(app: App) -> str:
     return "\n".join(strip.text.rstrip() for strip in screen_strips(app)).rstrip("\n") + "\n"
 
 
-async def settle(pilot: Pilot, *, quiet: int = 2, tick: float = 0.005, max_ticks: int = 400) -> None:
+async def settle(
+    pilot: Pilot, *, quiet: int = 2, tick: float = 0.005, max_ticks: int = 400
+) -> None:
     """Wait until the screen stops changing for ``quiet`` consecutive ticks."""
     await pilot.pause(0)
     previous = screen_strips(pilot.app)

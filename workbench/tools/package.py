@@ -22,7 +22,9 @@ class RuntimeServices:
     settings: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_environment(cls, workspace: Path | None = None, environ: dict[str, str] | None = None) -> RuntimeServices:
+    def from_environment(
+        cls, workspace: Path | None = None, environ: dict[str, str] | None = None
+    ) -> RuntimeServices:
         """Settings from ``WORKBENCH_*`` variables (``WORKBENCH_WEB_ONLINE`` -> ``web.online``)."""
         env = dict(os.environ if environ is None else environ)
         names = {

@@ -47,11 +47,24 @@ class Spec:
 
 
 WAIVERS: dict[tuple[str, str], list[dict[str, str]]] = {
-    ("task", "createTask"): [{"kind": "empty", "reason": "creating a task yields the new task or an error, never nothing"}],
-    ("task", "createTasks"): [{"kind": "empty", "reason": "the schema requires at least one task, so a batch is never empty"}],
+    ("task", "createTask"): [
+        {
+            "kind": "empty",
+            "reason": "creating a task yields the new task or an error, never nothing",
+        }
+    ],
+    ("task", "createTasks"): [
+        {
+            "kind": "empty",
+            "reason": "the schema requires at least one task, so a batch is never empty",
+        }
+    ],
     ("task", "updateTaskStatus"): [
         {"kind": "empty", "reason": "a status change always reports the task's old and new status"},
-        {"kind": "truncated", "reason": "the result is one task's status change; there is nothing long to cut"},
+        {
+            "kind": "truncated",
+            "reason": "the result is one task's status change; there is nothing long to cut",
+        },
     ],
 }
 
@@ -92,14 +105,20 @@ def build_workspace(root: Path) -> None:
     (root / "src" / "app.py").write_text(APP_PY)
     (root / "src" / "util.py").write_text(UTIL_PY)
     (root / "tests").mkdir()
-    (root / "tests" / "test_app.py").write_text("from src.app import greet\n\n\ndef test_greet():\n    assert greet('Ada') == 'Hello, Ada!'\n")
-    (root / "README.md").write_text("# sample\n\nA sample project for the workbench fixtures.\n\n## TODO\n\n- write docs\n")
+    (root / "tests" / "test_app.py").write_text(
+        "from src.app import greet\n\n\ndef test_greet():\n    assert greet('Ada') == 'Hello, Ada!'\n"
+    )
+    (root / "README.md").write_text(
+        "# sample\n\nA sample project for the workbench fixtures.\n\n## TODO\n\n- write docs\n"
+    )
     (root / "docs").mkdir()
     (root / "docs" / "guide.md").write_text("# Guide\n\nRun `python src/app.py`.\n")
     (root / "empty-dir").mkdir()
     (root / "empty.txt").write_text("")
     (root / "data").mkdir()
-    rows = ["id,name,score,line"] + [f"{index},item-{index},{(index * 37) % 100},line {index}" for index in range(1, 3201)]
+    rows = ["id,name,score,line"] + [
+        f"{index},item-{index},{(index * 37) % 100},line {index}" for index in range(1, 3201)
+    ]
     (root / "data" / "big.csv").write_text("\n".join(rows) + "\n")
     (root / "assets").mkdir()
     (root / "assets" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64))
@@ -109,17 +128,33 @@ def build_workspace(root: Path) -> None:
         (generated / f"report-{index:04d}.txt").write_text(f"report {index}\n")
     skills = root / "skills"
     (skills / "empty-skill").mkdir(parents=True)
-    (skills / "empty-skill" / "SKILL.md").write_text("---\nname: empty-skill\ndescription: A skill whose instructions were never written.\n---\n")
+    (skills / "empty-skill" / "SKILL.md").write_text(
+        "---\nname: empty-skill\ndescription: A skill whose instructions were never written.\n---\n"
+    )
     (skills / "empty-skill" / "notes.md").write_text("")
     huge = skills / "style-guide"
     (huge / "references").mkdir(parents=True)
-    rules = "\n".join(f"{index}. Rule {index}: prefer clear names, short functions and comments that say why; example {index} shows the before and after." for index in range(1, 601))
-    (huge / "SKILL.md").write_text(f"---\nname: style-guide\ndescription: The house style guide, every rule of it.\n---\n# Style guide\n\n{rules}\n")
-    (huge / "references" / "glossary.md").write_text("\n".join(f"- term {index}: the definition of term {index}, with an example sentence that uses it." for index in range(1, 2001)) + "\n")
+    rules = "\n".join(
+        f"{index}. Rule {index}: prefer clear names, short functions and comments that say why; example {index} shows the before and after."
+        for index in range(1, 601)
+    )
+    (huge / "SKILL.md").write_text(
+        f"---\nname: style-guide\ndescription: The house style guide, every rule of it.\n---\n# Style guide\n\n{rules}\n"
+    )
+    (huge / "references" / "glossary.md").write_text(
+        "\n".join(
+            f"- term {index}: the definition of term {index}, with an example sentence that uses it."
+            for index in range(1, 2001)
+        )
+        + "\n"
+    )
 
 
 def edit_target(root: Path) -> None:
-    (root / "src" / "config.py").write_text("DEBUG = False\nLEVEL = 'info'\n" + "".join(f"OPTION_{index} = 'old'\n" for index in range(1, 401)))
+    (root / "src" / "config.py").write_text(
+        "DEBUG = False\nLEVEL = 'info'\n"
+        + "".join(f"OPTION_{index} = 'old'\n" for index in range(1, 401))
+    )
 
 
 def seed_tasks(count: int) -> Callable[[Path], None]:
@@ -128,9 +163,20 @@ def seed_tasks(count: int) -> Callable[[Path], None]:
 
         store = TaskStore(root / ".workbench" / "tasks.db")
         statuses = ["todo", "running", "completed", "failed", "paused"]
-        names = ["Write the parser", "Add tests for the parser", "Wire the CLI", "Document the flags", "Release 0.2"]
+        names = [
+            "Write the parser",
+            "Add tests for the parser",
+            "Wire the CLI",
+            "Document the flags",
+            "Release 0.2",
+        ]
         for index in range(count):
-            task = store.create(names[index % len(names)] + ("" if index < len(names) else f" ({index + 1})"), f"Instruction for task {index + 1}.", priority=index % 5, command="echo building && echo done" if index == 0 else None)
+            task = store.create(
+                names[index % len(names)] + ("" if index < len(names) else f" ({index + 1})"),
+                f"Instruction for task {index + 1}.",
+                priority=index % 5,
+                command="echo building && echo done" if index == 0 else None,
+            )
             if statuses[index % len(statuses)] != "todo":
                 store.set_status(task.identifier, statuses[index % len(statuses)])
         store.close()
@@ -142,9 +188,22 @@ def seed_runnable(root: Path) -> None:
     from workbench.tools.task.store import TaskStore
 
     store = TaskStore(root / ".workbench" / "tasks.db")
-    store.create("Build the site", "Build the static site.", priority=2, command="for step in fetch render minify write; do echo \"[build] $step\"; sleep 0.25; done; echo 'built 42 pages'")
-    store.create("Publish", "Publish after building.", priority=2, command="echo publishing", depends_on=["TASK-1"])
-    store.create("Lint", "Run the linter.", command="echo 'src/app.py:7: line too long' >&2; exit 1")
+    store.create(
+        "Build the site",
+        "Build the static site.",
+        priority=2,
+        command="for step in fetch render minify write; do echo \"[build] $step\"; sleep 0.25; done; echo 'built 42 pages'",
+    )
+    store.create(
+        "Publish",
+        "Publish after building.",
+        priority=2,
+        command="echo publishing",
+        depends_on=["TASK-1"],
+    )
+    store.create(
+        "Lint", "Run the linter.", command="echo 'src/app.py:7: line too long' >&2; exit 1"
+    )
     store.create("Write the changelog", "No command: done by hand.")
     store.create("Load test", "Replay the access log.", command="seq 1 6000 | sed 's/^/request /'")
     store.close()
@@ -156,87 +215,708 @@ HOSTILE_COMMAND = "printf '\\033[1;32mPASS\\033[0m tests/test_app.py\\n'; printf
 
 SPECS: list[Spec] = [
     # web-browsing
-    Spec("web-browsing", "search", "asyncio-cancellation", "Search with a few results", "typical", {"query": "asyncio cancellation timeout"}),
-    Spec("web-browsing", "search", "no-results", "Nothing found for an obscure query", "empty", {"query": "quantum zebra migration"}),
-    Spec("web-browsing", "search", "settings-invalid", "SearXNG is not configured: the Render shows a config hint", "error", {"query": "release notes template"}, settings={"web.online": "1"}),
-    Spec("web-browsing", "search", "hundreds-of-results", "Hundreds of results are capped in the card", "truncated", {"query": "asyncio archive", "limit": 300}),
-    Spec("web-browsing", "search", "markup-in-titles", "A result title holding markup-like text and escapes shows literally", "hostile", {"query": "free prizes"}),
-    Spec("web-browsing", "crawlSinglePage", "docs-page", "Read a documentation page", "typical", {"url": "https://docs.example.dev/python/asyncio-tasks.html"}, settings={"web.offline_latency_ms": "400"}),
-    Spec("web-browsing", "crawlSinglePage", "javascript-only", "A page with no readable text", "empty", {"url": "https://app.example.com/dashboard"}, settings={"web.offline_latency_ms": "400"}),
-    Spec("web-browsing", "crawlSinglePage", "metadata-address", "The SSRF guard refuses a cloud metadata address", "error", {"url": "http://169.254.169.254/latest/meta-data/"}, settings={"web.online": "1"}),
-    Spec("web-browsing", "crawlSinglePage", "not-in-corpus", "Offline mode cannot fetch an unknown page", "not-found", {"url": "https://docs.example.dev/missing.html"}),
-    Spec("web-browsing", "crawlSinglePage", "very-long-page", "A page over 25,000 characters is capped", "truncated", {"url": "https://spec.example.org/very-long-spec.html"}, settings={"web.offline_latency_ms": "400"}),
-    Spec("web-browsing", "crawlSinglePage", "hostile-page", "A page whose title and text hold markup and escape sequences", "hostile", {"url": "https://shop.example.net/deals"}),
-    Spec("web-browsing", "crawlMultiPages", "three-docs", "Read three documentation pages", "typical", {"urls": ["https://docs.example.dev/python/asyncio-tasks.html", "https://docs.example.dev/python/subprocess.html", "https://mcp.example.dev/spec/tools.html"]}, settings={"web.offline_latency_ms": "600"}),
-    Spec("web-browsing", "crawlMultiPages", "nothing-readable", "Every page needs JavaScript: nothing to read", "empty", {"urls": ["https://app.example.com/dashboard"]}, settings={"web.offline_latency_ms": "600"}),
-    Spec("web-browsing", "crawlMultiPages", "all-failed", "Every page fails", "error", {"urls": ["https://docs.example.dev/gone-1.html", "https://docs.example.dev/gone-2.html"]}, settings={"web.offline_latency_ms": "600"}),
-    Spec("web-browsing", "crawlMultiPages", "one-failed", "Two pages read, one fails", "partial-failure", {"urls": ["https://docs.example.dev/http/caching.html", "https://docs.example.dev/missing.html", "https://sqlite.example.org/docs/wal.html"]}, settings={"web.offline_latency_ms": "600"}),
-    Spec("web-browsing", "crawlMultiPages", "twenty-pages", "Twenty pages, one very long", "truncated", {"urls": ["https://spec.example.org/very-long-spec.html", *[f"https://lists.example.org/archive/asyncio/2026/msg{index:05d}.html" for index in range(1, 20)]]}, settings={"web.offline_latency_ms": "500"}),
+    Spec(
+        "web-browsing",
+        "search",
+        "asyncio-cancellation",
+        "Search with a few results",
+        "typical",
+        {"query": "asyncio cancellation timeout"},
+    ),
+    Spec(
+        "web-browsing",
+        "search",
+        "no-results",
+        "Nothing found for an obscure query",
+        "empty",
+        {"query": "quantum zebra migration"},
+    ),
+    Spec(
+        "web-browsing",
+        "search",
+        "settings-invalid",
+        "SearXNG is not configured: the Render shows a config hint",
+        "error",
+        {"query": "release notes template"},
+        settings={"web.online": "1"},
+    ),
+    Spec(
+        "web-browsing",
+        "search",
+        "hundreds-of-results",
+        "Hundreds of results are capped in the card",
+        "truncated",
+        {"query": "asyncio archive", "limit": 300},
+    ),
+    Spec(
+        "web-browsing",
+        "search",
+        "markup-in-titles",
+        "A result title holding markup-like text and escapes shows literally",
+        "hostile",
+        {"query": "free prizes"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "docs-page",
+        "Read a documentation page",
+        "typical",
+        {"url": "https://docs.example.dev/python/asyncio-tasks.html"},
+        settings={"web.offline_latency_ms": "400"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "javascript-only",
+        "A page with no readable text",
+        "empty",
+        {"url": "https://app.example.com/dashboard"},
+        settings={"web.offline_latency_ms": "400"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "metadata-address",
+        "The SSRF guard refuses a cloud metadata address",
+        "error",
+        {"url": "http://169.254.169.254/latest/meta-data/"},
+        settings={"web.online": "1"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "not-in-corpus",
+        "Offline mode cannot fetch an unknown page",
+        "not-found",
+        {"url": "https://docs.example.dev/missing.html"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "very-long-page",
+        "A page over 25,000 characters is capped",
+        "truncated",
+        {"url": "https://spec.example.org/very-long-spec.html"},
+        settings={"web.offline_latency_ms": "400"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlSinglePage",
+        "hostile-page",
+        "A page whose title and text hold markup and escape sequences",
+        "hostile",
+        {"url": "https://shop.example.net/deals"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlMultiPages",
+        "three-docs",
+        "Read three documentation pages",
+        "typical",
+        {
+            "urls": [
+                "https://docs.example.dev/python/asyncio-tasks.html",
+                "https://docs.example.dev/python/subprocess.html",
+                "https://mcp.example.dev/spec/tools.html",
+            ]
+        },
+        settings={"web.offline_latency_ms": "600"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlMultiPages",
+        "nothing-readable",
+        "Every page needs JavaScript: nothing to read",
+        "empty",
+        {"urls": ["https://app.example.com/dashboard"]},
+        settings={"web.offline_latency_ms": "600"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlMultiPages",
+        "all-failed",
+        "Every page fails",
+        "error",
+        {"urls": ["https://docs.example.dev/gone-1.html", "https://docs.example.dev/gone-2.html"]},
+        settings={"web.offline_latency_ms": "600"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlMultiPages",
+        "one-failed",
+        "Two pages read, one fails",
+        "partial-failure",
+        {
+            "urls": [
+                "https://docs.example.dev/http/caching.html",
+                "https://docs.example.dev/missing.html",
+                "https://sqlite.example.org/docs/wal.html",
+            ]
+        },
+        settings={"web.offline_latency_ms": "600"},
+    ),
+    Spec(
+        "web-browsing",
+        "crawlMultiPages",
+        "twenty-pages",
+        "Twenty pages, one very long",
+        "truncated",
+        {
+            "urls": [
+                "https://spec.example.org/very-long-spec.html",
+                *[
+                    f"https://lists.example.org/archive/asyncio/2026/msg{index:05d}.html"
+                    for index in range(1, 20)
+                ],
+            ]
+        },
+        settings={"web.offline_latency_ms": "500"},
+    ),
     # local-system
-    Spec("local-system", "listFiles", "src-folder", "List a source folder", "typical", {"path": "src"}),
-    Spec("local-system", "listFiles", "empty-folder", "An empty directory", "empty", {"path": "empty-dir"}),
-    Spec("local-system", "listFiles", "missing-folder", "A directory that does not exist", "error", {"path": "build/output"}),
-    Spec("local-system", "listFiles", "whole-tree", "A recursive listing over the 500-entry limit", "truncated", {"path": ".", "recursive": True}),
-    Spec("local-system", "listFiles", "outside-workspace", "Listing /etc needs approval; the user skips it", "skipped", {"path": "/etc"}, decision="skip"),
-    Spec("local-system", "readFile", "python-source", "Read a Python file with highlighting", "typical", {"path": "src/app.py"}),
+    Spec(
+        "local-system",
+        "listFiles",
+        "src-folder",
+        "List a source folder",
+        "typical",
+        {"path": "src"},
+    ),
+    Spec(
+        "local-system",
+        "listFiles",
+        "empty-folder",
+        "An empty directory",
+        "empty",
+        {"path": "empty-dir"},
+    ),
+    Spec(
+        "local-system",
+        "listFiles",
+        "missing-folder",
+        "A directory that does not exist",
+        "error",
+        {"path": "build/output"},
+    ),
+    Spec(
+        "local-system",
+        "listFiles",
+        "whole-tree",
+        "A recursive listing over the 500-entry limit",
+        "truncated",
+        {"path": ".", "recursive": True},
+    ),
+    Spec(
+        "local-system",
+        "listFiles",
+        "outside-workspace",
+        "Listing /etc needs approval; the user skips it",
+        "skipped",
+        {"path": "/etc"},
+        decision="skip",
+    ),
+    Spec(
+        "local-system",
+        "readFile",
+        "python-source",
+        "Read a Python file with highlighting",
+        "typical",
+        {"path": "src/app.py"},
+    ),
     Spec("local-system", "readFile", "empty-file", "An empty file", "empty", {"path": "empty.txt"}),
-    Spec("local-system", "readFile", "missing-file", "A file that does not exist", "error", {"path": "src/missing.py"}),
-    Spec("local-system", "readFile", "binary-file", "A binary file is refused", "binary", {"path": "assets/logo.png"}),
-    Spec("local-system", "readFile", "large-csv", "A 3,200-line file: the first 2,000 lines are returned", "truncated", {"path": "data/big.csv"}),
-    Spec("local-system", "writeFile", "new-notes", "Write a new Markdown file (approved)", "typical", {"path": "notes/todo.md", "content": "# TODO\n\n- [ ] write the parser\n- [ ] add tests\n- [ ] wire the CLI\n- [x] sketch the design\n"}),
-    Spec("local-system", "writeFile", "empty-content", "Write an empty file", "empty", {"path": "out/empty.log", "content": ""}),
-    Spec("local-system", "writeFile", "onto-a-directory", "Writing onto a directory fails", "error", {"path": "src", "content": "oops\n"}),
-    Spec("local-system", "writeFile", "large-file", "Write a 6,000-line file; progress streams", "truncated", {"path": "data/generated.csv", "content": "".join(f"{index},value-{index},{index * 3}\n" for index in range(1, 6001))}),
-    Spec("local-system", "writeFile", "declined", "The user skips a write", "skipped", {"path": "README.md", "content": "# replaced\n"}, decision="skip"),
-    Spec("local-system", "editFile", "rename-greeting", "Change one line", "typical", {"path": "src/app.py", "oldString": '    return f"Hello, {name}!"', "newString": '    return f"Hi, {name}!"'}),
-    Spec("local-system", "editFile", "no-change", "newString equals oldString: nothing changes", "empty", {"path": "src/app.py", "oldString": "import os", "newString": "import os"}),
-    Spec("local-system", "editFile", "not-found", "oldString is not in the file", "error", {"path": "src/app.py", "oldString": "print('bye')", "newString": "print('hi')"}),
-    Spec("local-system", "editFile", "ambiguous", "oldString appears more than once", "ambiguous", {"path": "src/config.py", "oldString": "= 'old'", "newString": "= 'new'"}, setup=edit_target),
-    Spec("local-system", "editFile", "replace-all", "Replace 400 lines: a long diff", "truncated", {"path": "src/config.py", "oldString": "= 'old'", "newString": "= 'new'", "replaceAll": True}, setup=edit_target),
-    Spec("local-system", "globFiles", "python-files", "Find Python files", "typical", {"pattern": "**/*.py"}),
-    Spec("local-system", "globFiles", "no-rust", "No file matches", "empty", {"pattern": "**/*.rs"}),
-    Spec("local-system", "globFiles", "missing-base", "The base directory does not exist", "error", {"pattern": "*.md", "path": "website"}),
-    Spec("local-system", "globFiles", "many-reports", "720 matches, 500 returned", "truncated", {"pattern": "generated/*.txt"}),
-    Spec("local-system", "grepContent", "todos", "Find TODO comments", "typical", {"pattern": "TODO"}),
-    Spec("local-system", "grepContent", "nothing", "No line matches", "empty", {"pattern": "FIXME_NEVER_WRITTEN"}),
-    Spec("local-system", "grepContent", "bad-regex", "An invalid regular expression", "error", {"pattern": "([a-z"}),
-    Spec("local-system", "grepContent", "thousands", "Thousands of matches, 200 returned", "truncated", {"pattern": "line [0-9]+", "path": "data"}),
-    Spec("local-system", "runCommand", "run-steps", "A command that prints as it goes (with ANSI colour)", "typical", {"command": "for step in install build test; do printf '\\033[36m==>\\033[0m %s\\n' \"$step\"; sleep 0.3; done; echo finished", "description": "Run the three build steps"}),
-    Spec("local-system", "runCommand", "no-output", "A command that prints nothing", "empty", {"command": "true"}),
-    Spec("local-system", "runCommand", "failing", "A command that fails with exit code 2", "error", {"command": "ls build-output", "description": "List the build output"}),
-    Spec("local-system", "runCommand", "twenty-thousand-lines", "20,000 lines of output", "truncated", {"command": "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo \"line $i of the long output\"; done"}),
-    Spec("local-system", "runCommand", "killed-on-timeout", "A command killed at its timeout", "timeout", {"command": "echo starting; sleep 30", "timeout": 1500}),
-    Spec("local-system", "runCommand", "escape-sequences", "Output with ANSI colour, OSC title and clipboard sequences and markup", "hostile", {"command": HOSTILE_COMMAND}),
+    Spec(
+        "local-system",
+        "readFile",
+        "missing-file",
+        "A file that does not exist",
+        "error",
+        {"path": "src/missing.py"},
+    ),
+    Spec(
+        "local-system",
+        "readFile",
+        "binary-file",
+        "A binary file is refused",
+        "binary",
+        {"path": "assets/logo.png"},
+    ),
+    Spec(
+        "local-system",
+        "readFile",
+        "large-csv",
+        "A 3,200-line file: the first 2,000 lines are returned",
+        "truncated",
+        {"path": "data/big.csv"},
+    ),
+    Spec(
+        "local-system",
+        "writeFile",
+        "new-notes",
+        "Write a new Markdown file (approved)",
+        "typical",
+        {
+            "path": "notes/todo.md",
+            "content": "# TODO\n\n- [ ] write the parser\n- [ ] add tests\n- [ ] wire the CLI\n- [x] sketch the design\n",
+        },
+    ),
+    Spec(
+        "local-system",
+        "writeFile",
+        "empty-content",
+        "Write an empty file",
+        "empty",
+        {"path": "out/empty.log", "content": ""},
+    ),
+    Spec(
+        "local-system",
+        "writeFile",
+        "onto-a-directory",
+        "Writing onto a directory fails",
+        "error",
+        {"path": "src", "content": "oops\n"},
+    ),
+    Spec(
+        "local-system",
+        "writeFile",
+        "large-file",
+        "Write a 6,000-line file; progress streams",
+        "truncated",
+        {
+            "path": "data/generated.csv",
+            "content": "".join(f"{index},value-{index},{index * 3}\n" for index in range(1, 6001)),
+        },
+    ),
+    Spec(
+        "local-system",
+        "writeFile",
+        "declined",
+        "The user skips a write",
+        "skipped",
+        {"path": "README.md", "content": "# replaced\n"},
+        decision="skip",
+    ),
+    Spec(
+        "local-system",
+        "editFile",
+        "rename-greeting",
+        "Change one line",
+        "typical",
+        {
+            "path": "src/app.py",
+            "oldString": '    return f"Hello, {name}!"',
+            "newString": '    return f"Hi, {name}!"',
+        },
+    ),
+    Spec(
+        "local-system",
+        "editFile",
+        "no-change",
+        "newString equals oldString: nothing changes",
+        "empty",
+        {"path": "src/app.py", "oldString": "import os", "newString": "import os"},
+    ),
+    Spec(
+        "local-system",
+        "editFile",
+        "not-found",
+        "oldString is not in the file",
+        "error",
+        {"path": "src/app.py", "oldString": "print('bye')", "newString": "print('hi')"},
+    ),
+    Spec(
+        "local-system",
+        "editFile",
+        "ambiguous",
+        "oldString appears more than once",
+        "ambiguous",
+        {"path": "src/config.py", "oldString": "= 'old'", "newString": "= 'new'"},
+        setup=edit_target,
+    ),
+    Spec(
+        "local-system",
+        "editFile",
+        "replace-all",
+        "Replace 400 lines: a long diff",
+        "truncated",
+        {
+            "path": "src/config.py",
+            "oldString": "= 'old'",
+            "newString": "= 'new'",
+            "replaceAll": True,
+        },
+        setup=edit_target,
+    ),
+    Spec(
+        "local-system",
+        "globFiles",
+        "python-files",
+        "Find Python files",
+        "typical",
+        {"pattern": "**/*.py"},
+    ),
+    Spec(
+        "local-system", "globFiles", "no-rust", "No file matches", "empty", {"pattern": "**/*.rs"}
+    ),
+    Spec(
+        "local-system",
+        "globFiles",
+        "missing-base",
+        "The base directory does not exist",
+        "error",
+        {"pattern": "*.md", "path": "website"},
+    ),
+    Spec(
+        "local-system",
+        "globFiles",
+        "many-reports",
+        "720 matches, 500 returned",
+        "truncated",
+        {"pattern": "generated/*.txt"},
+    ),
+    Spec(
+        "local-system", "grepContent", "todos", "Find TODO comments", "typical", {"pattern": "TODO"}
+    ),
+    Spec(
+        "local-system",
+        "grepContent",
+        "nothing",
+        "No line matches",
+        "empty",
+        {"pattern": "FIXME_NEVER_WRITTEN"},
+    ),
+    Spec(
+        "local-system",
+        "grepContent",
+        "bad-regex",
+        "An invalid regular expression",
+        "error",
+        {"pattern": "([a-z"},
+    ),
+    Spec(
+        "local-system",
+        "grepContent",
+        "thousands",
+        "Thousands of matches, 200 returned",
+        "truncated",
+        {"pattern": "line [0-9]+", "path": "data"},
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "run-steps",
+        "A command that prints as it goes (with ANSI colour)",
+        "typical",
+        {
+            "command": "for step in install build test; do printf '\\033[36m==>\\033[0m %s\\n' \"$step\"; sleep 0.3; done; echo finished",
+            "description": "Run the three build steps",
+        },
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "no-output",
+        "A command that prints nothing",
+        "empty",
+        {"command": "true"},
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "failing",
+        "A command that fails with exit code 2",
+        "error",
+        {"command": "ls build-output", "description": "List the build output"},
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "twenty-thousand-lines",
+        "20,000 lines of output",
+        "truncated",
+        {
+            "command": 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo "line $i of the long output"; done'
+        },
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "killed-on-timeout",
+        "A command killed at its timeout",
+        "timeout",
+        {"command": "echo starting; sleep 30", "timeout": 1500},
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "escape-sequences",
+        "Output with ANSI colour, OSC title and clipboard sequences and markup",
+        "hostile",
+        {"command": HOSTILE_COMMAND},
+    ),
     # task
-    Spec("task", "createTask", "write-parser", "Create one task", "typical", {"name": "Write the parser", "instruction": "Parse the config file into typed settings; report errors with line numbers.", "priority": 2, "command": "python -m parser --check"}),
-    Spec("task", "createTask", "unknown-parent", "The parent task does not exist", "error", {"name": "Subtask", "instruction": "A subtask.", "parentIdentifier": "TASK-99"}),
-    Spec("task", "createTask", "long-instruction", "A task with a very long instruction", "truncated", {"name": "Migrate the database", "instruction": "\n".join(f"Step {index}: migrate table {index}, verify the row counts, and record the duration." for index in range(1, 61))}),
-    Spec("task", "createTasks", "plan-of-three", "Plan three tasks at once", "typical", {"tasks": [{"name": "Design", "instruction": "Sketch the design."}, {"name": "Build", "instruction": "Build it.", "dependsOn": ["TASK-1"]}, {"name": "Ship", "instruction": "Ship it.", "dependsOn": ["TASK-2"]}]}),
-    Spec("task", "createTasks", "all-invalid", "Every task in the batch fails", "error", {"tasks": [{"name": "Orphan", "instruction": "x", "parentIdentifier": "TASK-40"}, {"name": "Blocked", "instruction": "y", "dependsOn": ["TASK-41"]}]}),
-    Spec("task", "createTasks", "one-fails", "Two created, one fails", "partial-failure", {"tasks": [{"name": "Write docs", "instruction": "Write the docs."}, {"name": "Review docs", "instruction": "Review.", "parentIdentifier": "TASK-77"}, {"name": "Publish docs", "instruction": "Publish."}]}),
-    Spec("task", "createTasks", "forty-tasks", "Forty tasks in one batch", "truncated", {"tasks": [{"name": f"Chapter {index}", "instruction": f"Write chapter {index} of the guide."} for index in range(1, 41)]}),
+    Spec(
+        "task",
+        "createTask",
+        "write-parser",
+        "Create one task",
+        "typical",
+        {
+            "name": "Write the parser",
+            "instruction": "Parse the config file into typed settings; report errors with line numbers.",
+            "priority": 2,
+            "command": "python -m parser --check",
+        },
+    ),
+    Spec(
+        "task",
+        "createTask",
+        "unknown-parent",
+        "The parent task does not exist",
+        "error",
+        {"name": "Subtask", "instruction": "A subtask.", "parentIdentifier": "TASK-99"},
+    ),
+    Spec(
+        "task",
+        "createTask",
+        "long-instruction",
+        "A task with a very long instruction",
+        "truncated",
+        {
+            "name": "Migrate the database",
+            "instruction": "\n".join(
+                f"Step {index}: migrate table {index}, verify the row counts, and record the duration."
+                for index in range(1, 61)
+            ),
+        },
+    ),
+    Spec(
+        "task",
+        "createTasks",
+        "plan-of-three",
+        "Plan three tasks at once",
+        "typical",
+        {
+            "tasks": [
+                {"name": "Design", "instruction": "Sketch the design."},
+                {"name": "Build", "instruction": "Build it.", "dependsOn": ["TASK-1"]},
+                {"name": "Ship", "instruction": "Ship it.", "dependsOn": ["TASK-2"]},
+            ]
+        },
+    ),
+    Spec(
+        "task",
+        "createTasks",
+        "all-invalid",
+        "Every task in the batch fails",
+        "error",
+        {
+            "tasks": [
+                {"name": "Orphan", "instruction": "x", "parentIdentifier": "TASK-40"},
+                {"name": "Blocked", "instruction": "y", "dependsOn": ["TASK-41"]},
+            ]
+        },
+    ),
+    Spec(
+        "task",
+        "createTasks",
+        "one-fails",
+        "Two created, one fails",
+        "partial-failure",
+        {
+            "tasks": [
+                {"name": "Write docs", "instruction": "Write the docs."},
+                {"name": "Review docs", "instruction": "Review.", "parentIdentifier": "TASK-77"},
+                {"name": "Publish docs", "instruction": "Publish."},
+            ]
+        },
+    ),
+    Spec(
+        "task",
+        "createTasks",
+        "forty-tasks",
+        "Forty tasks in one batch",
+        "truncated",
+        {
+            "tasks": [
+                {"name": f"Chapter {index}", "instruction": f"Write chapter {index} of the guide."}
+                for index in range(1, 41)
+            ]
+        },
+    ),
     Spec("task", "listTasks", "all-tasks", "List the tasks", "typical", {}, setup=seed_tasks(5)),
-    Spec("task", "listTasks", "none-completed", "No task matches the filter", "empty", {"status": ["cancelled"]}, setup=seed_tasks(5)),
-    Spec("task", "listTasks", "unknown-parent", "Filtering by a parent that does not exist", "error", {"parentIdentifier": "TASK-999"}, setup=seed_tasks(5)),
-    Spec("task", "listTasks", "hundred-twenty", "120 tasks, 50 returned", "truncated", {"limit": 50}, setup=seed_tasks(120)),
-    Spec("task", "updateTaskStatus", "mark-completed", "Mark a task completed (approved)", "typical", {"identifier": "TASK-1", "status": "completed"}, setup=seed_tasks(5)),
-    Spec("task", "updateTaskStatus", "missing-task", "The task does not exist", "error", {"identifier": "TASK-404", "status": "cancelled"}, setup=seed_tasks(5)),
-    Spec("task", "updateTaskStatus", "declined", "The user skips a status change", "skipped", {"identifier": "TASK-2", "status": "failed", "error": "flaky"}, setup=seed_tasks(5), decision="skip"),
-    Spec("task", "runTask", "build-site", "Run a task whose command prints as it goes", "typical", {"identifier": "TASK-1"}, setup=seed_runnable),
-    Spec("task", "runTask", "no-command", "A task without a command is simply completed", "empty", {"identifier": "TASK-4"}, setup=seed_runnable),
-    Spec("task", "runTask", "dependency-open", "Its dependency is not completed", "error", {"identifier": "TASK-2"}, setup=seed_runnable),
-    Spec("task", "runTask", "lint-fails", "The task's command fails", "failed-run", {"identifier": "TASK-3"}, setup=seed_runnable),
-    Spec("task", "runTask", "load-test", "6,000 lines of output", "truncated", {"identifier": "TASK-5"}, setup=seed_runnable),
+    Spec(
+        "task",
+        "listTasks",
+        "none-completed",
+        "No task matches the filter",
+        "empty",
+        {"status": ["cancelled"]},
+        setup=seed_tasks(5),
+    ),
+    Spec(
+        "task",
+        "listTasks",
+        "unknown-parent",
+        "Filtering by a parent that does not exist",
+        "error",
+        {"parentIdentifier": "TASK-999"},
+        setup=seed_tasks(5),
+    ),
+    Spec(
+        "task",
+        "listTasks",
+        "hundred-twenty",
+        "120 tasks, 50 returned",
+        "truncated",
+        {"limit": 50},
+        setup=seed_tasks(120),
+    ),
+    Spec(
+        "task",
+        "updateTaskStatus",
+        "mark-completed",
+        "Mark a task completed (approved)",
+        "typical",
+        {"identifier": "TASK-1", "status": "completed"},
+        setup=seed_tasks(5),
+    ),
+    Spec(
+        "task",
+        "updateTaskStatus",
+        "missing-task",
+        "The task does not exist",
+        "error",
+        {"identifier": "TASK-404", "status": "cancelled"},
+        setup=seed_tasks(5),
+    ),
+    Spec(
+        "task",
+        "updateTaskStatus",
+        "declined",
+        "The user skips a status change",
+        "skipped",
+        {"identifier": "TASK-2", "status": "failed", "error": "flaky"},
+        setup=seed_tasks(5),
+        decision="skip",
+    ),
+    Spec(
+        "task",
+        "runTask",
+        "build-site",
+        "Run a task whose command prints as it goes",
+        "typical",
+        {"identifier": "TASK-1"},
+        setup=seed_runnable,
+    ),
+    Spec(
+        "task",
+        "runTask",
+        "no-command",
+        "A task without a command is simply completed",
+        "empty",
+        {"identifier": "TASK-4"},
+        setup=seed_runnable,
+    ),
+    Spec(
+        "task",
+        "runTask",
+        "dependency-open",
+        "Its dependency is not completed",
+        "error",
+        {"identifier": "TASK-2"},
+        setup=seed_runnable,
+    ),
+    Spec(
+        "task",
+        "runTask",
+        "lint-fails",
+        "The task's command fails",
+        "failed-run",
+        {"identifier": "TASK-3"},
+        setup=seed_runnable,
+    ),
+    Spec(
+        "task",
+        "runTask",
+        "load-test",
+        "6,000 lines of output",
+        "truncated",
+        {"identifier": "TASK-5"},
+        setup=seed_runnable,
+    ),
     # skills
-    Spec("skills", "activateSkill", "release-notes", "Activate a bundled skill", "typical", {"name": "release-notes"}),
-    Spec("skills", "activateSkill", "unknown-skill", "An unknown skill lists the available ones", "error", {"name": "write-poetry"}),
-    Spec("skills", "activateSkill", "empty-skill", "A skill with no instructions", "empty", {"name": "empty-skill"}),
-    Spec("skills", "activateSkill", "huge-style-guide", "A skill longer than the model is given", "truncated", {"name": "style-guide"}),
-    Spec("skills", "readReference", "template", "Read a skill's reference file", "typical", {"skill": "release-notes", "path": "references/template.md"}),
-    Spec("skills", "readReference", "missing-reference", "The reference does not exist", "error", {"skill": "release-notes", "path": "references/style.md"}),
-    Spec("skills", "readReference", "path-escape", "A path that leaves the skill folder is refused", "path-escape", {"skill": "release-notes", "path": "../code-review/SKILL.md"}),
-    Spec("skills", "readReference", "empty-notes", "An empty reference file", "empty", {"skill": "empty-skill", "path": "notes.md"}),
-    Spec("skills", "readReference", "long-glossary", "A 2,000-line reference is cut", "truncated", {"skill": "style-guide", "path": "references/glossary.md"}),
+    Spec(
+        "skills",
+        "activateSkill",
+        "release-notes",
+        "Activate a bundled skill",
+        "typical",
+        {"name": "release-notes"},
+    ),
+    Spec(
+        "skills",
+        "activateSkill",
+        "unknown-skill",
+        "An unknown skill lists the available ones",
+        "error",
+        {"name": "write-poetry"},
+    ),
+    Spec(
+        "skills",
+        "activateSkill",
+        "empty-skill",
+        "A skill with no instructions",
+        "empty",
+        {"name": "empty-skill"},
+    ),
+    Spec(
+        "skills",
+        "activateSkill",
+        "huge-style-guide",
+        "A skill longer than the model is given",
+        "truncated",
+        {"name": "style-guide"},
+    ),
+    Spec(
+        "skills",
+        "readReference",
+        "template",
+        "Read a skill's reference file",
+        "typical",
+        {"skill": "release-notes", "path": "references/template.md"},
+    ),
+    Spec(
+        "skills",
+        "readReference",
+        "missing-reference",
+        "The reference does not exist",
+        "error",
+        {"skill": "release-notes", "path": "references/style.md"},
+    ),
+    Spec(
+        "skills",
+        "readReference",
+        "path-escape",
+        "A path that leaves the skill folder is refused",
+        "path-escape",
+        {"skill": "release-notes", "path": "../code-review/SKILL.md"},
+    ),
+    Spec(
+        "skills",
+        "readReference",
+        "empty-notes",
+        "An empty reference file",
+        "empty",
+        {"skill": "empty-skill", "path": "notes.md"},
+    ),
+    Spec(
+        "skills",
+        "readReference",
+        "long-glossary",
+        "A 2,000-line reference is cut",
+        "truncated",
+        {"skill": "style-guide", "path": "references/glossary.md"},
+    ),
 ]
 
 
@@ -247,7 +927,11 @@ async def record(spec: Spec) -> dict[str, Any]:
         if spec.setup is not None:
             spec.setup(workspace)
         packages = [package for package in bundled_packages() if package.identifier == spec.tool]
-        services = RuntimeServices(workspace=workspace, offline=spec.settings.get("web.online") != "1", settings=spec.settings)
+        services = RuntimeServices(
+            workspace=workspace,
+            offline=spec.settings.get("web.online") != "1",
+            settings=spec.settings,
+        )
         source = PythonToolSource("bundled", packages, services)
         await source.start()
         manifest = packages[0].manifest
@@ -259,13 +943,32 @@ async def record(spec: Spec) -> dict[str, Any]:
                 return ApprovalDecision("skip", reason="not now: outside what I asked for")
             return ApprovalDecision("approve", args=spec.args)
 
-        check = check_approval(manifest, spec.api, spec.args, PolicyContext(mode="manual", workspace=workspace))
-        call = LiveCall(source, manifest, spec.tool, spec.api, spec.args, on_event=events.append, timeout_ms=spec.timeout_ms, approval=check, approval_gate=gate, workspace=workspace)
+        check = check_approval(
+            manifest, spec.api, spec.args, PolicyContext(mode="manual", workspace=workspace)
+        )
+        call = LiveCall(
+            source,
+            manifest,
+            spec.tool,
+            spec.api,
+            spec.args,
+            on_event=events.append,
+            timeout_ms=spec.timeout_ms,
+            approval=check,
+            approval_gate=gate,
+            workspace=workspace,
+        )
         try:
             await call.run()
         finally:
             await source.stop()
-        variant = variant_from_events(events, variant_id=spec.variant_id, label=spec.label, kind=spec.kind, description=spec.description)
+        variant = variant_from_events(
+            events,
+            variant_id=spec.variant_id,
+            label=spec.label,
+            kind=spec.kind,
+            description=spec.description,
+        )
         return _scrub(variant, str(workspace))
 
 
@@ -289,7 +992,12 @@ async def main_async(out: Path, only: set[str]) -> int:
         print(f"recording {key}#{spec.variant_id} …", file=sys.stderr)
         files.setdefault((spec.tool, spec.api), []).append(await record(spec))
     for (tool, api), variants in files.items():
-        data = {"tool": tool, "api": api, "variants": variants, "waivers": WAIVERS.get((tool, api), [])}
+        data = {
+            "tool": tool,
+            "api": api,
+            "variants": variants,
+            "waivers": WAIVERS.get((tool, api), []),
+        }
         FixtureFile.model_validate(data)
         path = out / tool / f"{api}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -302,7 +1010,9 @@ async def main_async(out: Path, only: set[str]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=bundled_fixtures_dir())
-    parser.add_argument("--only", action="append", default=[], help="tool or tool/api to record (repeatable)")
+    parser.add_argument(
+        "--only", action="append", default=[], help="tool or tool/api to record (repeatable)"
+    )
     options = parser.parse_args()
     if shutil.which("sh") is None:
         raise SystemExit("recording needs /bin/sh")

@@ -1,6 +1,6 @@
 """A real stdio MCP server for the tests, with tools that misbehave on purpose.
 
-    python misbehaving.py [--garbage-first] [--exit-before-handshake CODE] [--marker FILE]
+python misbehaving.py [--garbage-first] [--exit-before-handshake CODE] [--marker FILE]
 """
 
 import argparse

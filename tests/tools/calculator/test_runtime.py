@@ -9,7 +9,17 @@ from workbench.tools.calculator import CalculatorRuntime
 
 @pytest.mark.parametrize(
     ("expression", "value"),
-    [("2 + 2", "4"), ("(2 + 3) * sqrt(16)", "20"), ("0.1 + 0.2", "0.3"), ("2 ** 10", "1024"), ("7 // 2", "3"), ("-3 % 5", "2"), ("log(e)", "1"), ("factorial(5)", "120"), ("2 ^ 3", "8")],
+    [
+        ("2 + 2", "4"),
+        ("(2 + 3) * sqrt(16)", "20"),
+        ("0.1 + 0.2", "0.3"),
+        ("2 ** 10", "1024"),
+        ("7 // 2", "3"),
+        ("-3 % 5", "2"),
+        ("log(e)", "1"),
+        ("factorial(5)", "120"),
+        ("2 ^ 3", "8"),
+    ],
 )
 async def test_values(expression: str, value: str) -> None:
     result = await CalculatorRuntime().invoke("calculate", {"expression": expression})

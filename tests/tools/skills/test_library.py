@@ -8,10 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.tools.skills.library import BUNDLED_SKILLS, MAX_SKILL_CHARS, SkillError, SkillLibrary, parse_skill_file
+from workbench.tools.skills.library import (
+    BUNDLED_SKILLS,
+    MAX_SKILL_CHARS,
+    SkillError,
+    SkillLibrary,
+    parse_skill_file,
+)
 
 
-def write_skill(root: Path, folder: str, text: str, references: dict[str, str] | None = None) -> Path:
+def write_skill(
+    root: Path, folder: str, text: str, references: dict[str, str] | None = None
+) -> Path:
     skill = root / folder
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(text, encoding="utf-8")
@@ -26,7 +34,10 @@ def test_bundled_skills_are_found_with_names_and_descriptions() -> None:
     assert sorted(skills) == ["code-review", "incident-report", "release-notes"]
     assert skills["release-notes"].description.startswith("Write release notes")
     assert skills["release-notes"].folder == BUNDLED_SKILLS / "release-notes"
-    assert skills["release-notes"].references() == ["references/examples.md", "references/template.md"]
+    assert skills["release-notes"].references() == [
+        "references/examples.md",
+        "references/template.md",
+    ]
     assert skills["incident-report"].references() == []
 
 
@@ -43,7 +54,10 @@ def test_name_comes_from_front_matter_else_the_folder(tmp_path: Path) -> None:
     write_skill(tmp_path, "folder-c", "---\ndescription: only a description\n---\nC body")
     skills = SkillLibrary([tmp_path]).skills()
     assert sorted(skills) == ["folder-b", "folder-c", "renamed"]
-    assert skills["renamed"].description == "Does A." and skills["renamed"].folder == tmp_path / "folder-a"
+    assert (
+        skills["renamed"].description == "Does A."
+        and skills["renamed"].folder == tmp_path / "folder-a"
+    )
     assert skills["folder-b"].description == ""
     assert skills["folder-c"].description == "only a description"
 
@@ -74,7 +88,12 @@ def test_unknown_skill_lists_the_available_ones() -> None:
 
 
 def test_references_skip_hidden_files_and_skill_md(tmp_path: Path) -> None:
-    skill = write_skill(tmp_path, "s", "body", {"b.md": "b", "a/z.txt": "z", ".hidden": "h", ".git/config": "c", "sub/.secret": "s"})
+    skill = write_skill(
+        tmp_path,
+        "s",
+        "body",
+        {"b.md": "b", "a/z.txt": "z", ".hidden": "h", ".git/config": "c", "sub/.secret": "s"},
+    )
     (skill / "sub" / "SKILL.md").write_text("nested skill file")
     assert SkillLibrary([tmp_path]).get("s").references() == ["a/z.txt", "b.md"]
 
@@ -85,7 +104,10 @@ def test_references_leave_out_symlinks_that_escape(tmp_path: Path) -> None:
     skill = write_skill(tmp_path / "root", "s", "body", {"references/real.md": "real"})
     (skill / "references" / "leak.md").symlink_to(outside)
     (skill / "alias.md").symlink_to(skill / "references" / "real.md")
-    assert SkillLibrary([tmp_path / "root"]).get("s").references() == ["alias.md", "references/real.md"]
+    assert SkillLibrary([tmp_path / "root"]).get("s").references() == [
+        "alias.md",
+        "references/real.md",
+    ]
 
 
 def test_non_utf8_skill_files_are_read_with_replacement(tmp_path: Path) -> None:
@@ -151,7 +173,9 @@ def test_parse_skill_file_never_raises_on_any_text(text: str) -> None:
         assert (meta, body) == ({}, text)
 
 
-yaml_ish = st.text(alphabet=st.sampled_from(list("abc:-[]{}!&*|>'\"#%@`,? \n\t\\0123\x00\x85\ufeff")), max_size=60)
+yaml_ish = st.text(
+    alphabet=st.sampled_from(list("abc:-[]{}!&*|>'\"#%@`,? \n\t\\0123\x00\x85\ufeff")), max_size=60
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -163,8 +187,14 @@ def test_parse_skill_file_never_raises_on_front_matter(front: str, body: str) ->
 
 
 @settings(max_examples=100, deadline=None)
-@given(suffix=st.from_regex(r"[a-z0-9-]{0,20}", fullmatch=True), words=st.from_regex(r"[A-Za-z .,]{0,40}", fullmatch=True), body=st.text(max_size=200).filter(lambda text: "\n---" not in text))
-def test_parse_skill_file_round_trips_simple_front_matter(suffix: str, words: str, body: str) -> None:
+@given(
+    suffix=st.from_regex(r"[a-z0-9-]{0,20}", fullmatch=True),
+    words=st.from_regex(r"[A-Za-z .,]{0,40}", fullmatch=True),
+    body=st.text(max_size=200).filter(lambda text: "\n---" not in text),
+)
+def test_parse_skill_file_round_trips_simple_front_matter(
+    suffix: str, words: str, body: str
+) -> None:
     name, description = f"skill-{suffix}", f"Use it{words}".strip()
     meta, parsed = parse_skill_file(f"---\nname: {name}\ndescription: {description}\n---\n{body}")
     assert meta == {"name": name, "description": description}

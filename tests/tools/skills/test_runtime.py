@@ -9,7 +9,12 @@ import pytest
 from workbench.core.runtime import CallContext
 from workbench.tools.package import RuntimeServices
 from workbench.tools.skills import PACKAGE, create_runtime
-from workbench.tools.skills.library import BUNDLED_SKILLS, MAX_REFERENCE_CHARS, MAX_SKILL_CHARS, SkillLibrary
+from workbench.tools.skills.library import (
+    BUNDLED_SKILLS,
+    MAX_REFERENCE_CHARS,
+    MAX_SKILL_CHARS,
+    SkillLibrary,
+)
 from workbench.tools.skills.runtime import SkillsRuntime
 
 BUNDLED_NAMES = ["code-review", "incident-report", "release-notes"]
@@ -26,7 +31,10 @@ def root(tmp_path: Path) -> Path:
     skills = tmp_path / "skills"
     demo = skills / "demo"
     (demo / "references" / "deep").mkdir(parents=True)
-    (demo / "SKILL.md").write_text("---\nname: demo\ndescription: A demo skill.\n---\n# Demo\n\nRead `references/guide.md`.\n", encoding="utf-8")
+    (demo / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: A demo skill.\n---\n# Demo\n\nRead `references/guide.md`.\n",
+        encoding="utf-8",
+    )
     (demo / "references" / "guide.md").write_text("# Guide\nline two\n", encoding="utf-8")
     (demo / "references" / "deep" / "notes.txt").write_text("deep notes", encoding="utf-8")
     (demo / "references" / "empty.md").write_text("  \n", encoding="utf-8")
@@ -48,7 +56,12 @@ def runtime_for(root: Path) -> SkillsRuntime:
 async def test_activate_returns_the_body_and_lists_references_in_state() -> None:
     result = await bundled().invoke("activateSkill", {"name": "release-notes"}, CallContext())
     assert result.success and result.error is None
-    body = (BUNDLED_SKILLS / "release-notes" / "SKILL.md").read_text(encoding="utf-8").split("\n---\n", 1)[1].lstrip("\n")
+    body = (
+        (BUNDLED_SKILLS / "release-notes" / "SKILL.md")
+        .read_text(encoding="utf-8")
+        .split("\n---\n", 1)[1]
+        .lstrip("\n")
+    )
     assert result.content == body
     assert result.state == {
         "name": "release-notes",
@@ -59,7 +72,9 @@ async def test_activate_returns_the_body_and_lists_references_in_state() -> None
     }
 
 
-@pytest.mark.parametrize(("name", "references"), [("code-review", ["references/security.md"]), ("incident-report", [])])
+@pytest.mark.parametrize(
+    ("name", "references"), [("code-review", ["references/security.md"]), ("incident-report", [])]
+)
 async def test_activate_each_bundled_skill(name: str, references: list[str]) -> None:
     result = await bundled().invoke("activateSkill", {"name": name})
     assert result.success and result.content.startswith("# ")
@@ -70,7 +85,11 @@ async def test_activate_a_skill_from_a_folder(root: Path) -> None:
     result = await runtime_for(root).invoke("activateSkill", {"name": "demo"})
     assert result.success
     assert result.content == "# Demo\n\nRead `references/guide.md`.\n"
-    assert result.state["references"] == ["references/deep/notes.txt", "references/empty.md", "references/guide.md"]
+    assert result.state["references"] == [
+        "references/deep/notes.txt",
+        "references/empty.md",
+        "references/guide.md",
+    ]
     assert result.state["description"] == "A demo skill."
 
 
@@ -81,7 +100,10 @@ async def test_unknown_skill_lists_the_available_ones(name: str) -> None:
     assert result.error.type == "SkillNotFound"
     assert result.error.body == {"available": BUNDLED_NAMES}
     assert result.state == {"available": BUNDLED_NAMES}
-    assert result.content == f"there is no skill {name!r}. Available skills: code-review, incident-report, release-notes."
+    assert (
+        result.content
+        == f"there is no skill {name!r}. Available skills: code-review, incident-report, release-notes."
+    )
 
 
 async def test_unknown_skill_with_no_skills_installed(tmp_path: Path) -> None:
@@ -93,7 +115,9 @@ async def test_unknown_skill_with_no_skills_installed(tmp_path: Path) -> None:
 async def test_activate_truncates_long_skills(tmp_path: Path) -> None:
     skill = tmp_path / "long"
     skill.mkdir()
-    (skill / "SKILL.md").write_text("---\nname: long\n---\n" + "line\n" * (MAX_SKILL_CHARS // 5 + 100), encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        "---\nname: long\n---\n" + "line\n" * (MAX_SKILL_CHARS // 5 + 100), encoding="utf-8"
+    )
     result = await runtime_for(tmp_path).invoke("activateSkill", {"name": "long"})
     assert result.success and result.state["truncated"] is True
     note = "\n\n[the skill was longer; only the first part is shown]"
@@ -120,13 +144,31 @@ async def test_activate_an_empty_skill_still_has_content(tmp_path: Path) -> None
 
 
 async def test_read_a_bundled_reference() -> None:
-    result = await bundled().invoke("readReference", {"skill": "release-notes", "path": "references/template.md"})
-    text = (BUNDLED_SKILLS / "release-notes" / "references" / "template.md").read_text(encoding="utf-8")
+    result = await bundled().invoke(
+        "readReference", {"skill": "release-notes", "path": "references/template.md"}
+    )
+    text = (BUNDLED_SKILLS / "release-notes" / "references" / "template.md").read_text(
+        encoding="utf-8"
+    )
     assert result.success and result.content == text
-    assert result.state == {"skill": "release-notes", "path": "references/template.md", "size": len(text), "lines": text.count("\n") + 1, "truncated": False}
+    assert result.state == {
+        "skill": "release-notes",
+        "path": "references/template.md",
+        "size": len(text),
+        "lines": text.count("\n") + 1,
+        "truncated": False,
+    }
 
 
-@pytest.mark.parametrize(("path", "text"), [("references/guide.md", "# Guide\nline two\n"), ("references/deep/notes.txt", "deep notes"), ("./references/guide.md", "# Guide\nline two\n"), ("references/deep/../guide.md", "# Guide\nline two\n")])
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("references/guide.md", "# Guide\nline two\n"),
+        ("references/deep/notes.txt", "deep notes"),
+        ("./references/guide.md", "# Guide\nline two\n"),
+        ("references/deep/../guide.md", "# Guide\nline two\n"),
+    ],
+)
 async def test_read_references_inside_the_skill(root: Path, path: str, text: str) -> None:
     result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": path})
     assert result.success and result.content == text
@@ -134,23 +176,44 @@ async def test_read_references_inside_the_skill(root: Path, path: str, text: str
 
 
 async def test_read_an_empty_reference(root: Path) -> None:
-    result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": "references/empty.md"})
+    result = await runtime_for(root).invoke(
+        "readReference", {"skill": "demo", "path": "references/empty.md"}
+    )
     assert result.success and result.content == "references/empty.md of demo is empty."
     assert result.state["size"] == 3
 
 
-@pytest.mark.parametrize("path", ["../other/private.md", "../../secret.txt", "references/../../other/SKILL.md", "references/../../../secret.txt", "..", ".", ""])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../other/private.md",
+        "../../secret.txt",
+        "references/../../other/SKILL.md",
+        "references/../../../secret.txt",
+        "..",
+        ".",
+        "",
+    ],
+)
 async def test_traversal_is_an_invalid_reference_path(root: Path, path: str) -> None:
     result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": path})
     assert not result.success and result.error is not None
     assert result.error.type == "InvalidReferencePath"
     assert "other's file" not in result.content and "TOP SECRET" not in result.content
-    assert result.content.startswith(f"{path!r} is outside the skill 'demo'. References of 'demo': ")
-    assert result.error.body == {"available": ["references/deep/notes.txt", "references/empty.md", "references/guide.md"]}
+    assert result.content.startswith(
+        f"{path!r} is outside the skill 'demo'. References of 'demo': "
+    )
+    assert result.error.body == {
+        "available": ["references/deep/notes.txt", "references/empty.md", "references/guide.md"]
+    }
 
 
 async def test_absolute_paths_are_invalid(root: Path) -> None:
-    for path in [str(root.parent / "secret.txt"), "/etc/passwd", str(root / "other" / "private.md")]:
+    for path in [
+        str(root.parent / "secret.txt"),
+        "/etc/passwd",
+        str(root / "other" / "private.md"),
+    ]:
         result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": path})
         assert result.error is not None and result.error.type == "InvalidReferencePath", path
         assert "TOP SECRET" not in result.content
@@ -169,32 +232,45 @@ async def test_a_symlink_escaping_the_skill_is_invalid(root: Path) -> None:
     assert "references/leak.md" not in activated.state["references"]
 
 
-async def test_a_symlinked_skill_folder_still_reads_its_own_references(root: Path, tmp_path: Path) -> None:
+async def test_a_symlinked_skill_folder_still_reads_its_own_references(
+    root: Path, tmp_path: Path
+) -> None:
     linked_root = tmp_path / "linked-root"
     linked_root.mkdir()
     (linked_root / "demo").symlink_to(root / "demo", target_is_directory=True)
-    result = await runtime_for(linked_root).invoke("readReference", {"skill": "demo", "path": "references/guide.md"})
+    result = await runtime_for(linked_root).invoke(
+        "readReference", {"skill": "demo", "path": "references/guide.md"}
+    )
     assert result.success and result.content == "# Guide\nline two\n"
 
 
-@pytest.mark.parametrize("path", ["references/missing.md", "SKILL.md", ".env", "references", "references/deep"])
+@pytest.mark.parametrize(
+    "path", ["references/missing.md", "SKILL.md", ".env", "references", "references/deep"]
+)
 async def test_missing_or_unlisted_files_are_reference_not_found(root: Path, path: str) -> None:
     result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": path})
     assert not result.success and result.error is not None
     assert result.error.type == "ReferenceNotFound"
-    assert result.content == f"skill 'demo' has no reference {path!r}. References of 'demo': references/deep/notes.txt, references/empty.md, references/guide.md."
+    assert (
+        result.content
+        == f"skill 'demo' has no reference {path!r}. References of 'demo': references/deep/notes.txt, references/empty.md, references/guide.md."
+    )
     assert "TOKEN" not in result.content
 
 
 async def test_reference_of_an_unknown_skill(root: Path) -> None:
-    result = await runtime_for(root).invoke("readReference", {"skill": "ghost", "path": "references/guide.md"})
+    result = await runtime_for(root).invoke(
+        "readReference", {"skill": "ghost", "path": "references/guide.md"}
+    )
     assert result.error is not None and result.error.type == "SkillNotFound"
     assert result.content == "there is no skill 'ghost'. Available skills: demo, other."
     assert result.state == {"available": ["demo", "other"]}
 
 
 async def test_reference_of_a_skill_without_references(root: Path) -> None:
-    result = await runtime_for(root).invoke("readReference", {"skill": "other", "path": "nothing.md"})
+    result = await runtime_for(root).invoke(
+        "readReference", {"skill": "other", "path": "nothing.md"}
+    )
     assert result.error is not None and result.error.type == "ReferenceNotFound"
     assert result.content.endswith("References of 'other': private.md.")
 
@@ -202,29 +278,59 @@ async def test_reference_of_a_skill_without_references(root: Path) -> None:
 async def test_long_references_are_truncated(root: Path) -> None:
     text = "r" * (MAX_REFERENCE_CHARS + 1)
     (root / "demo" / "references" / "big.md").write_text(text, encoding="utf-8")
-    result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": "references/big.md"})
+    result = await runtime_for(root).invoke(
+        "readReference", {"skill": "demo", "path": "references/big.md"}
+    )
     assert result.success
-    assert result.state == {"skill": "demo", "path": "references/big.md", "size": MAX_REFERENCE_CHARS + 1, "lines": 1, "truncated": True}
-    assert result.content == "r" * MAX_REFERENCE_CHARS + f"\n\n[truncated: showing {MAX_REFERENCE_CHARS:,} of {MAX_REFERENCE_CHARS + 1:,} characters]"
+    assert result.state == {
+        "skill": "demo",
+        "path": "references/big.md",
+        "size": MAX_REFERENCE_CHARS + 1,
+        "lines": 1,
+        "truncated": True,
+    }
+    assert (
+        result.content
+        == "r" * MAX_REFERENCE_CHARS
+        + f"\n\n[truncated: showing {MAX_REFERENCE_CHARS:,} of {MAX_REFERENCE_CHARS + 1:,} characters]"
+    )
 
 
 async def test_reference_at_the_limit_is_whole(root: Path) -> None:
-    (root / "demo" / "references" / "exact.md").write_text("e" * MAX_REFERENCE_CHARS, encoding="utf-8")
-    result = await runtime_for(root).invoke("readReference", {"skill": "demo", "path": "references/exact.md"})
+    (root / "demo" / "references" / "exact.md").write_text(
+        "e" * MAX_REFERENCE_CHARS, encoding="utf-8"
+    )
+    result = await runtime_for(root).invoke(
+        "readReference", {"skill": "demo", "path": "references/exact.md"}
+    )
     assert result.state["truncated"] is False and result.content == "e" * MAX_REFERENCE_CHARS
 
 
 # --- create_runtime ---------------------------------------------------------------------------
 
 
-async def test_create_runtime_searches_settings_workspace_then_bundled(root: Path, tmp_path: Path) -> None:
+async def test_create_runtime_searches_settings_workspace_then_bundled(
+    root: Path, tmp_path: Path
+) -> None:
     workspace = tmp_path / "workspace"
     (workspace / "skills" / "code-review").mkdir(parents=True)
-    (workspace / "skills" / "code-review" / "SKILL.md").write_text("---\nname: code-review\ndescription: the workspace's own\n---\nours", encoding="utf-8")
+    (workspace / "skills" / "code-review" / "SKILL.md").write_text(
+        "---\nname: code-review\ndescription: the workspace's own\n---\nours", encoding="utf-8"
+    )
     assert PACKAGE.create_runtime is create_runtime
-    runtime = create_runtime(RuntimeServices(workspace=workspace, settings={"skills.paths": f"{root}:{tmp_path / 'missing'}"}))
+    runtime = create_runtime(
+        RuntimeServices(
+            workspace=workspace, settings={"skills.paths": f"{root}:{tmp_path / 'missing'}"}
+        )
+    )
     listing = await runtime.invoke("activateSkill", {"name": "?"})
-    assert listing.state["available"] == ["code-review", "demo", "incident-report", "other", "release-notes"]
+    assert listing.state["available"] == [
+        "code-review",
+        "demo",
+        "incident-report",
+        "other",
+        "release-notes",
+    ]
     ours = await runtime.invoke("activateSkill", {"name": "code-review"})
     assert ours.content == "ours" and ours.state["description"] == "the workspace's own"
     demo = await runtime.invoke("readReference", {"skill": "demo", "path": "references/guide.md"})

@@ -30,7 +30,9 @@ def runtime(workspace: Path, database: Path) -> Iterator[TaskRuntime]:
 
 
 async def create(runtime: TaskRuntime, name: str, **fields: Any) -> str:
-    result = await runtime.invoke("createTask", {"name": name, "instruction": f"do {name}", **fields})
+    result = await runtime.invoke(
+        "createTask", {"name": name, "instruction": f"do {name}", **fields}
+    )
     assert result.success, result.content
     return str(result.state["identifier"])
 
@@ -58,7 +60,9 @@ def test_factory_puts_the_database_in_the_workspace(workspace: Path) -> None:
 
 def test_factory_honours_the_database_setting(workspace: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "custom" / "my.db"
-    created = PACKAGE.create_runtime(RuntimeServices(workspace=workspace, settings={"task.database": str(elsewhere)}))  # type: ignore[misc]
+    created = PACKAGE.create_runtime(
+        RuntimeServices(workspace=workspace, settings={"task.database": str(elsewhere)})
+    )  # type: ignore[misc]
     assert isinstance(created, TaskRuntime)
     try:
         assert elsewhere.is_file()
@@ -68,7 +72,9 @@ def test_factory_honours_the_database_setting(workspace: Path, tmp_path: Path) -
 
 
 async def test_factory_accepts_an_in_memory_database(workspace: Path) -> None:
-    created = PACKAGE.create_runtime(RuntimeServices(workspace=workspace, settings={"task.database": ":memory:"}))  # type: ignore[misc]
+    created = PACKAGE.create_runtime(
+        RuntimeServices(workspace=workspace, settings={"task.database": ":memory:"})
+    )  # type: ignore[misc]
     assert isinstance(created, TaskRuntime)
     try:
         result = await created.invoke("createTask", {"name": "Ephemeral", "instruction": ""})
@@ -86,16 +92,33 @@ async def test_unknown_api(runtime: TaskRuntime) -> None:
 
 
 async def test_create_task(runtime: TaskRuntime) -> None:
-    result = await runtime.invoke("createTask", {"name": "Write the parser", "instruction": "Handle nested brackets", "priority": 2, "command": "python -m parser"})
+    result = await runtime.invoke(
+        "createTask",
+        {
+            "name": "Write the parser",
+            "instruction": "Handle nested brackets",
+            "priority": 2,
+            "command": "python -m parser",
+        },
+    )
     assert result.success
     assert result.content == "Created TASK-1: Write the parser."
-    assert result.state == {"identifier": "TASK-1", "name": "Write the parser", "status": "todo", "priority": 2, "command": "python -m parser"}
+    assert result.state == {
+        "identifier": "TASK-1",
+        "name": "Write the parser",
+        "status": "todo",
+        "priority": 2,
+        "command": "python -m parser",
+    }
 
 
 async def test_create_subtask_with_dependencies(runtime: TaskRuntime) -> None:
     epic = await create(runtime, "Epic")
     first = await create(runtime, "First", parentIdentifier=epic)
-    result = await runtime.invoke("createTask", {"name": "Second", "instruction": "", "parentIdentifier": epic, "dependsOn": [first]})
+    result = await runtime.invoke(
+        "createTask",
+        {"name": "Second", "instruction": "", "parentIdentifier": epic, "dependsOn": [first]},
+    )
     assert result.success
     assert result.content == "Created TASK-3: Second under TASK-1."
     assert result.state["parent"] == "TASK-1" and result.state["dependsOn"] == ["TASK-2"]
@@ -114,7 +137,9 @@ async def test_create_subtask_with_dependencies(runtime: TaskRuntime) -> None:
         ({"parentIdentifier": "the epic"}, "InvalidIdentifier"),
     ],
 )
-async def test_create_task_refusals_are_typed(runtime: TaskRuntime, fields: dict[str, Any], code: str) -> None:
+async def test_create_task_refusals_are_typed(
+    runtime: TaskRuntime, fields: dict[str, Any], code: str
+) -> None:
     result = await runtime.invoke("createTask", {"name": "Valid", "instruction": "", **fields})
     assert error_type(result) == code
     assert runtime.store.list() == ([], 0)
@@ -123,7 +148,9 @@ async def test_create_task_refusals_are_typed(runtime: TaskRuntime, fields: dict
 # --- createTasks ---------------------------------------------------------------------------
 
 
-async def test_create_tasks_reports_each_success_and_failure(runtime: TaskRuntime, workspace: Path) -> None:
+async def test_create_tasks_reports_each_success_and_failure(
+    runtime: TaskRuntime, workspace: Path
+) -> None:
     capture = Capture()
     specs = [
         {"name": "Plan", "instruction": "outline"},
@@ -150,25 +177,55 @@ async def test_create_tasks_reports_each_success_and_failure(runtime: TaskRuntim
         "- TASK-2: Build",
         "- FAILED Orphan: there is no TASK-99",
     ]
-    assert [(done, total) for done, total, _ in capture.progress] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert [(done, total) for done, total, _ in capture.progress] == [
+        (1, 4),
+        (2, 4),
+        (3, 4),
+        (4, 4),
+    ]
     assert capture.progress[-1][2] == "4 of 4 tasks"
     assert runtime.store.get("TASK-2").depends_on == (1,)
 
 
 async def test_create_tasks_all_failed_is_batch_failed(runtime: TaskRuntime) -> None:
-    result = await runtime.invoke("createTasks", {"tasks": [{"name": "", "instruction": ""}, {"name": "x", "instruction": "", "parentIdentifier": "TASK-5"}]})
+    result = await runtime.invoke(
+        "createTasks",
+        {
+            "tasks": [
+                {"name": "", "instruction": ""},
+                {"name": "x", "instruction": "", "parentIdentifier": "TASK-5"},
+            ]
+        },
+    )
     assert error_type(result) == "BatchFailed"
-    assert result.error is not None and result.error.message == "none of the 2 tasks could be created"
+    assert (
+        result.error is not None and result.error.message == "none of the 2 tasks could be created"
+    )
     assert result.state["succeeded"] == 0 and result.state["failed"] == 2
     assert [item["success"] for item in result.state["results"]] == [False, False]
     assert result.content.startswith("Created 0 of 2 tasks; 2 failed.")
 
 
-async def test_create_tasks_a_malformed_priority_fails_only_its_own_task(runtime: TaskRuntime) -> None:
-    result = await runtime.invoke("createTasks", {"tasks": [{"name": "ok", "instruction": ""}, {"name": "bad", "instruction": "", "priority": "urgent"}, {"name": "ok too", "instruction": ""}]})
+async def test_create_tasks_a_malformed_priority_fails_only_its_own_task(
+    runtime: TaskRuntime,
+) -> None:
+    result = await runtime.invoke(
+        "createTasks",
+        {
+            "tasks": [
+                {"name": "ok", "instruction": ""},
+                {"name": "bad", "instruction": "", "priority": "urgent"},
+                {"name": "ok too", "instruction": ""},
+            ]
+        },
+    )
     assert result.success
     assert (result.state["succeeded"], result.state["failed"]) == (2, 1)
-    assert result.state["results"][1] == {"name": "bad", "success": False, "error": "priority must be 0-4, got 'urgent'"}
+    assert result.state["results"][1] == {
+        "name": "bad",
+        "success": False,
+        "error": "priority must be 0-4, got 'urgent'",
+    }
 
 
 async def test_create_tasks_with_no_tasks_is_batch_failed(runtime: TaskRuntime) -> None:
@@ -192,7 +249,12 @@ async def test_list_tasks_most_urgent_first(runtime: TaskRuntime) -> None:
     await seed(runtime)
     result = await runtime.invoke("listTasks", {})
     assert result.success
-    assert [task["identifier"] for task in result.state["tasks"]] == ["TASK-2", "TASK-1", "TASK-4", "TASK-3"]
+    assert [task["identifier"] for task in result.state["tasks"]] == [
+        "TASK-2",
+        "TASK-1",
+        "TASK-4",
+        "TASK-3",
+    ]
     assert result.state["total"] == 4 and result.state["truncated"] is False
     assert result.content.splitlines() == [
         "4 task(s):",
@@ -215,7 +277,9 @@ async def test_list_tasks_most_urgent_first(runtime: TaskRuntime) -> None:
         ({"status": ["failed"]}, []),
     ],
 )
-async def test_list_tasks_filters(runtime: TaskRuntime, args: dict[str, Any], identifiers: list[str]) -> None:
+async def test_list_tasks_filters(
+    runtime: TaskRuntime, args: dict[str, Any], identifiers: list[str]
+) -> None:
     await seed(runtime)
     result = await runtime.invoke("listTasks", args)
     assert result.success
@@ -241,7 +305,10 @@ async def test_list_tasks_on_an_empty_store(runtime: TaskRuntime) -> None:
 
 async def test_list_tasks_refusals(runtime: TaskRuntime) -> None:
     assert error_type(await runtime.invoke("listTasks", {"status": ["done"]})) == "InvalidStatus"
-    assert error_type(await runtime.invoke("listTasks", {"parentIdentifier": "TASK-8"})) == "TaskNotFound"
+    assert (
+        error_type(await runtime.invoke("listTasks", {"parentIdentifier": "TASK-8"}))
+        == "TaskNotFound"
+    )
 
 
 # --- updateTaskStatus ----------------------------------------------------------------------
@@ -252,15 +319,25 @@ async def test_update_status(runtime: TaskRuntime) -> None:
     result = await runtime.invoke("updateTaskStatus", {"identifier": "TASK-1", "status": "paused"})
     assert result.success
     assert result.content == "TASK-1 (Build): todo -> paused."
-    assert result.state == {"identifier": "TASK-1", "name": "Build", "previousStatus": "todo", "status": "paused"}
+    assert result.state == {
+        "identifier": "TASK-1",
+        "name": "Build",
+        "previousStatus": "todo",
+        "status": "paused",
+    }
     assert await status_of(runtime, "TASK-1") == "paused"
 
 
 async def test_update_status_failed_keeps_the_error(runtime: TaskRuntime) -> None:
     await create(runtime, "Build")
-    await runtime.invoke("updateTaskStatus", {"identifier": "1", "status": "failed", "error": "flaky network"})
+    await runtime.invoke(
+        "updateTaskStatus", {"identifier": "1", "status": "failed", "error": "flaky network"}
+    )
     listed = await runtime.invoke("listTasks", {})
-    assert listed.state["tasks"][0]["status"] == "failed" and listed.state["tasks"][0]["error"] == "flaky network"
+    assert (
+        listed.state["tasks"][0]["status"] == "failed"
+        and listed.state["tasks"][0]["error"] == "flaky network"
+    )
 
 
 async def test_update_status_to_running_is_refused(runtime: TaskRuntime) -> None:
@@ -271,8 +348,17 @@ async def test_update_status_to_running_is_refused(runtime: TaskRuntime) -> None
     assert await status_of(runtime, "TASK-1") == "todo"
 
 
-@pytest.mark.parametrize(("args", "code"), [({"identifier": "TASK-5", "status": "completed"}, "TaskNotFound"), ({"identifier": "TASK-1", "status": "done"}, "InvalidStatus"), ({"identifier": "five", "status": "completed"}, "InvalidIdentifier")])
-async def test_update_status_refusals(runtime: TaskRuntime, args: dict[str, Any], code: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        ({"identifier": "TASK-5", "status": "completed"}, "TaskNotFound"),
+        ({"identifier": "TASK-1", "status": "done"}, "InvalidStatus"),
+        ({"identifier": "five", "status": "completed"}, "InvalidIdentifier"),
+    ],
+)
+async def test_update_status_refusals(
+    runtime: TaskRuntime, args: dict[str, Any], code: str
+) -> None:
     await create(runtime, "Build")
     assert error_type(await runtime.invoke("updateTaskStatus", args)) == code
     assert await status_of(runtime, "TASK-1") == "todo"
@@ -281,7 +367,9 @@ async def test_update_status_refusals(runtime: TaskRuntime, args: dict[str, Any]
 # --- runTask -------------------------------------------------------------------------------
 
 
-async def test_run_task_streams_output_and_marks_completed(runtime: TaskRuntime, workspace: Path) -> None:
+async def test_run_task_streams_output_and_marks_completed(
+    runtime: TaskRuntime, workspace: Path
+) -> None:
     await create(runtime, "Build", command="echo building; echo 'warning: slow' >&2; echo done")
     capture = Capture()
     result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace))
@@ -291,7 +379,9 @@ async def test_run_task_streams_output_and_marks_completed(runtime: TaskRuntime,
     assert result.state["status"] == "completed" and result.state["previousStatus"] == "todo"
     assert result.state["exitCode"] == 0 and result.state["command"].startswith("echo building")
     assert sorted(result.state["output"].splitlines()) == ["building", "done", "warning: slow"]
-    assert result.content.startswith("TASK-1 completed (`echo building; echo 'warning: slow' >&2; echo done` exited 0).")
+    assert result.content.startswith(
+        "TASK-1 completed (`echo building; echo 'warning: slow' >&2; echo done` exited 0)."
+    )
     stored = runtime.store.get("TASK-1")
     assert (stored.status, stored.exit_code, stored.error) == ("completed", 0, None)
 
@@ -308,7 +398,10 @@ async def test_run_task_failing_command_marks_failed(runtime: TaskRuntime, works
     result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace))
     assert error_type(result) == "TaskFailed"
     assert result.error is not None and result.error.body == {"exitCode": 3}
-    assert result.error.message == "TASK-1 failed: `echo 'src/app.py:7: line too long' >&2; exit 3` exit code 3"
+    assert (
+        result.error.message
+        == "TASK-1 failed: `echo 'src/app.py:7: line too long' >&2; exit 3` exit code 3"
+    )
     assert result.state["status"] == "failed" and result.state["exitCode"] == 3
     assert "src/app.py:7: line too long" in result.content
     assert capture.text("stderr") == "src/app.py:7: line too long\n"
@@ -319,7 +412,9 @@ async def test_run_task_failing_command_marks_failed(runtime: TaskRuntime, works
 async def test_run_task_timeout_marks_failed(runtime: TaskRuntime, workspace: Path) -> None:
     await create(runtime, "Hang", command="echo waiting; sleep 60")
     started = time.monotonic()
-    result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, Capture().context(workspace, timeout_s=0.5))
+    result = await runtime.invoke(
+        "runTask", {"identifier": "TASK-1"}, Capture().context(workspace, timeout_s=0.5)
+    )
     assert time.monotonic() - started < 5
     assert error_type(result) == "TaskFailed"
     assert result.content.startswith("TASK-1 failed: `echo waiting; sleep 60` timed out.")
@@ -327,13 +422,21 @@ async def test_run_task_timeout_marks_failed(runtime: TaskRuntime, workspace: Pa
     assert result.state["output"] == "waiting"
 
 
-async def test_run_task_without_command_is_just_completed(runtime: TaskRuntime, workspace: Path) -> None:
+async def test_run_task_without_command_is_just_completed(
+    runtime: TaskRuntime, workspace: Path
+) -> None:
     await create(runtime, "Think")
     capture = Capture()
     result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace))
     assert result.success
     assert result.content == "TASK-1 has no command; marked completed."
-    assert result.state == {"identifier": "TASK-1", "name": "Think", "previousStatus": "todo", "status": "completed", "exitCode": None}
+    assert result.state == {
+        "identifier": "TASK-1",
+        "name": "Think",
+        "previousStatus": "todo",
+        "status": "completed",
+        "exitCode": None,
+    }
     assert capture.chunks == []
     assert await status_of(runtime, "TASK-1") == "completed"
 
@@ -356,7 +459,9 @@ async def test_run_task_waits_for_its_dependencies(runtime: TaskRuntime, workspa
 
 async def test_run_task_refusals(runtime: TaskRuntime, workspace: Path) -> None:
     assert error_type(await runtime.invoke("runTask", {"identifier": "TASK-1"})) == "TaskNotFound"
-    assert error_type(await runtime.invoke("runTask", {"identifier": "first"})) == "InvalidIdentifier"
+    assert (
+        error_type(await runtime.invoke("runTask", {"identifier": "first"})) == "InvalidIdentifier"
+    )
     await create(runtime, "Busy", command="true")
     runtime.store.set_status("TASK-1", "running")
     busy = await runtime.invoke("runTask", {"identifier": "TASK-1"}, Capture().context(workspace))
@@ -364,8 +469,14 @@ async def test_run_task_refusals(runtime: TaskRuntime, workspace: Path) -> None:
     assert busy.state["status"] == "running"
 
 
-async def test_run_task_keeps_lines_split_across_chunks_whole(runtime: TaskRuntime, workspace: Path) -> None:
-    await create(runtime, "Slow printer", command="printf 'hel'; sleep 0.2; printf 'lo\\nwor'; sleep 0.2; printf 'ld'")
+async def test_run_task_keeps_lines_split_across_chunks_whole(
+    runtime: TaskRuntime, workspace: Path
+) -> None:
+    await create(
+        runtime,
+        "Slow printer",
+        command="printf 'hel'; sleep 0.2; printf 'lo\\nwor'; sleep 0.2; printf 'ld'",
+    )
     capture = Capture()
     result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace))
     assert len(capture.chunks) >= 2
@@ -381,10 +492,16 @@ async def test_run_task_output_tail_is_bounded(runtime: TaskRuntime, workspace: 
     assert result.content.splitlines()[-1] == "100" and "86" in result.content.splitlines()
 
 
-async def test_cancelling_run_task_marks_it_cancelled_and_kills_the_command(runtime: TaskRuntime, workspace: Path) -> None:
+async def test_cancelling_run_task_marks_it_cancelled_and_kills_the_command(
+    runtime: TaskRuntime, workspace: Path
+) -> None:
     await create(runtime, "Long", command="echo $$; sleep 60")
     capture = Capture()
-    call = asyncio.create_task(runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace, timeout_s=None)))
+    call = asyncio.create_task(
+        runtime.invoke(
+            "runTask", {"identifier": "TASK-1"}, capture.context(workspace, timeout_s=None)
+        )
+    )
     await asyncio.wait_for(capture.first_output.wait(), timeout=5)
     shell = int(capture.text("stdout").split()[0])
     assert await status_of(runtime, "TASK-1") == "running"
@@ -405,14 +522,20 @@ async def test_cancelling_run_task_marks_it_cancelled_and_kills_the_command(runt
         pytest.fail(f"the shell {shell} survived the cancel")
 
 
-async def test_a_command_that_cannot_start_does_not_leave_the_task_running(database: Path, tmp_path: Path) -> None:
+async def test_a_command_that_cannot_start_does_not_leave_the_task_running(
+    database: Path, tmp_path: Path
+) -> None:
     runtime = TaskRuntime(TaskStore(database), CommandRunner(), tmp_path / "deleted-workspace")
     try:
         await create(runtime, "Build", command="true")
         first = await runtime.invoke("runTask", {"identifier": "TASK-1"})
         assert error_type(first) == "ToolCrashed"
         stored = runtime.store.get("TASK-1")
-        assert stored.status == "failed" and stored.error is not None and stored.error.startswith("could not run:")
+        assert (
+            stored.status == "failed"
+            and stored.error is not None
+            and stored.error.startswith("could not run:")
+        )
         again = await runtime.invoke("runTask", {"identifier": "TASK-1"})
         assert error_type(again) == "ToolCrashed"  # tried again, not refused as AlreadyRunning
     finally:
@@ -424,18 +547,43 @@ async def test_a_command_that_cannot_start_does_not_leave_the_task_running(datab
 
 async def test_state_survives_reopening_the_database_file(workspace: Path, database: Path) -> None:
     first = TaskRuntime(TaskStore(database), CommandRunner(), workspace)
-    await first.invoke("createTasks", {"tasks": [{"name": "Fetch", "instruction": "", "command": "true"}, {"name": "Parse", "instruction": "", "dependsOn": ["TASK-1"], "command": "exit 4"}, {"name": "Ship", "instruction": "", "priority": 1}]})
-    assert (await first.invoke("runTask", {"identifier": "TASK-1"}, Capture().context(workspace))).success
-    assert error_type(await first.invoke("runTask", {"identifier": "TASK-2"}, Capture().context(workspace))) == "TaskFailed"
+    await first.invoke(
+        "createTasks",
+        {
+            "tasks": [
+                {"name": "Fetch", "instruction": "", "command": "true"},
+                {"name": "Parse", "instruction": "", "dependsOn": ["TASK-1"], "command": "exit 4"},
+                {"name": "Ship", "instruction": "", "priority": 1},
+            ]
+        },
+    )
+    assert (
+        await first.invoke("runTask", {"identifier": "TASK-1"}, Capture().context(workspace))
+    ).success
+    assert (
+        error_type(
+            await first.invoke("runTask", {"identifier": "TASK-2"}, Capture().context(workspace))
+        )
+        == "TaskFailed"
+    )
     await first.invoke("updateTaskStatus", {"identifier": "TASK-3", "status": "cancelled"})
     first.close()
 
     second = TaskRuntime(TaskStore(database), CommandRunner(), workspace)
     try:
         listed = await second.invoke("listTasks", {})
-        assert [(task["identifier"], task["status"]) for task in listed.state["tasks"]] == [("TASK-3", "cancelled"), ("TASK-1", "completed"), ("TASK-2", "failed")]
+        assert [(task["identifier"], task["status"]) for task in listed.state["tasks"]] == [
+            ("TASK-3", "cancelled"),
+            ("TASK-1", "completed"),
+            ("TASK-2", "failed"),
+        ]
         parse = second.store.get("TASK-2")
-        assert (parse.depends_on, parse.exit_code, parse.error, parse.command) == ((1,), 4, "exit code 4", "exit 4")
+        assert (parse.depends_on, parse.exit_code, parse.error, parse.command) == (
+            (1,),
+            4,
+            "exit code 4",
+            "exit 4",
+        )
         created = await second.invoke("createTask", {"name": "After reopen", "instruction": ""})
         assert created.state["identifier"] == "TASK-4"
     finally:

@@ -22,7 +22,9 @@ def codes(error: pytest.ExceptionInfo[TaskError]) -> str:
     return error.value.error_type
 
 
-@pytest.mark.parametrize(("text", "number"), [("TASK-3", 3), ("task-12", 12), (" TASK-7 ", 7), ("42", 42), (5, 5)])
+@pytest.mark.parametrize(
+    ("text", "number"), [("TASK-3", 3), ("task-12", 12), (" TASK-7 ", 7), ("42", 42), (5, 5)]
+)
 def test_parse_identifier(text: str, number: int) -> None:
     assert parse_identifier(text) == number
     assert identifier_of(number) == f"TASK-{number}"
@@ -37,9 +39,17 @@ def test_parse_identifier_rejects(text: str) -> None:
 
 def test_create_returns_the_stored_task(store: TaskStore) -> None:
     task = store.create("  Write parser  ", "Parse the input", priority=2, command="echo hi")
-    assert task == Task(1, "Write parser", "Parse the input", "todo", 2, None, "echo hi", None, None, ())
+    assert task == Task(
+        1, "Write parser", "Parse the input", "todo", 2, None, "echo hi", None, None, ()
+    )
     assert task.identifier == "TASK-1"
-    assert task.to_state() == {"identifier": "TASK-1", "name": "Write parser", "status": "todo", "priority": 2, "command": "echo hi"}
+    assert task.to_state() == {
+        "identifier": "TASK-1",
+        "name": "Write parser",
+        "status": "todo",
+        "priority": 2,
+        "command": "echo hi",
+    }
     assert store.get("TASK-1") == task
 
 
@@ -49,7 +59,14 @@ def test_create_with_parent_and_dependencies(store: TaskStore) -> None:
     second = store.create("Second", "", parent="TASK-1", depends_on=[first.identifier, "1"])
     assert first.parent == parent.id
     assert second.depends_on == (1, 2)
-    assert second.to_state() == {"identifier": "TASK-3", "name": "Second", "status": "todo", "priority": 0, "parent": "TASK-1", "dependsOn": ["TASK-1", "TASK-2"]}
+    assert second.to_state() == {
+        "identifier": "TASK-3",
+        "name": "Second",
+        "status": "todo",
+        "priority": 0,
+        "parent": "TASK-1",
+        "dependsOn": ["TASK-1", "TASK-2"],
+    }
 
 
 @pytest.mark.parametrize(
@@ -63,7 +80,9 @@ def test_create_with_parent_and_dependencies(store: TaskStore) -> None:
         ({"depends_on": ["nonsense"]}, "InvalidIdentifier"),
     ],
 )
-def test_create_refuses_bad_input_and_stores_nothing(store: TaskStore, kwargs: dict[str, object], code: str) -> None:
+def test_create_refuses_bad_input_and_stores_nothing(
+    store: TaskStore, kwargs: dict[str, object], code: str
+) -> None:
     options = dict(kwargs)
     name = str(options.pop("name", "valid"))
     with pytest.raises(TaskError) as error:
@@ -79,10 +98,26 @@ def test_get_unknown_task(store: TaskStore) -> None:
 
 
 def test_list_orders_by_priority_with_none_last_then_by_id(store: TaskStore) -> None:
-    for name, priority in [("none-a", 0), ("low", 4), ("urgent", 1), ("normal", 3), ("high", 2), ("none-b", 0), ("urgent-2", 1)]:
+    for name, priority in [
+        ("none-a", 0),
+        ("low", 4),
+        ("urgent", 1),
+        ("normal", 3),
+        ("high", 2),
+        ("none-b", 0),
+        ("urgent-2", 1),
+    ]:
         store.create(name, "", priority=priority)
     tasks, total = store.list()
-    assert [task.name for task in tasks] == ["urgent", "urgent-2", "high", "normal", "low", "none-a", "none-b"]
+    assert [task.name for task in tasks] == [
+        "urgent",
+        "urgent-2",
+        "high",
+        "normal",
+        "low",
+        "none-a",
+        "none-b",
+    ]
     assert total == 7
 
 
@@ -103,11 +138,22 @@ def test_list_filters_combine(store: TaskStore) -> None:
     assert [task.id for task in store.list(statuses=["todo", "completed"])[0]] == [4, 1, 2, 3]
     assert [task.id for task in store.list(parent="TASK-1")[0]] == [2, 3]
     assert [task.id for task in store.list(query="parse")[0]] == [4, 2, 3]
-    assert [task.id for task in store.list(query="PARSE", parent="TASK-1", statuses=["todo"])[0]] == [3]
+    assert [
+        task.id for task in store.list(query="PARSE", parent="TASK-1", statuses=["todo"])[0]
+    ] == [3]
     assert store.list(query="zebra") == ([], 0)
 
 
-@pytest.mark.parametrize(("query", "names"), [("test_db", ["test_db"]), ("100%", ["100%"]), ("a\\b", ["a\\b"]), ("%", ["100%"]), ("_", ["test_db"])])
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("test_db", ["test_db"]),
+        ("100%", ["100%"]),
+        ("a\\b", ["a\\b"]),
+        ("%", ["100%"]),
+        ("_", ["test_db"]),
+    ],
+)
 def test_list_query_is_literal_text(store: TaskStore, query: str, names: list[str]) -> None:
     for name in ["test_db", "testXdb", "100%", "1000", "a\\b", "ab"]:
         store.create(name, "")
@@ -147,13 +193,30 @@ def test_a_database_file_survives_reopening(tmp_path: Path) -> None:
     path = tmp_path / "nested" / "dir" / "tasks.db"
     first = TaskStore(path)
     epic = first.create("Epic", "")
-    first.create("Child", "do it", parent=epic.identifier, depends_on=[epic.identifier], priority=1, command="make")
+    first.create(
+        "Child",
+        "do it",
+        parent=epic.identifier,
+        depends_on=[epic.identifier],
+        priority=1,
+        command="make",
+    )
     first.set_status("TASK-2", "failed", error="boom", exit_code=1)
     first.close()
     assert path.is_file()
     reopened = TaskStore(path)
     child = reopened.get("TASK-2")
-    assert (child.name, child.instruction, child.status, child.priority, child.parent, child.command, child.error, child.exit_code, child.depends_on) == ("Child", "do it", "failed", 1, 1, "make", "boom", 1, (1,))
+    assert (
+        child.name,
+        child.instruction,
+        child.status,
+        child.priority,
+        child.parent,
+        child.command,
+        child.error,
+        child.exit_code,
+        child.depends_on,
+    ) == ("Child", "do it", "failed", 1, 1, "make", "boom", 1, (1,))
     assert reopened.create("Next", "").id == 3
     reopened.close()
 

@@ -22,7 +22,10 @@ class Recorder:
     progress: list[tuple[float | None, float | None, str | None]] = field(default_factory=list)
 
     def ctx(self) -> CallContext:
-        return CallContext(emit=lambda text, stream: self.output.append((stream, text)), progress=lambda done, total, message: self.progress.append((done, total, message)))
+        return CallContext(
+            emit=lambda text, stream: self.output.append((stream, text)),
+            progress=lambda done, total, message: self.progress.append((done, total, message)),
+        )
 
     def text(self, stream: OutputStream) -> str:
         return "".join(text for kind, text in self.output if kind == stream)

@@ -11,9 +11,19 @@ from tests.net.local_server import LocalServer, Reply
 from workbench.tools.package import RuntimeServices
 from workbench.tools.web_browsing import PACKAGE, create_runtime
 from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
-from workbench.tools.web_browsing.services import HttpPageFetcher, OfflinePageFetcher, OfflineSearchService, SearxngSearchService
+from workbench.tools.web_browsing.services import (
+    HttpPageFetcher,
+    OfflinePageFetcher,
+    OfflineSearchService,
+    SearxngSearchService,
+)
 
-SEARCH = {"results": [{"title": "Local hit", "url": "https://hit.example/", "content": "from the local instance"}], "number_of_results": 1}
+SEARCH = {
+    "results": [
+        {"title": "Local hit", "url": "https://hit.example/", "content": "from the local instance"}
+    ],
+    "number_of_results": 1,
+}
 PAGE = "<html><head><title>Local page</title></head><body><p>Served locally.</p></body></html>"
 
 MakeRuntime = Callable[[RuntimeServices], WebBrowsingRuntime]
@@ -47,7 +57,16 @@ def test_package_uses_create_runtime() -> None:
     assert PACKAGE.identifier == "web-browsing"
 
 
-@pytest.mark.parametrize("settings", [{}, {"web.online": "0"}, {"web.online": "false"}, {"web.online": ""}, {"web.searxng_url": "http://127.0.0.1:1", "web.allow": "127.0.0.1"}])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"web.online": "0"},
+        {"web.online": "false"},
+        {"web.online": ""},
+        {"web.searxng_url": "http://127.0.0.1:1", "web.allow": "127.0.0.1"},
+    ],
+)
 def test_offline_by_default(make_runtime: MakeRuntime, settings: dict[str, str]) -> None:
     runtime = make_runtime(RuntimeServices(settings=settings))
     assert isinstance(runtime.search_service, OfflineSearchService)
@@ -59,17 +78,37 @@ def test_offline_latency_setting(make_runtime: MakeRuntime) -> None:
     assert isinstance(runtime.fetcher, OfflinePageFetcher) and runtime.fetcher.latency_ms == 250
 
 
-@pytest.mark.parametrize(("offline", "settings"), [(True, {"web.online": "1"}), (True, {"web.online": "true"}), (False, {})])
-def test_online_switches_to_searxng_and_http_sharing_one_client(make_runtime: MakeRuntime, offline: bool, settings: dict[str, str]) -> None:
-    runtime = make_runtime(RuntimeServices(offline=offline, settings={**settings, "web.searxng_url": "http://searx.invalid/"}))
-    assert isinstance(runtime.search_service, SearxngSearchService) and runtime.search_service.base_url == "http://searx.invalid"
+@pytest.mark.parametrize(
+    ("offline", "settings"),
+    [(True, {"web.online": "1"}), (True, {"web.online": "true"}), (False, {})],
+)
+def test_online_switches_to_searxng_and_http_sharing_one_client(
+    make_runtime: MakeRuntime, offline: bool, settings: dict[str, str]
+) -> None:
+    runtime = make_runtime(
+        RuntimeServices(
+            offline=offline, settings={**settings, "web.searxng_url": "http://searx.invalid/"}
+        )
+    )
+    assert (
+        isinstance(runtime.search_service, SearxngSearchService)
+        and runtime.search_service.base_url == "http://searx.invalid"
+    )
     assert isinstance(runtime.fetcher, HttpPageFetcher)
     assert runtime.fetcher.client is runtime.search_service.client
 
 
-@pytest.mark.parametrize("allow", ["127.0.0.1", "127.0.0.0/8", "10.0.0.0/8,127.0.0.1", "localhost,127.0.0.1,"])
-async def test_online_with_the_local_server_allow_listed(make_runtime: MakeRuntime, local: LocalServer, allow: str) -> None:
-    runtime = make_runtime(RuntimeServices(offline=False, settings={"web.searxng_url": local.origin, "web.allow": allow}))
+@pytest.mark.parametrize(
+    "allow", ["127.0.0.1", "127.0.0.0/8", "10.0.0.0/8,127.0.0.1", "localhost,127.0.0.1,"]
+)
+async def test_online_with_the_local_server_allow_listed(
+    make_runtime: MakeRuntime, local: LocalServer, allow: str
+) -> None:
+    runtime = make_runtime(
+        RuntimeServices(
+            offline=False, settings={"web.searxng_url": local.origin, "web.allow": allow}
+        )
+    )
     searched = await runtime.invoke("search", {"query": "anything"})
     assert searched.success and searched.state["engine"] == "searxng"
     assert searched.state["results"][0]["title"] == "Local hit"
@@ -78,16 +117,28 @@ async def test_online_with_the_local_server_allow_listed(make_runtime: MakeRunti
     assert local.paths() == ["/search", "/page"]
 
 
-async def test_online_without_the_allow_list_refuses_the_local_server(make_runtime: MakeRuntime, local: LocalServer) -> None:
-    runtime = make_runtime(RuntimeServices(offline=False, settings={"web.searxng_url": local.origin}))
+async def test_online_without_the_allow_list_refuses_the_local_server(
+    make_runtime: MakeRuntime, local: LocalServer
+) -> None:
+    runtime = make_runtime(
+        RuntimeServices(offline=False, settings={"web.searxng_url": local.origin})
+    )
     searched = await runtime.invoke("search", {"query": "anything"})
-    assert not searched.success and searched.error is not None and searched.error.type == "RequestRefused"
+    assert (
+        not searched.success
+        and searched.error is not None
+        and searched.error.type == "RequestRefused"
+    )
     crawled = await runtime.invoke("crawlSinglePage", {"url": local.url("/page")})
-    assert not crawled.success and crawled.error is not None and crawled.error.type == "RequestRefused"
+    assert (
+        not crawled.success and crawled.error is not None and crawled.error.type == "RequestRefused"
+    )
     assert local.requests == []
 
 
-async def test_online_without_a_searxng_url_is_a_settings_error(make_runtime: MakeRuntime, local: LocalServer) -> None:
+async def test_online_without_a_searxng_url_is_a_settings_error(
+    make_runtime: MakeRuntime, local: LocalServer
+) -> None:
     runtime = make_runtime(RuntimeServices(offline=False, settings={"web.allow": "127.0.0.1"}))
     result = await runtime.invoke("search", {"query": "anything"})
     assert not result.success and result.error is not None
@@ -96,8 +147,17 @@ async def test_online_without_a_searxng_url_is_a_settings_error(make_runtime: Ma
     assert local.requests == []
 
 
-async def test_from_environment_variables(make_runtime: MakeRuntime, local: LocalServer, tmp_path: Path) -> None:
-    services = RuntimeServices.from_environment(tmp_path, {"WORKBENCH_WEB_ONLINE": "1", "WORKBENCH_SEARXNG_URL": local.origin, "WORKBENCH_WEB_ALLOW": "127.0.0.1"})
+async def test_from_environment_variables(
+    make_runtime: MakeRuntime, local: LocalServer, tmp_path: Path
+) -> None:
+    services = RuntimeServices.from_environment(
+        tmp_path,
+        {
+            "WORKBENCH_WEB_ONLINE": "1",
+            "WORKBENCH_SEARXNG_URL": local.origin,
+            "WORKBENCH_WEB_ALLOW": "127.0.0.1",
+        },
+    )
     runtime = make_runtime(services)
     result = await runtime.invoke("search", {"query": "anything"})
     assert result.success and result.state["results"][0]["url"] == "https://hit.example/"

@@ -16,7 +16,10 @@ def text_of(html: str) -> str:
 
 
 def test_title_is_whitespace_collapsed_and_unescaped() -> None:
-    assert extract_readable("<title>\n  Fish &amp; Chips\t&#8212; menu  </title><p>x</p>") == ("Fish & Chips — menu", "x")
+    assert extract_readable("<title>\n  Fish &amp; Chips\t&#8212; menu  </title><p>x</p>") == (
+        "Fish & Chips — menu",
+        "x",
+    )
 
 
 def test_no_title_is_empty() -> None:
@@ -27,13 +30,33 @@ def test_empty_input() -> None:
     assert extract_readable("") == ("", "")
 
 
-@pytest.mark.parametrize("tag", ["script", "style", "noscript", "svg", "nav", "header", "footer", "template", "iframe", "form", "button"])
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "script",
+        "style",
+        "noscript",
+        "svg",
+        "nav",
+        "header",
+        "footer",
+        "template",
+        "iframe",
+        "form",
+        "button",
+    ],
+)
 def test_page_chrome_and_code_are_dropped(tag: str) -> None:
-    assert text_of(f"<p>before</p><{tag}>hidden <b>inner</b> text</{tag}><p>after</p>") == "before\n\nafter"
+    assert (
+        text_of(f"<p>before</p><{tag}>hidden <b>inner</b> text</{tag}><p>after</p>")
+        == "before\n\nafter"
+    )
 
 
 def test_nested_skipped_tags_resume_after_the_outermost_closes() -> None:
-    html = "<header><nav><ul><li>Home</li></ul></nav><h1>Brand</h1></header><main><p>Story</p></main>"
+    html = (
+        "<header><nav><ul><li>Home</li></ul></nav><h1>Brand</h1></header><main><p>Story</p></main>"
+    )
     assert text_of(html) == "Story"
 
 
@@ -56,7 +79,10 @@ def test_blocks_become_paragraphs_and_inline_tags_do_not() -> None:
 
 
 def test_source_line_breaks_inside_a_paragraph_are_spaces() -> None:
-    assert text_of("<p>a sentence\nwrapped   over\r\n  three lines</p><p>next</p>") == "a sentence wrapped over three lines\n\nnext"
+    assert (
+        text_of("<p>a sentence\nwrapped   over\r\n  three lines</p><p>next</p>")
+        == "a sentence wrapped over three lines\n\nnext"
+    )
 
 
 def test_preformatted_text_keeps_its_lines() -> None:
@@ -109,7 +135,10 @@ def test_malformed_html_yields_what_can_be_read(html: str, text: str) -> None:
     assert text_of(html) == text
 
 
-@pytest.mark.parametrize("tail", ["<!-- unterminated comment", "<a href='unterminated>link</p>", "<script>", "<title>", "<"])
+@pytest.mark.parametrize(
+    "tail",
+    ["<!-- unterminated comment", "<a href='unterminated>link</p>", "<script>", "<title>", "<"],
+)
 def test_a_broken_tail_keeps_the_text_before_it(tail: str) -> None:
     assert text_of(f"<p>kept</p>{tail}").startswith("kept")
 
@@ -131,7 +160,38 @@ def test_never_raises_and_paragraphs_are_tidy(html: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["<p>", "</p>", "<div>", "<li>", "<nav>", "</nav>", "<script>", "</script>", "<title>", "</title>", "<pre>", "</pre>", "&amp;", "&", "<", ">", "<!--", "-->", "word", " ", "\n", "<br/>", "<h2>", "<b>"])))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<p>",
+                "</p>",
+                "<div>",
+                "<li>",
+                "<nav>",
+                "</nav>",
+                "<script>",
+                "</script>",
+                "<title>",
+                "</title>",
+                "<pre>",
+                "</pre>",
+                "&amp;",
+                "&",
+                "<",
+                ">",
+                "<!--",
+                "-->",
+                "word",
+                " ",
+                "\n",
+                "<br/>",
+                "<h2>",
+                "<b>",
+            ]
+        )
+    )
+)
 def test_never_raises_on_tag_soup(parts: list[str]) -> None:
     title, text = extract_readable("".join(parts))
     assert isinstance(title, str) and isinstance(text, str)

@@ -8,7 +8,12 @@ import pytest
 from tests.net.local_server import LocalServer, Reply, closed_port
 from workbench.net.ssrf import safe_client
 from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
-from workbench.tools.web_browsing.services import MAX_PAGE_CHARS, HttpPageFetcher, OfflineSearchService, WebError
+from workbench.tools.web_browsing.services import (
+    MAX_PAGE_CHARS,
+    HttpPageFetcher,
+    OfflineSearchService,
+    WebError,
+)
 
 ARTICLE = """<!doctype html>
 <html><head><title>  The   Article
@@ -38,20 +43,37 @@ async def fetch_failure(fetcher: HttpPageFetcher, url: str) -> WebError:
 async def test_fetcher_returns_the_page(server: LocalServer, client: httpx.AsyncClient) -> None:
     server.route("/article", Reply(body=ARTICLE))
     page = await HttpPageFetcher(client).fetch(server.url("/article"))
-    assert (page.url, page.final_url, page.status, page.content_type) == (server.url("/article"), server.url("/article"), 200, "text/html; charset=utf-8")
+    assert (page.url, page.final_url, page.status, page.content_type) == (
+        server.url("/article"),
+        server.url("/article"),
+        200,
+        "text/html; charset=utf-8",
+    )
     assert page.body == ARTICLE and not page.truncated_body
 
 
-async def test_fetcher_follows_redirects_and_reports_the_final_url(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_fetcher_follows_redirects_and_reports_the_final_url(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/old", Reply.redirect("/article", 301))
     server.route("/article", Reply(body=ARTICLE))
     page = await HttpPageFetcher(client).fetch(server.url("/old"))
     assert page.url == server.url("/old") and page.final_url == server.url("/article")
 
 
-async def test_fetcher_decodes_the_declared_charset(server: LocalServer, client: httpx.AsyncClient) -> None:
-    server.route("/latin", Reply(body="<p>café crème</p>".encode("latin-1"), content_type="text/html; charset=iso-8859-1"))
-    server.route("/bogus", Reply(body="<p>naïve</p>".encode(), content_type="text/html; charset=no-such-charset"))
+async def test_fetcher_decodes_the_declared_charset(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
+    server.route(
+        "/latin",
+        Reply(
+            body="<p>café crème</p>".encode("latin-1"), content_type="text/html; charset=iso-8859-1"
+        ),
+    )
+    server.route(
+        "/bogus",
+        Reply(body="<p>naïve</p>".encode(), content_type="text/html; charset=no-such-charset"),
+    )
     fetcher = HttpPageFetcher(client)
     assert (await fetcher.fetch(server.url("/latin"))).body == "<p>café crème</p>"
     assert (await fetcher.fetch(server.url("/bogus"))).body == "<p>naïve</p>"
@@ -71,8 +93,18 @@ async def test_http_errors(server: LocalServer, client: httpx.AsyncClient, statu
     assert error.body == {"url": server.url("/gone"), "status": status}
 
 
-@pytest.mark.parametrize("target", ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.5/", "http://[::1]/", "http://192.168.1.1/router"])
-async def test_redirect_to_a_private_address_is_refused(server: LocalServer, client: httpx.AsyncClient, target: str) -> None:
+@pytest.mark.parametrize(
+    "target",
+    [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.5/",
+        "http://[::1]/",
+        "http://192.168.1.1/router",
+    ],
+)
+async def test_redirect_to_a_private_address_is_refused(
+    server: LocalServer, client: httpx.AsyncClient, target: str
+) -> None:
     server.route("/hop", Reply.redirect(target))
     error = await fetch_failure(HttpPageFetcher(client), server.url("/hop"))
     assert error.error_type == "RequestRefused"
@@ -126,31 +158,71 @@ async def test_crawl_returns_readable_text(server: LocalServer, online: WebBrows
     url = server.url("/article")
     result = await online.invoke("crawlSinglePage", {"url": url})
     assert result.success
-    assert result.content == f"# The Article\n{url}\n\n# Main heading\n\nFirst paragraph with bold and a link.\n\n## Section\n\nSecond paragraph, spread over lines.\n\n- one\n\n- two"
-    for chrome in ("secret", "color: red", "Site name", "Home", "About", "Enable JavaScript", "Subscribe", "Copyright"):
+    assert (
+        result.content
+        == f"# The Article\n{url}\n\n# Main heading\n\nFirst paragraph with bold and a link.\n\n## Section\n\nSecond paragraph, spread over lines.\n\n- one\n\n- two"
+    )
+    for chrome in (
+        "secret",
+        "color: red",
+        "Site name",
+        "Home",
+        "About",
+        "Enable JavaScript",
+        "Subscribe",
+        "Copyright",
+    ):
         assert chrome not in result.content
     (page,) = result.state["results"]
-    assert page == {"url": url, "finalUrl": url, "status": 200, "contentType": "text/html", "title": "The Article", "content": result.content.split("\n\n", 1)[1], "length": len(page["content"]), "truncated": False}
+    assert page == {
+        "url": url,
+        "finalUrl": url,
+        "status": 200,
+        "contentType": "text/html",
+        "title": "The Article",
+        "content": result.content.split("\n\n", 1)[1],
+        "length": len(page["content"]),
+        "truncated": False,
+    }
 
 
-async def test_crawl_reports_a_body_cut_by_the_byte_cap(server: LocalServer, client: httpx.AsyncClient) -> None:
-    server.route("/big", Reply(body="<html><head><title>Big</title></head><body><p>" + "word " * 5_000 + "</p></body></html>"))
+async def test_crawl_reports_a_body_cut_by_the_byte_cap(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
+    server.route(
+        "/big",
+        Reply(
+            body="<html><head><title>Big</title></head><body><p>"
+            + "word " * 5_000
+            + "</p></body></html>"
+        ),
+    )
     runtime = WebBrowsingRuntime(OfflineSearchService(), HttpPageFetcher(client, max_bytes=2_000))
     result = await runtime.invoke("crawlSinglePage", {"url": server.url("/big")})
     assert result.success
     (page,) = result.state["results"]
     assert page["truncated"] and page["length"] < 2_000
-    assert result.content.endswith(f"[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]")
+    assert result.content.endswith(
+        f"[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]"
+    )
     assert f"of {page['length']:,} characters" not in result.content
 
 
-async def test_crawl_caps_long_text_for_the_model(server: LocalServer, online: WebBrowsingRuntime) -> None:
+async def test_crawl_caps_long_text_for_the_model(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
     text = "".join(f"<p>paragraph {index} " + "lorem ipsum " * 20 + "</p>" for index in range(200))
     server.route("/long", Reply(body=f"<title>Long</title>{text}"))
     result = await online.invoke("crawlSinglePage", {"url": server.url("/long")})
     (page,) = result.state["results"]
-    assert page["truncated"] and page["length"] > MAX_PAGE_CHARS and len(page["content"]) == MAX_PAGE_CHARS
-    assert result.content.endswith(f"[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]")
+    assert (
+        page["truncated"]
+        and page["length"] > MAX_PAGE_CHARS
+        and len(page["content"]) == MAX_PAGE_CHARS
+    )
+    assert result.content.endswith(
+        f"[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]"
+    )
 
 
 async def test_crawl_404_is_an_http_error(server: LocalServer, online: WebBrowsingRuntime) -> None:
@@ -160,11 +232,21 @@ async def test_crawl_404_is_an_http_error(server: LocalServer, online: WebBrowsi
     assert result.error.type == "HttpError"
     assert result.error.body == {"url": url, "status": 404}
     assert result.content == f"{url} answered HTTP 404"
-    assert result.state["results"] == [{"url": url, "error": {"type": "HttpError", "message": f"{url} answered HTTP 404"}, "status": 404}]
+    assert result.state["results"] == [
+        {
+            "url": url,
+            "error": {"type": "HttpError", "message": f"{url} answered HTTP 404"},
+            "status": 404,
+        }
+    ]
 
 
-async def test_crawl_redirect_to_metadata_is_refused(server: LocalServer, online: WebBrowsingRuntime) -> None:
-    server.route("/hop", Reply.redirect("http://169.254.169.254/latest/meta-data/iam/security-credentials/"))
+async def test_crawl_redirect_to_metadata_is_refused(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
+    server.route(
+        "/hop", Reply.redirect("http://169.254.169.254/latest/meta-data/iam/security-credentials/")
+    )
     result = await online.invoke("crawlSinglePage", {"url": server.url("/hop")})
     assert not result.success and result.error is not None
     assert result.error.type == "RequestRefused"
@@ -175,47 +257,84 @@ async def test_crawl_redirect_to_metadata_is_refused(server: LocalServer, online
 @pytest.mark.parametrize(
     ("content_type", "body", "text"),
     [
-        ("text/plain; charset=utf-8", "just some text\nover two lines", "just some text\nover two lines"),
+        (
+            "text/plain; charset=utf-8",
+            "just some text\nover two lines",
+            "just some text\nover two lines",
+        ),
         ("application/json", '{"a": 1}', '{"a": 1}'),
         ("text/markdown", "# Title\n\nbody", "# Title\n\nbody"),
     ],
 )
-async def test_crawl_of_non_html_keeps_the_body(server: LocalServer, online: WebBrowsingRuntime, content_type: str, body: str, text: str) -> None:
+async def test_crawl_of_non_html_keeps_the_body(
+    server: LocalServer, online: WebBrowsingRuntime, content_type: str, body: str, text: str
+) -> None:
     server.route("/doc", Reply(body=body, content_type=content_type))
     url = server.url("/doc")
     result = await online.invoke("crawlSinglePage", {"url": url})
     assert result.success
     (page,) = result.state["results"]
-    assert page["contentType"] == content_type.split(";")[0] and page["title"] == "" and page["content"] == text
+    assert (
+        page["contentType"] == content_type.split(";")[0]
+        and page["title"] == ""
+        and page["content"] == text
+    )
     assert result.content == f"# {url}\n{url}\n\n{text}"
 
 
-async def test_crawl_of_html_without_a_content_type_is_still_extracted(server: LocalServer, online: WebBrowsingRuntime) -> None:
-    server.route("/bare", Reply(body="  <html><title>Bare</title><script>x()</script><p>Body</p></html>", content_type=None))
+async def test_crawl_of_html_without_a_content_type_is_still_extracted(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
+    server.route(
+        "/bare",
+        Reply(
+            body="  <html><title>Bare</title><script>x()</script><p>Body</p></html>",
+            content_type=None,
+        ),
+    )
     result = await online.invoke("crawlSinglePage", {"url": server.url("/bare")})
     assert result.state["results"][0]["title"] == "Bare"
     assert result.state["results"][0]["content"] == "Body"
     assert result.state["results"][0]["contentType"] == ""
 
 
-async def test_crawl_of_binary_content_has_no_control_characters_in_content(server: LocalServer, online: WebBrowsingRuntime) -> None:
-    server.route("/image.png", Reply(body=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[2J\x07", content_type="image/png"))
+async def test_crawl_of_binary_content_has_no_control_characters_in_content(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
+    server.route(
+        "/image.png",
+        Reply(body=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[2J\x07", content_type="image/png"),
+    )
     result = await online.invoke("crawlSinglePage", {"url": server.url("/image.png")})
     assert result.success
     assert not any(char in result.content for char in "\x00\x1a\x1b\x07")
 
 
-async def test_crawl_of_a_page_without_readable_text(server: LocalServer, online: WebBrowsingRuntime) -> None:
-    server.route("/app", Reply(body="<html><head><title>App</title></head><body><div id=root></div><script>render()</script></body></html>"))
+async def test_crawl_of_a_page_without_readable_text(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
+    server.route(
+        "/app",
+        Reply(
+            body="<html><head><title>App</title></head><body><div id=root></div><script>render()</script></body></html>"
+        ),
+    )
     url = server.url("/app")
     result = await online.invoke("crawlSinglePage", {"url": url})
     assert result.success
     assert result.content == f"{url}: no readable text (the page may need JavaScript)."
 
 
-async def test_hostile_title_and_body_reach_the_model_inert(server: LocalServer, online: WebBrowsingRuntime) -> None:
+async def test_hostile_title_and_body_reach_the_model_inert(
+    server: LocalServer, online: WebBrowsingRuntime
+) -> None:
     title = "[bold]x[/] \x1b]52;c;aGk=\x07"
-    server.route("/evil", Reply(body=f"<html><head><title>{title}</title></head><body><p>Click \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ now\x1b[2J</p></body></html>"))
+    server.route(
+        "/evil",
+        Reply(
+            body=f"<html><head><title>{title}</title></head><body><p>Click \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ now\x1b[2J</p></body></html>"
+        ),
+    )
     result = await online.invoke("crawlSinglePage", {"url": server.url("/evil")})
     assert result.success
     assert "\x1b" not in result.content and "\x07" not in result.content

@@ -5,11 +5,27 @@ from __future__ import annotations
 import pytest
 
 from workbench.tools.web_browsing.runtime import CONTENT_RESULTS, WebBrowsingRuntime
-from workbench.tools.web_browsing.services import ARCHIVE_MESSAGES, MAX_PAGE_CHARS, CorpusPage, OfflinePageFetcher, OfflineSearchService, WebError, load_corpus
+from workbench.tools.web_browsing.services import (
+    ARCHIVE_MESSAGES,
+    MAX_PAGE_CHARS,
+    CorpusPage,
+    OfflinePageFetcher,
+    OfflineSearchService,
+    WebError,
+    load_corpus,
+)
 
 
-def page(url: str, title: str, body: str, category: str = "general", published: str | None = None) -> CorpusPage:
-    return CorpusPage(url, title, f"<html><head><title>{title}</title></head><body>{body}</body></html>", category, published)
+def page(
+    url: str, title: str, body: str, category: str = "general", published: str | None = None
+) -> CorpusPage:
+    return CorpusPage(
+        url,
+        title,
+        f"<html><head><title>{title}</title></head><body>{body}</body></html>",
+        category,
+        published,
+    )
 
 
 SMALL = [
@@ -27,41 +43,70 @@ def offline() -> WebBrowsingRuntime:
 
 async def test_title_matches_rank_above_body_matches() -> None:
     response = await OfflineSearchService(SMALL[:3]).search("tomatoes")
-    assert [result.url for result in response.results] == ["https://a.example/title-hit", "https://b.example/body-hit"]
+    assert [result.url for result in response.results] == [
+        "https://a.example/title-hit",
+        "https://b.example/body-hit",
+    ]
     assert response.total == 2 and response.engine == "offline"
     assert response.results[0].score > response.results[1].score
 
 
 async def test_body_counts_are_capped_and_ties_break_by_url() -> None:
     response = await OfflineSearchService(SMALL[3:]).search("tomatoes")
-    assert [result.url for result in response.results] == ["https://d.example/many", "https://e.example/five"]
+    assert [result.url for result in response.results] == [
+        "https://d.example/many",
+        "https://e.example/five",
+    ]
     assert response.results[0].score == response.results[1].score
 
 
 async def test_every_query_term_must_occur() -> None:
     service = OfflineSearchService(SMALL)
-    assert [result.url for result in (await service.search("tomatoes beans")).results] == ["https://b.example/body-hit"]
+    assert [result.url for result in (await service.search("tomatoes beans")).results] == [
+        "https://b.example/body-hit"
+    ]
     empty = await service.search("tomatoes flour")
     assert empty.results == [] and empty.total == 0
 
 
 async def test_query_is_case_insensitive_and_ignores_punctuation() -> None:
     service = OfflineSearchService(SMALL)
-    assert [r.url for r in (await service.search("TOMATOES!!!")).results] == [r.url for r in (await service.search("tomatoes")).results]
+    assert [r.url for r in (await service.search("TOMATOES!!!")).results] == [
+        r.url for r in (await service.search("tomatoes")).results
+    ]
 
 
 async def test_categories_filter_results() -> None:
     service = OfflineSearchService(SMALL)
-    assert [r.url for r in (await service.search("water", categories=["news"])).results] == ["https://c.example/no-hit"]
-    assert [r.url for r in (await service.search("water", categories=["general"])).results] == ["https://a.example/title-hit"]
+    assert [r.url for r in (await service.search("water", categories=["news"])).results] == [
+        "https://c.example/no-hit"
+    ]
+    assert [r.url for r in (await service.search("water", categories=["general"])).results] == [
+        "https://a.example/title-hit"
+    ]
     assert (await service.search("water", categories=["science"])).total == 0
 
 
 async def test_results_carry_snippets_without_headings_and_metadata() -> None:
-    pages = [page("https://x.example/", "Heading page", "<h1>Big heading</h1><p>Readable tomatoes paragraph.</p>", "it", "2026-01-02")]
+    pages = [
+        page(
+            "https://x.example/",
+            "Heading page",
+            "<h1>Big heading</h1><p>Readable tomatoes paragraph.</p>",
+            "it",
+            "2026-01-02",
+        )
+    ]
     (result,) = (await OfflineSearchService(pages).search("tomatoes")).results
     assert result.content == "Readable tomatoes paragraph."
-    assert result.to_state() == {"title": "Heading page", "url": "https://x.example/", "content": "Readable tomatoes paragraph.", "engine": "offline", "category": "it", "publishedDate": "2026-01-02"}
+    assert result.to_state() == {
+        "title": "Heading page",
+        "url": "https://x.example/",
+        "content": "Readable tomatoes paragraph.",
+        "engine": "offline",
+        "category": "it",
+        "publishedDate": "2026-01-02",
+    }
 
 
 @pytest.mark.parametrize("query", ["", "   ", "!!! ???", "—"])
@@ -73,7 +118,11 @@ async def test_queries_without_words_are_invalid(query: str) -> None:
 
 async def test_bundled_corpus_ranks_the_obvious_page_first() -> None:
     service = OfflineSearchService()
-    for query, url in [("sourdough", "https://recipes.example.com/bread/sourdough-basics"), ("terminal escape sequences", "https://blog.example.com/2026/terminal-escape-sequences"), ("write-ahead logging", "https://sqlite.example.org/docs/wal.html")]:
+    for query, url in [
+        ("sourdough", "https://recipes.example.com/bread/sourdough-basics"),
+        ("terminal escape sequences", "https://blog.example.com/2026/terminal-escape-sequences"),
+        ("write-ahead logging", "https://sqlite.example.org/docs/wal.html"),
+    ]:
         assert (await service.search(query)).results[0].url == url
 
 
@@ -90,10 +139,19 @@ async def test_limit_caps_results_but_not_the_total() -> None:
 async def test_runtime_search_shows_ten_and_counts_the_rest() -> None:
     result = await offline().invoke("search", {"query": "asyncio", "limit": 50})
     assert result.success
-    assert len(result.state["results"]) == 50 and result.state["total"] > ARCHIVE_MESSAGES and result.state["engine"] == "offline"
+    assert (
+        len(result.state["results"]) == 50
+        and result.state["total"] > ARCHIVE_MESSAGES
+        and result.state["engine"] == "offline"
+    )
     assert result.content.startswith("Results for 'asyncio':\n1. ")
-    assert f"\n{CONTENT_RESULTS}. " in result.content and f"\n{CONTENT_RESULTS + 1}. " not in result.content
-    assert result.content.endswith(f"({result.state['total']} results in all; showing {CONTENT_RESULTS})")
+    assert (
+        f"\n{CONTENT_RESULTS}. " in result.content
+        and f"\n{CONTENT_RESULTS + 1}. " not in result.content
+    )
+    assert result.content.endswith(
+        f"({result.state['total']} results in all; showing {CONTENT_RESULTS})"
+    )
 
 
 async def test_runtime_search_with_few_results_has_no_count_line() -> None:
@@ -124,7 +182,10 @@ async def test_offline_fetcher_serves_corpus_pages_and_404s_the_rest() -> None:
     assert (fetched.status, fetched.final_url, fetched.body) == (200, first.url, first.html)
     with pytest.raises(WebError) as error:
         await fetcher.fetch("https://elsewhere.example/")
-    assert error.value.error_type == "PageNotFound" and error.value.body == {"url": "https://elsewhere.example/", "status": 404}
+    assert error.value.error_type == "PageNotFound" and error.value.body == {
+        "url": "https://elsewhere.example/",
+        "status": 404,
+    }
 
 
 async def test_offline_latency_delays_but_still_serves() -> None:
@@ -141,11 +202,15 @@ async def test_crawl_of_a_corpus_page_keeps_markup_inert_and_escapes_out_of_cont
 
 
 async def test_crawl_of_the_long_page_is_capped_for_the_model() -> None:
-    result = await offline().invoke("crawlSinglePage", {"url": "https://spec.example.org/very-long-spec.html"})
+    result = await offline().invoke(
+        "crawlSinglePage", {"url": "https://spec.example.org/very-long-spec.html"}
+    )
     (page_state,) = result.state["results"]
     assert page_state["truncated"] and page_state["length"] > MAX_PAGE_CHARS
     assert len(page_state["content"]) == MAX_PAGE_CHARS
-    assert result.content.endswith(f"[truncated: showing {MAX_PAGE_CHARS:,} of {page_state['length']:,} characters]")
+    assert result.content.endswith(
+        f"[truncated: showing {MAX_PAGE_CHARS:,} of {page_state['length']:,} characters]"
+    )
 
 
 async def test_crawl_of_an_unknown_url_fails_with_page_not_found() -> None:

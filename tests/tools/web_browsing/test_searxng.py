@@ -16,7 +16,15 @@ RESULTS: dict[str, Any] = {
     "query": "asyncio",
     "number_of_results": 0,
     "results": [
-        {"title": "asyncio docs", "url": "https://docs.python.org/3/library/asyncio.html", "content": "Asynchronous I/O.", "engine": "duckduckgo", "category": "it", "score": 2.5, "publishedDate": "2026-01-01T00:00:00"},
+        {
+            "title": "asyncio docs",
+            "url": "https://docs.python.org/3/library/asyncio.html",
+            "content": "Asynchronous I/O.",
+            "engine": "duckduckgo",
+            "category": "it",
+            "score": 2.5,
+            "publishedDate": "2026-01-01T00:00:00",
+        },
         {"url": "https://example.org/no-title"},
         {"title": "no url"},
         "not a dict",
@@ -26,7 +34,9 @@ RESULTS: dict[str, Any] = {
 }
 
 
-async def search(server: LocalServer, client: httpx.AsyncClient, query: str = "asyncio", **options: Any) -> Any:
+async def search(
+    server: LocalServer, client: httpx.AsyncClient, query: str = "asyncio", **options: Any
+) -> Any:
     return await SearxngSearchService(server.origin, client).search(query, **options)
 
 
@@ -40,29 +50,57 @@ async def test_results_are_parsed(server: LocalServer, client: httpx.AsyncClient
     server.route("/search", Reply.json(RESULTS))
     response = await search(server, client)
     assert response.engine == "searxng"
-    assert [result.url for result in response.results] == ["https://docs.python.org/3/library/asyncio.html", "https://example.org/no-title"]
+    assert [result.url for result in response.results] == [
+        "https://docs.python.org/3/library/asyncio.html",
+        "https://example.org/no-title",
+    ]
     first, second = response.results
-    assert (first.title, first.content, first.engine, first.category, first.score, first.published) == ("asyncio docs", "Asynchronous I/O.", "duckduckgo", "it", 2.5, "2026-01-01T00:00:00")
-    assert (second.title, second.content, second.engine, second.category, second.score, second.published) == ("https://example.org/no-title", "", "searxng", "general", 0.0, None)
+    assert (
+        first.title,
+        first.content,
+        first.engine,
+        first.category,
+        first.score,
+        first.published,
+    ) == ("asyncio docs", "Asynchronous I/O.", "duckduckgo", "it", 2.5, "2026-01-01T00:00:00")
+    assert (
+        second.title,
+        second.content,
+        second.engine,
+        second.category,
+        second.score,
+        second.published,
+    ) == ("https://example.org/no-title", "", "searxng", "general", 0.0, None)
     assert response.total == 2
     assert response.unresponsive == ["bing", "google", "brave"]
 
 
-async def test_query_parameters_reach_the_server(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_query_parameters_reach_the_server(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply.json({"results": []}))
     await search(server, client, "tea & cake", categories=["it", "news"], time_range="week")
     (seen,) = server.requests
     assert seen.path == "/search"
-    assert seen.query == {"q": ["tea & cake"], "format": ["json"], "categories": ["it,news"], "time_range": ["week"]}
+    assert seen.query == {
+        "q": ["tea & cake"],
+        "format": ["json"],
+        "categories": ["it,news"],
+        "time_range": ["week"],
+    }
 
 
-async def test_optional_parameters_are_left_out(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_optional_parameters_are_left_out(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply.json({"results": []}))
     await search(server, client, "tea")
     assert server.requests[0].query == {"q": ["tea"], "format": ["json"]}
 
 
-async def test_base_url_path_and_trailing_slash(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_base_url_path_and_trailing_slash(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/searx/search", Reply.json({"results": []}))
     service = SearxngSearchService(server.url("/searx/"), client)
     assert service.base_url == server.url("/searx")
@@ -70,7 +108,9 @@ async def test_base_url_path_and_trailing_slash(server: LocalServer, client: htt
     assert server.paths() == ["/searx/search"]
 
 
-async def test_limit_cuts_results_but_total_comes_from_the_server(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_limit_cuts_results_but_total_comes_from_the_server(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     items = [{"title": f"r{index}", "url": f"https://r.example/{index}"} for index in range(30)]
     server.route("/search", Reply.json({"results": items, "number_of_results": 12345}))
     response = await search(server, client, limit=5)
@@ -78,13 +118,17 @@ async def test_limit_cuts_results_but_total_comes_from_the_server(server: LocalS
     assert response.total == 12345
 
 
-async def test_total_is_never_below_the_parsed_results(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_total_is_never_below_the_parsed_results(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     items = [{"url": f"https://r.example/{index}"} for index in range(4)]
     server.route("/search", Reply.json({"results": items, "number_of_results": 2}))
     assert (await search(server, client)).total == 4
 
 
-async def test_403_means_the_json_format_is_disabled(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_403_means_the_json_format_is_disabled(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply(403, "Forbidden"))
     error = await failure(SearxngSearchService(server.origin, client))
     assert error.error_type == "PluginSettingsInvalid"
@@ -93,7 +137,9 @@ async def test_403_means_the_json_format_is_disabled(server: LocalServer, client
 
 
 @pytest.mark.parametrize("status", [500, 502, 429, 404])
-async def test_other_http_errors_are_search_unavailable(server: LocalServer, client: httpx.AsyncClient, status: int) -> None:
+async def test_other_http_errors_are_search_unavailable(
+    server: LocalServer, client: httpx.AsyncClient, status: int
+) -> None:
     server.route("/search", Reply(status, "oops"))
     error = await failure(SearxngSearchService(server.origin, client))
     assert error.error_type == "SearchUnavailable"
@@ -115,7 +161,9 @@ async def test_other_http_errors_are_search_unavailable(server: LocalServer, cli
         (Reply.json({"results": [], "number_of_results": "many"}), "malformed"),
     ],
 )
-async def test_unusable_bodies_are_search_unavailable(server: LocalServer, client: httpx.AsyncClient, reply: Reply, fragment: str) -> None:
+async def test_unusable_bodies_are_search_unavailable(
+    server: LocalServer, client: httpx.AsyncClient, reply: Reply, fragment: str
+) -> None:
     server.route("/search", reply)
     error = await failure(SearxngSearchService(server.origin, client))
     assert error.error_type == "SearchUnavailable"
@@ -123,7 +171,9 @@ async def test_unusable_bodies_are_search_unavailable(server: LocalServer, clien
 
 
 @pytest.mark.parametrize("base_url", [None, "", "/"])
-async def test_missing_base_url_is_a_settings_error_without_a_request(server: LocalServer, client: httpx.AsyncClient, base_url: str | None) -> None:
+async def test_missing_base_url_is_a_settings_error_without_a_request(
+    server: LocalServer, client: httpx.AsyncClient, base_url: str | None
+) -> None:
     error = await failure(SearxngSearchService(base_url, client))
     assert error.error_type == "PluginSettingsInvalid"
     assert error.body["setting"] == "WORKBENCH_SEARXNG_URL"
@@ -145,7 +195,9 @@ async def test_slow_server_is_a_search_timeout(server: LocalServer) -> None:
     assert error.error_type == "SearchTimeout"
 
 
-async def test_without_the_allow_list_the_guard_refuses_the_local_instance(server: LocalServer) -> None:
+async def test_without_the_allow_list_the_guard_refuses_the_local_instance(
+    server: LocalServer,
+) -> None:
     server.route("/search", Reply.json(RESULTS))
     async with safe_client() as guarded:
         error = await failure(SearxngSearchService(server.origin, guarded))
@@ -155,7 +207,9 @@ async def test_without_the_allow_list_the_guard_refuses_the_local_instance(serve
     assert server.requests == []
 
 
-async def test_a_redirect_to_metadata_is_refused(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_a_redirect_to_metadata_is_refused(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply.redirect("http://169.254.169.254/latest/meta-data/"))
     error = await failure(SearxngSearchService(server.origin, client))
     assert error.error_type == "RequestRefused"
@@ -169,18 +223,35 @@ def runtime(server: LocalServer, client: httpx.AsyncClient) -> WebBrowsingRuntim
     return WebBrowsingRuntime(SearxngSearchService(server.origin, client), OfflinePageFetcher())
 
 
-async def test_runtime_search_reports_results_and_unresponsive_engines(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_runtime_search_reports_results_and_unresponsive_engines(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply.json(RESULTS))
-    result = await runtime(server, client).invoke("search", {"query": "asyncio", "categories": ["it"], "timeRange": "month"})
+    result = await runtime(server, client).invoke(
+        "search", {"query": "asyncio", "categories": ["it"], "timeRange": "month"}
+    )
     assert result.success
     assert result.state["engine"] == "searxng" and result.state["total"] == 2
     assert result.state["unresponsiveEngines"] == ["bing", "google", "brave"]
-    assert result.state["results"][0] == {"title": "asyncio docs", "url": "https://docs.python.org/3/library/asyncio.html", "content": "Asynchronous I/O.", "engine": "duckduckgo", "category": "it", "publishedDate": "2026-01-01T00:00:00"}
-    assert result.content.startswith("Results for 'asyncio':\n1. asyncio docs\n   https://docs.python.org/3/library/asyncio.html\n   Asynchronous I/O.")
-    assert server.requests[0].query["categories"] == ["it"] and server.requests[0].query["time_range"] == ["month"]
+    assert result.state["results"][0] == {
+        "title": "asyncio docs",
+        "url": "https://docs.python.org/3/library/asyncio.html",
+        "content": "Asynchronous I/O.",
+        "engine": "duckduckgo",
+        "category": "it",
+        "publishedDate": "2026-01-01T00:00:00",
+    }
+    assert result.content.startswith(
+        "Results for 'asyncio':\n1. asyncio docs\n   https://docs.python.org/3/library/asyncio.html\n   Asynchronous I/O."
+    )
+    assert server.requests[0].query["categories"] == ["it"] and server.requests[0].query[
+        "time_range"
+    ] == ["month"]
 
 
-async def test_runtime_search_failure_is_typed_with_the_body(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_runtime_search_failure_is_typed_with_the_body(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     server.route("/search", Reply(403))
     result = await runtime(server, client).invoke("search", {"query": "x"})
     assert not result.success and result.error is not None
@@ -189,7 +260,9 @@ async def test_runtime_search_failure_is_typed_with_the_body(server: LocalServer
     assert result.state == {"engine": "searxng"}
 
 
-async def test_runtime_search_without_results(server: LocalServer, client: httpx.AsyncClient) -> None:
+async def test_runtime_search_without_results(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
     def answer(seen: Seen) -> Reply:
         return Reply.json({"query": seen.query["q"][0], "results": [], "number_of_results": 0})
 
@@ -199,8 +272,18 @@ async def test_runtime_search_without_results(server: LocalServer, client: httpx
     assert result.state["total"] == 0
 
 
-async def test_runtime_search_content_is_sanitised(server: LocalServer, client: httpx.AsyncClient) -> None:
-    hostile = {"results": [{"title": "[bold]x[/] \x1b]52;c;aGk=\x07", "url": "https://evil.example/\x1b[2J", "content": "snippet \x1b[31mred\x1b[0m \x9b1m"}]}
+async def test_runtime_search_content_is_sanitised(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
+    hostile = {
+        "results": [
+            {
+                "title": "[bold]x[/] \x1b]52;c;aGk=\x07",
+                "url": "https://evil.example/\x1b[2J",
+                "content": "snippet \x1b[31mred\x1b[0m \x9b1m",
+            }
+        ]
+    }
     server.route("/search", Reply.json(hostile))
     result = await runtime(server, client).invoke("search", {"query": "x"})
     assert result.success

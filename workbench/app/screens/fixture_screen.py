@@ -70,7 +70,15 @@ class FixtureScreen(Screen[None]):
     class CatalogShown(Message):
         """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
 
-    def __init__(self, load_project: Callable[[], Project], *, animate: bool = True, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        load_project: Callable[[], Project],
+        *,
+        animate: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
         self.animate = animate
@@ -120,7 +128,11 @@ class FixtureScreen(Screen[None]):
         except ConfigError as error:
             project = Project(
                 config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
-                catalog=Catalog(problems=[Problem(file="pyproject.toml", field="tool.workbench", message=str(error))]),
+                catalog=Catalog(
+                    problems=[
+                        Problem(file="pyproject.toml", field="tool.workbench", message=str(error))
+                    ]
+                ),
                 registry=SurfaceRegistry(),
             )
         self.post_message(self.CatalogLoaded(project, generation))
@@ -170,8 +182,14 @@ class FixtureScreen(Screen[None]):
         if portal.is_open:
             portal.show(state, manifest)
         bar = self.query_one("#intervention", InterventionBar)
-        if state is not None and state.phase is Phase.AWAITING_APPROVAL and self.project is not None:
-            resolved = self.project.registry.resolve(state.tool, state.api, SurfaceKind.INTERVENTION)
+        if (
+            state is not None
+            and state.phase is Phase.AWAITING_APPROVAL
+            and self.project is not None
+        ):
+            resolved = self.project.registry.resolve(
+                state.tool, state.api, SurfaceKind.INTERVENTION
+            )
             bar.open(state.args or {}, resolved.editable_fields)
         else:
             bar.close()
@@ -225,7 +243,12 @@ class FixtureScreen(Screen[None]):
         assert self.script is not None
         stepper = self.query_one("#stepper", PhaseStepper)
         stepper.playing = True
-        self._replayer = FixtureReplayer(self.script, speed=SPEEDS[self.speed_index], approval_gate=self._approval_gate, start_index=start_index)
+        self._replayer = FixtureReplayer(
+            self.script,
+            speed=SPEEDS[self.speed_index],
+            approval_gate=self._approval_gate,
+            start_index=start_index,
+        )
         try:
             async for event in self._replayer.events():
                 state = reduce(state, event)

@@ -64,7 +64,15 @@ class LiveScreen(Screen[None]):
     class SourcesStarted(Message):
         """Every source has started (or failed to)."""
 
-    def __init__(self, session: LiveSession, *, animate: bool = True, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        session: LiveSession,
+        *,
+        animate: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.session = session
         self.animate = animate
@@ -89,7 +97,12 @@ class LiveScreen(Screen[None]):
                 yield SchemaForm(id="form")
                 yield PhaseStepper(id="stepper")
                 with ScrollableContainer(id="stage"):
-                    yield ToolCard(registry, animate=self.animate, empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays through every surface here.", id="card")
+                    yield ToolCard(
+                        registry,
+                        animate=self.animate,
+                        empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays through every surface here.",
+                        id="card",
+                    )
                     yield InterventionBar(id="intervention")
                 yield Static(Text(""), id="card-status")
                 yield DetailsPane(id="details")
@@ -114,10 +127,21 @@ class LiveScreen(Screen[None]):
         tree = self.query_one("#sources", SourceTree)
         tree.loading = False
         tree.load(self.session.manager)
-        problems = [Problem(file=f"source {source.name}", message=source.status.detail or "failed to start") for source in self.session.manager.sources if source.status.state.value == "failed"]
+        problems = [
+            Problem(file=f"source {source.name}", message=source.status.detail or "failed to start")
+            for source in self.session.manager.sources
+            if source.status.state.value == "failed"
+        ]
         problems += [Problem(file="tools", message=item) for item in self.session.problems]
         conflicts = self.session.manager.conflicts()
-        problems += [Problem(file=f"tool {tool}", message=f"offered by {', '.join(sources)}: call it as SOURCE/{tool}.API", severity="warning") for tool, sources in conflicts.items()]
+        problems += [
+            Problem(
+                file=f"tool {tool}",
+                message=f"offered by {', '.join(sources)}: call it as SOURCE/{tool}.API",
+                severity="warning",
+            )
+            for tool, sources in conflicts.items()
+        ]
         self.query_one("#problems", ProblemsPanel).show(problems)
         tree.focus()
         tree.select_first_api()
@@ -253,7 +277,9 @@ class LiveScreen(Screen[None]):
 
     def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
         if self._decision is not None and not self._decision.done():
-            self._decision.set_result(ApprovalDecision(message.action, message.args, message.reason))
+            self._decision.set_result(
+                ApprovalDecision(message.action, message.args, message.reason)
+            )
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -278,9 +304,16 @@ class LiveScreen(Screen[None]):
         if portal.is_open:
             portal.show(state, manifest)
         bar = self.query_one("#intervention", InterventionBar)
-        if running and state is not None and state.phase is Phase.AWAITING_APPROVAL and self._decision is not None:
+        if (
+            running
+            and state is not None
+            and state.phase is Phase.AWAITING_APPROVAL
+            and self._decision is not None
+        ):
             if not bar.has_class("-active"):
-                resolved = self.session.registry.resolve(state.tool, state.api, SurfaceKind.INTERVENTION)
+                resolved = self.session.registry.resolve(
+                    state.tool, state.api, SurfaceKind.INTERVENTION
+                )
                 bar.open(state.args or {}, resolved.editable_fields)
                 # The decision buttons must be on screen, however tall the card is.
                 self.call_after_refresh(bar.scroll_visible, animate=False)
@@ -294,7 +327,9 @@ class LiveScreen(Screen[None]):
             if running and not state.phase.is_terminal:
                 status.append("  ·  escape cancels", style="bold")
             elif self.current_entry is not None:
-                status.append("  ·  another call is running (pick it in the history)", style="italic")
+                status.append(
+                    "  ·  another call is running (pick it in the history)", style="italic"
+                )
         status.append(f"  ·  width {card.card_width}")
         self.query_one("#card-status", Static).update(status)
 
@@ -337,7 +372,10 @@ class LiveScreen(Screen[None]):
             self.notify("Pick a finished call in the history to save it.", severity="warning")
             return
         if entry.evicted:
-            self.notify("This call is too old to save (its events were let go); re-run it with f5.", severity="warning")
+            self.notify(
+                "This call is too old to save (its events were let go); re-run it with f5.",
+                severity="warning",
+            )
             return
         self._save(entry)
 
@@ -347,7 +385,9 @@ class LiveScreen(Screen[None]):
         try:
             saved_as = self.save_entry(entry)
         except (RecordingError, OSError, ValueError) as error:
-            self.app.call_from_thread(self.notify, clean(f"Could not save: {error}"), severity="error", markup=False)
+            self.app.call_from_thread(
+                self.notify, clean(f"Could not save: {error}"), severity="error", markup=False
+            )
             return
         self.app.call_from_thread(self._saved, entry, saved_as)
 
@@ -360,8 +400,14 @@ class LiveScreen(Screen[None]):
         """Write ``entry`` as a fixture variant (and the tool's manifest if it has no package)."""
         fixture_dir = self.session.fixture_dir
         path = fixture_dir / entry.tool / f"{entry.api}.yaml"
-        first_value = next((value for value in entry.args.values() if isinstance(value, (str, int, float))), "call")
-        variant = variant_from_events(entry.events, variant_id=slug(f"{entry.api}-{first_value}"), label=f"Recorded {entry.tool}.{entry.api} call")
+        first_value = next(
+            (value for value in entry.args.values() if isinstance(value, (str, int, float))), "call"
+        )
+        variant = variant_from_events(
+            entry.events,
+            variant_id=slug(f"{entry.api}-{first_value}"),
+            label=f"Recorded {entry.tool}.{entry.api} call",
+        )
         variant_id = save_variant(path, entry.tool, entry.api, variant)
         if entry.manifest is not None and entry.tool not in self.session.registry.tools():
             save_manifest(fixture_dir / entry.tool / "manifest.yaml", entry.manifest)

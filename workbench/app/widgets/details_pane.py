@@ -40,7 +40,14 @@ class DetailsPane(Vertical):
     }
     """
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._state: CallState | None = None
         self._manifest: ToolManifest | None = None
@@ -97,7 +104,11 @@ class DetailsPane(Vertical):
         # unchanged parts, so identity says whether this tab has anything new to show.
         inputs = self._inputs(active)
         drawn = self._drawn.get(active)
-        if drawn is not None and len(drawn) == len(inputs) and all(old is new for old, new in zip(drawn, inputs, strict=True)):
+        if (
+            drawn is not None
+            and len(drawn) == len(inputs)
+            and all(old is new for old, new in zip(drawn, inputs, strict=True))
+        ):
             return
         self._drawn[active] = inputs
         self._draw(active)
@@ -109,7 +120,11 @@ class DetailsPane(Vertical):
         none = Text("(none)", style="dim")
 
         def json_or_none(value: Any) -> RenderableType:
-            return none if value is None else kit.json_block(value, palette, max_lines=DETAIL_LINES, max_string=20_000)
+            return (
+                none
+                if value is None
+                else kit.json_block(value, palette, max_lines=DETAIL_LINES, max_string=20_000)
+            )
 
         if state is None:
             self._set(tab_id, none)
@@ -118,18 +133,44 @@ class DetailsPane(Vertical):
         api = manifest.get_api(state.api) if manifest is not None else None
         view: RenderableType
         if tab_id == "args":
-            view = kit.text(state.args_error, palette.error) if state.args is None and state.args_error else json_or_none(state.args)
+            view = (
+                kit.text(state.args_error, palette.error)
+                if state.args is None and state.args_error
+                else json_or_none(state.args)
+            )
         elif tab_id == "partial":
             raw = kit.capped_text(state.raw_args or "(empty)", palette, max_lines=DETAIL_LINES)
-            view = Group(Text("raw text so far:", style="dim"), raw, Text(""), Text("parsed:", style="dim"), json_or_none(state.partial_args))
+            view = Group(
+                Text("raw text so far:", style="dim"),
+                raw,
+                Text(""),
+                Text("parsed:", style="dim"),
+                json_or_none(state.partial_args),
+            )
         elif tab_id == "content":
-            view = none if result is None else kit.capped_text(result.content, palette, max_lines=DETAIL_LINES)
+            view = (
+                none
+                if result is None
+                else kit.capped_text(result.content, palette, max_lines=DETAIL_LINES)
+            )
         elif tab_id == "state":
             view = none if result is None else json_or_none(result.state)
         elif tab_id == "error":
-            view = none if result is None or result.error is None else json_or_none(result.error.model_dump(mode="json"))
+            view = (
+                none
+                if result is None or result.error is None
+                else json_or_none(result.error.model_dump(mode="json"))
+            )
         elif tab_id == "manifest":
-            view = none if api is None else json_or_none(api.model_dump(mode="json", by_alias=True, exclude_none=True))
+            view = (
+                none
+                if api is None
+                else json_or_none(api.model_dump(mode="json", by_alias=True, exclude_none=True))
+            )
         else:
-            view = none if api is None or manifest is None else json_or_none(openai_function(manifest, api))
+            view = (
+                none
+                if api is None or manifest is None
+                else json_or_none(openai_function(manifest, api))
+            )
         self._set(tab_id, view)

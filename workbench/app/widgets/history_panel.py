@@ -17,7 +17,14 @@ from workbench.core.sanitize import clean
 MAX_KEPT_EVENTS = 50
 """Calls that keep their full event stream; older ones keep only their final state."""
 
-PHASE_MARKS = {Phase.DONE: ("✓", "green"), Phase.FAILED: ("✗", "red"), Phase.TIMED_OUT: ("✗", "red"), Phase.CANCELLED: ("⊘", "yellow"), Phase.BLOCKED: ("⛔", "red"), Phase.SKIPPED: ("↷", "yellow")}
+PHASE_MARKS = {
+    Phase.DONE: ("✓", "green"),
+    Phase.FAILED: ("✗", "red"),
+    Phase.TIMED_OUT: ("✗", "red"),
+    Phase.CANCELLED: ("⊘", "yellow"),
+    Phase.BLOCKED: ("⛔", "red"),
+    Phase.SKIPPED: ("↷", "yellow"),
+}
 
 
 @dataclass
@@ -77,7 +84,14 @@ class HistoryPanel(ListView):
         def control(self) -> HistoryPanel:
             return self._control
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.entries: list[HistoryEntry] = []
         self.border_title = "History"

@@ -42,7 +42,9 @@ class InterventionBar(Vertical):
     class Decided(Message):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
-        def __init__(self, control: InterventionBar, action: str, args: dict[str, Any] | None, reason: str) -> None:
+        def __init__(
+            self, control: InterventionBar, action: str, args: dict[str, Any] | None, reason: str
+        ) -> None:
             super().__init__()
             self._control = control
             self.action = action
@@ -53,7 +55,14 @@ class InterventionBar(Vertical):
         def control(self) -> InterventionBar:
             return self._control
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._args: dict[str, Any] = {}
         self._fields: tuple[str, ...] | None = None
@@ -84,12 +93,22 @@ class InterventionBar(Vertical):
                 value = args.get(field, "")
                 text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
                 widgets.append(Label(Text(f"edit {field}"), classes="-field-label"))
-                editor = TextArea(clean(text), soft_wrap=True, show_line_numbers=False, classes=f"-editor -field-{field}")
+                editor = TextArea(
+                    clean(text),
+                    soft_wrap=True,
+                    show_line_numbers=False,
+                    classes=f"-editor -field-{field}",
+                )
                 self._editors[field] = editor
                 widgets.append(editor)
         else:
             widgets.append(Label(Text("edit arguments (JSON)"), classes="-field-label"))
-            editor = TextArea(clean(json.dumps(args, indent=2, ensure_ascii=False)), language=None, soft_wrap=True, classes="-editor -field-json")
+            editor = TextArea(
+                clean(json.dumps(args, indent=2, ensure_ascii=False)),
+                language=None,
+                soft_wrap=True,
+                classes="-editor -field-json",
+            )
             self._editors[""] = editor
             widgets.append(editor)
         fields.mount_all(widgets)
@@ -119,7 +138,9 @@ class InterventionBar(Vertical):
         try:
             value = json.loads(self._editors[""].text)
         except json.JSONDecodeError as problem:
-            error.update(Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})"))
+            error.update(
+                Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})")
+            )
             return None
         if not isinstance(value, dict):
             error.update(Text("arguments must be a JSON object"))
@@ -135,7 +156,9 @@ class InterventionBar(Vertical):
     @on(Button.Pressed, "#skip")
     @on(Input.Submitted, "#reason")
     def _skip(self) -> None:
-        self.post_message(self.Decided(self, "skip", None, self.query_one("#reason", Input).value.strip()))
+        self.post_message(
+            self.Decided(self, "skip", None, self.query_one("#reason", Input).value.strip())
+        )
 
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:

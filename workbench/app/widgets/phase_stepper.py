@@ -35,7 +35,10 @@ class PhaseStepper(Widget):
         accent = theme.accent or "yellow"
         muted = "dim"
         line = Text(no_wrap=True, overflow="ellipsis")
-        line.append("▶ playing " if self.playing else "⏸ ", style=f"bold {accent}" if self.playing else muted)
+        line.append(
+            "▶ playing " if self.playing else "⏸ ",
+            style=f"bold {accent}" if self.playing else muted,
+        )
         line.append(f"{self.speed} ", style=muted)
         phases = list(self.phases)
         if self.current is not None and self.current not in phases:

@@ -32,7 +32,15 @@ class PortalPanel(VerticalScroll):
     }
     """
 
-    def __init__(self, registry: SurfaceRegistry, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        registry: SurfaceRegistry,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.registry = registry
         self.fallback = True
@@ -59,6 +67,13 @@ class PortalPanel(VerticalScroll):
             body.update(Text("No call selected.", style="dim"))
             return
         self.fallback = not self.registry.has_own(state.tool, state.api, SurfaceKind.PORTAL)
-        self.border_title = escape_markup(f"Portal · {state.tool}" + (" (generic)" if self.fallback else ""))
-        ctx = SurfaceContext(state=state, manifest=manifest, width=PORTAL_WIDTH, palette=palette_for(self.app.current_theme))
+        self.border_title = escape_markup(
+            f"Portal · {state.tool}" + (" (generic)" if self.fallback else "")
+        )
+        ctx = SurfaceContext(
+            state=state,
+            manifest=manifest,
+            width=PORTAL_WIDTH,
+            palette=palette_for(self.app.current_theme),
+        )
         body.update(portal_renderable(ctx, self.registry))

@@ -29,7 +29,14 @@ class ProblemsPanel(VerticalScroll):
     }
     """
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.problems: list[Problem] = []
 

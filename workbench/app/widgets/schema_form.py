@@ -96,7 +96,14 @@ class SchemaForm(Vertical):
         def control(self) -> SchemaForm:
             return self._control
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.api: ToolApi | None = None
         self.spec = FormSpec(())
@@ -124,7 +131,9 @@ class SchemaForm(Vertical):
         self.spec = build_form(api.parameters)
         title = Text(api.name, style="bold")
         if api.description:
-            title.append_text(Text(f"  {truncate_line(api.description, MAX_DESCRIPTION_CHARS)}", style="dim"))
+            title.append_text(
+                Text(f"  {truncate_line(api.description, MAX_DESCRIPTION_CHARS)}", style="dim")
+            )
         self.query_one("#form-title", Static).update(title)
         fields = self.query_one("#fields", Vertical)
         fields.remove_children()
@@ -135,7 +144,9 @@ class SchemaForm(Vertical):
         if not rows and not self.spec.raw_only:
             rows = [Label(Text("This API takes no arguments.", style="dim"))]
         fields.mount_all(rows)
-        self.query_one("#raw", TextArea).text = json.dumps(initial or {}, indent=2, ensure_ascii=False)
+        self.query_one("#raw", TextArea).text = json.dumps(
+            initial or {}, indent=2, ensure_ascii=False
+        )
         self.raw_mode = self.spec.raw_only
         if self.spec.raw_only:
             self._summary(f"Edit the arguments as JSON: {self.spec.reason}.")
@@ -147,7 +158,9 @@ class SchemaForm(Vertical):
     def _row(self, spec: FieldSpec, counter: Any) -> Widget:
         index = next(counter)
         if spec.kind == "object":
-            box = Vertical(*[self._row(child, counter) for child in spec.children], classes="-object")
+            box = Vertical(
+                *[self._row(child, counter) for child in spec.children], classes="-object"
+            )
             # Border titles are markup: a property named "[b]x" must stay literal.
             box.border_title = escape_markup(clean(spec.label))
             return box
@@ -156,22 +169,63 @@ class SchemaForm(Vertical):
             label.append("  (JSON)", style="dim italic")
         parts: list[Widget] = [Label(label, classes="-label")]
         if spec.description:
-            parts.append(Label(Text(truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)), classes="-description"))
+            parts.append(
+                Label(
+                    Text(truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)),
+                    classes="-description",
+                )
+            )
         initial = spec.default if spec.default is not MISSING else MISSING
         widget: Widget
         if spec.kind == "boolean":
-            widget = Switch(value=bool(initial) if initial is not MISSING else False, id=_widget_id(index))
+            widget = Switch(
+                value=bool(initial) if initial is not MISSING else False, id=_widget_id(index)
+            )
         elif spec.kind == "enum":
             options = [(Text(clean(str(option))), option) for option in spec.enum]
-            chosen = next((option for option in spec.enum if initial is not MISSING and option == initial and type(option) is type(initial)), None)
-            value = chosen if chosen is not None else (Select.NULL if not spec.required else spec.enum[0])
-            widget = Select(options, allow_blank=not spec.required, value=value, id=_widget_id(index), compact=True)
+            chosen = next(
+                (
+                    option
+                    for option in spec.enum
+                    if initial is not MISSING
+                    and option == initial
+                    and type(option) is type(initial)
+                ),
+                None,
+            )
+            value = (
+                chosen
+                if chosen is not None
+                else (Select.NULL if not spec.required else spec.enum[0])
+            )
+            widget = Select(
+                options,
+                allow_blank=not spec.required,
+                value=value,
+                id=_widget_id(index),
+                compact=True,
+            )
         elif spec.kind == "json":
-            widget = TextArea(to_text(spec, initial) if initial is not MISSING else "", id=_widget_id(index), language="json", soft_wrap=True)
+            widget = TextArea(
+                to_text(spec, initial) if initial is not MISSING else "",
+                id=_widget_id(index),
+                language="json",
+                soft_wrap=True,
+            )
         else:
             kind = {"integer": "integer", "number": "number"}.get(spec.kind, "text")
-            placeholder = "comma-separated values" if spec.kind == "array" else ("required" if spec.required else "optional")
-            widget = Input(value=to_text(spec, initial) if initial is not MISSING else "", placeholder=placeholder, type=kind, id=_widget_id(index), compact=True)  # type: ignore[arg-type]
+            placeholder = (
+                "comma-separated values"
+                if spec.kind == "array"
+                else ("required" if spec.required else "optional")
+            )
+            widget = Input(
+                value=to_text(spec, initial) if initial is not MISSING else "",
+                placeholder=placeholder,
+                type=kind,
+                id=_widget_id(index),
+                compact=True,
+            )  # type: ignore[arg-type]
         widget.tooltip = Text(clean(spec.key))
         self._widgets[spec.key] = widget
         error = Label(Text(""), classes="-error")
@@ -237,7 +291,9 @@ class SchemaForm(Vertical):
             try:
                 value = json.loads(self.query_one("#raw", TextArea).text or "{}")
             except json.JSONDecodeError as error:
-                return None, {"": f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"}
+                return None, {
+                    "": f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+                }
             if not isinstance(value, dict):
                 return None, {"": "the arguments must be a JSON object"}
             args, errors = value, {}
@@ -252,7 +308,11 @@ class SchemaForm(Vertical):
     def _show_errors(self, errors: dict[str, str]) -> None:
         for key, label in self._errors.items():
             label.update(Text(clean(errors.get(key, ""))))
-        general = [f"{key + ': ' if key else ''}{message}" for key, message in errors.items() if key not in self._errors]
+        general = [
+            f"{key + ': ' if key else ''}{message}"
+            for key, message in errors.items()
+            if key not in self._errors
+        ]
         self._summary("; ".join(general))
 
     def _summary(self, text: str) -> None:

@@ -38,7 +38,14 @@ class SourceTree(Tree[ApiAddress | str | None]):
         def control(self) -> SourceTree:
             return self._control
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(Text("sources"), name=name, id=id, classes=classes, disabled=disabled)
         self.show_root = False
         self.guide_depth = 2
@@ -55,7 +62,9 @@ class SourceTree(Tree[ApiAddress | str | None]):
             label.append(f"  {source.kind} · {state}", style="dim")
             source_node = self.root.add(label, data=source.name, expand=True)
             if state == "failed" and source.status.detail:
-                source_node.add_leaf(Text(clean(source.status.detail.splitlines()[0])[:120], style="red"), data=None)
+                source_node.add_leaf(
+                    Text(clean(source.status.detail.splitlines()[0])[:120], style="red"), data=None
+                )
             for entry in entries:
                 if entry.source is not source:
                     continue

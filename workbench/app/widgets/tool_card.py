@@ -74,7 +74,13 @@ class ToolCard(Widget):
     def context(self) -> SurfaceContext | None:
         if self.call_state is None:
             return None
-        return SurfaceContext(state=self.call_state, manifest=self.manifest, width=self.card_width, palette=self.palette, frame=self.frame)
+        return SurfaceContext(
+            state=self.call_state,
+            manifest=self.manifest,
+            width=self.card_width,
+            palette=self.palette,
+            frame=self.frame,
+        )
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda _: self.refresh(layout=True), init=False)

@@ -37,7 +37,14 @@ class ToolTree(Tree[NodeData]):
         def control(self) -> ToolTree:
             return self._control
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(Text("tools"), name=name, id=id, classes=classes, disabled=disabled)
         self.show_root = False
         self.guide_depth = 2
@@ -68,15 +75,30 @@ class ToolTree(Tree[NodeData]):
             tool_label.append(f"  {tool.identifier}", style="dim")
             tool_node: TreeNode[NodeData] | None = None
             for api in tool.apis.values():
-                refs = [ref for ref in api.variants() if self._matches(tool.identifier, manifest.meta.title, api.name, ref.variant.id, ref.variant.label, ref.variant.kind)]
+                refs = [
+                    ref
+                    for ref in api.variants()
+                    if self._matches(
+                        tool.identifier,
+                        manifest.meta.title,
+                        api.name,
+                        ref.variant.id,
+                        ref.variant.label,
+                        ref.variant.kind,
+                    )
+                ]
                 if not refs:
                     continue
                 if tool_node is None:
-                    tool_node = self.root.add(tool_label, data=("tool", tool.identifier), expand=True)
+                    tool_node = self.root.add(
+                        tool_label, data=("tool", tool.identifier), expand=True
+                    )
                 api_label = Text(api.name)
                 if not api.has_fixtures:
                     api_label.append("  no fixtures", style="bold red")
-                api_node = tool_node.add(api_label, data=("api", tool.identifier, api.name), expand=True)
+                api_node = tool_node.add(
+                    api_label, data=("api", tool.identifier, api.name), expand=True
+                )
                 for ref in refs:
                     label = Text(ref.variant.id)
                     label.append(f"  {ref.variant.kind}", style="dim italic")
@@ -103,7 +125,14 @@ class ToolTree(Tree[NodeData]):
 
     def _select_variant(self, wanted: Callable[[VariantRef], bool]) -> bool:
         """Select the first variant node, depth first, that ``wanted`` accepts."""
-        node = next((item for item in self.nodes() if isinstance(item.data, VariantRef) and wanted(item.data)), None)
+        node = next(
+            (
+                item
+                for item in self.nodes()
+                if isinstance(item.data, VariantRef) and wanted(item.data)
+            ),
+            None,
+        )
         if node is None:
             return False
         self.move_cursor(node)

@@ -18,7 +18,11 @@ SYSTEM_ROLE = """You can evaluate arithmetic with the calculator.
 MANIFEST = ToolManifest.model_validate(
     {
         "identifier": IDENTIFIER,
-        "meta": {"title": "Calculator", "emoji": "🧮", "description": "Evaluate arithmetic expressions exactly and safely."},
+        "meta": {
+            "title": "Calculator",
+            "emoji": "🧮",
+            "description": "Evaluate arithmetic expressions exactly and safely.",
+        },
         "systemRole": SYSTEM_ROLE,
         "executors": ["client", "server"],
         "api": [
@@ -39,7 +43,7 @@ MANIFEST = ToolManifest.model_validate(
                             "type": "string",
                             "minLength": 1,
                             "maxLength": 500,
-                            "description": "The expression, e.g. \"(2 + 3) * sqrt(16)\" or \"factorial(20) / 3\".",
+                            "description": 'The expression, e.g. "(2 + 3) * sqrt(16)" or "factorial(20) / 3".',
                         },
                         "precision": {
                             "type": "integer",

@@ -43,7 +43,10 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
-_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
+}
 _CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "tau": math.tau}
 
 
@@ -89,50 +92,91 @@ def _column(node: ast.AST) -> int | None:
 
 
 def _check_size(value: Any, node: ast.AST) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INTEGER_DIGITS * 3.33:
-        raise CalculationError("ResultTooLarge", f"the result has more than {MAX_INTEGER_DIGITS:,} digits", _column(node))
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and value.bit_length() > MAX_INTEGER_DIGITS * 3.33
+    ):
+        raise CalculationError(
+            "ResultTooLarge",
+            f"the result has more than {MAX_INTEGER_DIGITS:,} digits",
+            _column(node),
+        )
     if isinstance(value, float) and math.isinf(value):
-        raise CalculationError("Overflow", "the result is too large for a floating-point number", _column(node))
+        raise CalculationError(
+            "Overflow", "the result is too large for a floating-point number", _column(node)
+        )
     return value
 
 
 def _evaluate(node: ast.AST) -> Any:
     if isinstance(node, ast.Expression):
         return _evaluate(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    ):
         return node.value
     if isinstance(node, ast.Name):
         if node.id in _CONSTANTS:
             return _CONSTANTS[node.id]
-        raise CalculationError("UnknownName", f"unknown name {node.id!r} (constants: {', '.join(_CONSTANTS)})", _column(node))
+        raise CalculationError(
+            "UnknownName",
+            f"unknown name {node.id!r} (constants: {', '.join(_CONSTANTS)})",
+            _column(node),
+        )
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_evaluate(node.operand))
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left = _evaluate(node.left)
         right = _evaluate(node.right)
-        if isinstance(node.op, ast.Pow) and isinstance(left, int) and isinstance(right, int) and right > 0:
+        if (
+            isinstance(node.op, ast.Pow)
+            and isinstance(left, int)
+            and isinstance(right, int)
+            and right > 0
+        ):
             if abs(left) > 1 and right * math.log10(abs(left)) > MAX_INTEGER_DIGITS:
-                raise CalculationError("ResultTooLarge", f"the result has more than {MAX_INTEGER_DIGITS:,} digits", _column(node))
+                raise CalculationError(
+                    "ResultTooLarge",
+                    f"the result has more than {MAX_INTEGER_DIGITS:,} digits",
+                    _column(node),
+                )
         try:
             return _check_size(_BINARY[type(node.op)](left, right), node)
         except ZeroDivisionError:
-            raise CalculationError("DivisionByZero", "division by zero", _column(node.right)) from None
+            raise CalculationError(
+                "DivisionByZero", "division by zero", _column(node.right)
+            ) from None
         except OverflowError:
-            raise CalculationError("Overflow", "the result is too large for a floating-point number", _column(node)) from None
+            raise CalculationError(
+                "Overflow", "the result is too large for a floating-point number", _column(node)
+            ) from None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         function = _FUNCTIONS.get(node.func.id)
         if function is None:
-            raise CalculationError("UnknownFunction", f"unknown function {node.func.id!r} (available: {', '.join(_FUNCTIONS)})", _column(node))
+            raise CalculationError(
+                "UnknownFunction",
+                f"unknown function {node.func.id!r} (available: {', '.join(_FUNCTIONS)})",
+                _column(node),
+            )
         arguments = [_evaluate(argument) for argument in node.args]
         try:
             return _check_size(function(*arguments), node)
         except CalculationError:
             raise
         except OverflowError as error:
-            raise CalculationError("Overflow", f"{node.func.id}(): {error}", _column(node)) from None
+            raise CalculationError(
+                "Overflow", f"{node.func.id}(): {error}", _column(node)
+            ) from None
         except (ValueError, TypeError) as error:
-            raise CalculationError("MathDomainError", f"{node.func.id}(): {error}", _column(node)) from None
-    raise CalculationError("UnsupportedSyntax", f"{type(node).__name__} is not allowed in an expression", _column(node))
+            raise CalculationError(
+                "MathDomainError", f"{node.func.id}(): {error}", _column(node)
+            ) from None
+    raise CalculationError(
+        "UnsupportedSyntax", f"{type(node).__name__} is not allowed in an expression", _column(node)
+    )
 
 
 def format_value(value: Any, precision: int) -> str:
@@ -149,15 +193,24 @@ def format_value(value: Any, precision: int) -> str:
 def calculate(expression: str, precision: int = 10) -> dict[str, Any]:
     """Evaluate ``expression``; returns the result state or raises :class:`CalculationError`."""
     if len(expression) > MAX_EXPRESSION_CHARS:
-        raise CalculationError("ExpressionTooLong", f"the expression has {len(expression)} characters (limit {MAX_EXPRESSION_CHARS})")
+        raise CalculationError(
+            "ExpressionTooLong",
+            f"the expression has {len(expression)} characters (limit {MAX_EXPRESSION_CHARS})",
+        )
     try:
         tree = ast.parse(expression.strip().replace("^", "**"), mode="eval")
     except SyntaxError as error:
-        raise CalculationError("SyntaxError", f"cannot parse the expression: {error.msg}", error.offset) from None
+        raise CalculationError(
+            "SyntaxError", f"cannot parse the expression: {error.msg}", error.offset
+        ) from None
     value = _evaluate(tree)
     text = format_value(value, precision)
     digits = sum(character.isdigit() for character in text)
-    return {"value": text, "type": "integer" if isinstance(value, int) else "real", "digits": digits}
+    return {
+        "value": text,
+        "type": "integer" if isinstance(value, int) else "real",
+        "digits": digits,
+    }
 
 
 class CalculatorRuntime(BaseRuntime):
@@ -176,8 +229,13 @@ class CalculatorRuntime(BaseRuntime):
             return to_result(
                 success=False,
                 content=f"Could not calculate {expression!r}: {error.message}{where}.",
-                state={"column": error.column, "stage": "parse" if error.error_type == "SyntaxError" else "evaluate"},
-                error=ToolError(type=error.error_type, message=error.message, body={"column": error.column}),
+                state={
+                    "column": error.column,
+                    "stage": "parse" if error.error_type == "SyntaxError" else "evaluate",
+                },
+                error=ToolError(
+                    type=error.error_type, message=error.message, body={"column": error.column}
+                ),
             )
         value = state["value"]
         if len(value) > CONTENT_DIGITS:

@@ -18,7 +18,14 @@ def calculate_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.error is None and "value" in state:
         suffix = kit.text(f"= {kit.truncate_line(str(state['value']), 24)}", ctx.palette.success)
-    return kit.status_line(ctx, "Calculating", "Calculated", kit.text(expression), suffix, verb_failed="Calculation failed")
+    return kit.status_line(
+        ctx,
+        "Calculating",
+        "Calculated",
+        kit.text(expression),
+        suffix,
+        verb_failed="Calculation failed",
+    )
 
 
 def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
@@ -31,7 +38,12 @@ def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
         if isinstance(column, int) and 0 < column <= len(expression) + 1:
             pointer.append(Text(" " * (column - 1) + "^", style=f"bold {palette.error}"))
         stage = state.get("stage", "evaluate")
-        return kit.error_box(f"{ctx.error.type} while {'parsing' if stage == 'parse' else 'evaluating'}", ctx.error.message, palette, details=pointer)
+        return kit.error_box(
+            f"{ctx.error.type} while {'parsing' if stage == 'parse' else 'evaluating'}",
+            ctx.error.message,
+            palette,
+            details=pointer,
+        )
     if "value" not in state:
         return None
     value = str(state["value"])

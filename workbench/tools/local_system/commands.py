@@ -38,7 +38,9 @@ class CommandRunner:
         self.shell = shell
         self.env = env
 
-    async def run(self, command: str, cwd: Path, *, timeout_s: float | None, on_output: OutputCallback) -> CommandOutcome:
+    async def run(
+        self, command: str, cwd: Path, *, timeout_s: float | None, on_output: OutputCallback
+    ) -> CommandOutcome:
         started = time.monotonic()
         env = dict(os.environ if self.env is None else self.env)
         # Ask well-behaved tools not to page or wait for input.
@@ -95,8 +97,12 @@ class CommandRunner:
         code = process.returncode
         duration = int((time.monotonic() - started) * 1000)
         if code is not None and code < 0:
-            return CommandOutcome(exit_code=None, signal=-code, timed_out=timed_out, duration_ms=duration)
-        return CommandOutcome(exit_code=code, signal=None, timed_out=timed_out, duration_ms=duration)
+            return CommandOutcome(
+                exit_code=None, signal=-code, timed_out=timed_out, duration_ms=duration
+            )
+        return CommandOutcome(
+            exit_code=code, signal=None, timed_out=timed_out, duration_ms=duration
+        )
 
     async def _kill(self, process: asyncio.subprocess.Process) -> None:
         # The group is signalled even when the shell has exited: its background children

@@ -19,12 +19,32 @@ MAX_READ_BYTES = 4_000_000
 MAX_READ_LINES = 2_000
 MAX_LIST = 5_000
 MAX_GREP_FILE_BYTES = 2_000_000
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache"})
+SKIPPED_DIRS = frozenset(
+    {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache"}
+)
 
 LANGUAGES = {
-    ".py": "python", ".js": "javascript", ".ts": "typescript", ".tsx": "tsx", ".json": "json", ".md": "markdown",
-    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".sh": "bash", ".rs": "rust", ".go": "go", ".html": "html",
-    ".css": "css", ".sql": "sql", ".c": "c", ".h": "c", ".cpp": "cpp", ".java": "java", ".rb": "ruby", ".txt": "text",
+    ".py": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".tsx": "tsx",
+    ".json": "json",
+    ".md": "markdown",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".sh": "bash",
+    ".rs": "rust",
+    ".go": "go",
+    ".html": "html",
+    ".css": "css",
+    ".sql": "sql",
+    ".c": "c",
+    ".h": "c",
+    ".cpp": "cpp",
+    ".java": "java",
+    ".rb": "ruby",
+    ".txt": "text",
 }
 
 
@@ -126,7 +146,14 @@ class WorkspaceFiles:
 
     # --- list / read ---------------------------------------------------------------------
 
-    def list(self, path: str | None, *, recursive: bool = False, include_hidden: bool = False, limit: int = 500) -> dict[str, Any]:
+    def list(
+        self,
+        path: str | None,
+        *,
+        recursive: bool = False,
+        include_hidden: bool = False,
+        limit: int = 500,
+    ) -> dict[str, Any]:
         directory = self._existing(path)
         if not directory.is_dir():
             raise WorkspaceError("NotADirectory", f"{path} is a file, not a directory", path)
@@ -137,7 +164,9 @@ class WorkspaceFiles:
         def visit(folder: Path) -> None:
             nonlocal total
             try:
-                children = sorted(folder.iterdir(), key=lambda child: (not child.is_dir(), child.name.lower()))
+                children = sorted(
+                    folder.iterdir(), key=lambda child: (not child.is_dir(), child.name.lower())
+                )
             except PermissionError:
                 return
             for child in children:
@@ -146,7 +175,12 @@ class WorkspaceFiles:
                 total += 1
                 if len(entries) < limit:
                     entries.append(self._entry(child))
-                if recursive and child.is_dir() and not child.is_symlink() and child.name not in SKIPPED_DIRS:
+                if (
+                    recursive
+                    and child.is_dir()
+                    and not child.is_symlink()
+                    and child.name not in SKIPPED_DIRS
+                ):
                     visit(child)
 
         visit(directory)
@@ -157,26 +191,49 @@ class WorkspaceFiles:
             info = path.lstat()
         except OSError:
             return {"name": path.name, "path": self.display(path), "type": "unknown", "size": 0}
-        kind = "symlink" if stat.S_ISLNK(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "file"
-        return {"name": path.name, "path": self.display(path), "type": kind, "size": info.st_size if kind == "file" else 0}
+        kind = (
+            "symlink"
+            if stat.S_ISLNK(info.st_mode)
+            else "dir"
+            if stat.S_ISDIR(info.st_mode)
+            else "file"
+        )
+        return {
+            "name": path.name,
+            "path": self.display(path),
+            "type": kind,
+            "size": info.st_size if kind == "file" else 0,
+        }
 
-    def read(self, path: str, *, start_line: int | None = None, end_line: int | None = None) -> dict[str, Any]:
+    def read(
+        self, path: str, *, start_line: int | None = None, end_line: int | None = None
+    ) -> dict[str, Any]:
         file = self._existing(path)
         if file.is_dir():
             raise WorkspaceError("NotAFile", f"{path} is a directory; use listFiles", path)
         size = file.stat().st_size
         if size > MAX_READ_BYTES:
-            raise WorkspaceError("FileTooLarge", f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} (use startLine/endLine on a smaller file or grepContent)", path)
+            raise WorkspaceError(
+                "FileTooLarge",
+                f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} (use startLine/endLine on a smaller file or grepContent)",
+                path,
+            )
         data = file.read_bytes()
         if b"\x00" in data[:8192]:
-            raise WorkspaceError("BinaryFile", f"{path} looks like a binary file ({size:,} bytes)", path)
+            raise WorkspaceError(
+                "BinaryFile", f"{path} looks like a binary file ({size:,} bytes)", path
+            )
         text = data.decode("utf-8", errors="replace")
         lines = split_lines(text)
         total = len(lines)
         first = max(1, start_line or 1)
         last = min(total, end_line or total)
         if first > max(total, 1):
-            raise WorkspaceError("LineOutOfRange", f"{path} has {total} lines; startLine {first} is past the end", path)
+            raise WorkspaceError(
+                "LineOutOfRange",
+                f"{path} has {total} lines; startLine {first} is past the end",
+                path,
+            )
         last_shown = min(last, first + MAX_READ_LINES - 1)
         selected = lines[first - 1 : last_shown]
         return {
@@ -191,7 +248,15 @@ class WorkspaceFiles:
 
     # --- write / edit --------------------------------------------------------------------
 
-    def write(self, path: str, content: str, *, create_directories: bool = True, on_progress: Callable[[int, int], None] | None = None, chunk_bytes: int = 64 * 1024) -> dict[str, Any]:
+    def write(
+        self,
+        path: str,
+        content: str,
+        *,
+        create_directories: bool = True,
+        on_progress: Callable[[int, int], None] | None = None,
+        chunk_bytes: int = 64 * 1024,
+    ) -> dict[str, Any]:
         file = self.resolve(path)
         if file.is_dir():
             raise WorkspaceError("NotAFile", f"{path} is a directory", path)
@@ -200,7 +265,11 @@ class WorkspaceFiles:
         try:
             if not file.parent.exists():
                 if not create_directories:
-                    raise WorkspaceError("FileNotFound", f"the directory {self.display(file.parent)} does not exist", path)
+                    raise WorkspaceError(
+                        "FileNotFound",
+                        f"the directory {self.display(file.parent)} does not exist",
+                        path,
+                    )
                 file.parent.mkdir(parents=True, exist_ok=True)
             with file.open("wb") as handle:
                 for offset in range(0, len(data), chunk_bytes):
@@ -208,10 +277,18 @@ class WorkspaceFiles:
                     if on_progress is not None:
                         on_progress(min(len(data), offset + chunk_bytes), len(data))
         except PermissionError:
-            raise WorkspaceError("PermissionDenied", f"no permission to write {path}", path) from None
+            raise WorkspaceError(
+                "PermissionDenied", f"no permission to write {path}", path
+            ) from None
         except (NotADirectoryError, FileExistsError):
-            raise WorkspaceError("NotADirectory", f"a parent of {path} is a file, not a directory", path) from None
-        return {"bytesWritten": len(data), "lines": content.count("\n") + (1 if content and not content.endswith("\n") else 0), "created": created}
+            raise WorkspaceError(
+                "NotADirectory", f"a parent of {path} is a file, not a directory", path
+            ) from None
+        return {
+            "bytesWritten": len(data),
+            "lines": content.count("\n") + (1 if content and not content.endswith("\n") else 0),
+            "created": created,
+        }
 
     def edit(self, path: str, old: str, new: str, *, replace_all: bool = False) -> dict[str, Any]:
         file = self._existing(path)
@@ -220,19 +297,39 @@ class WorkspaceFiles:
         # Bytes, not text mode: text mode would turn every CRLF of the file into LF on write.
         before = file.read_bytes().decode("utf-8", errors="replace")
         if not old:
-            raise WorkspaceError("InvalidEdit", "oldString is empty; use writeFile to create content", path)
+            raise WorkspaceError(
+                "InvalidEdit", "oldString is empty; use writeFile to create content", path
+            )
         count = before.count(old)
         if count == 0:
             raise WorkspaceError("EditNotFound", f"oldString was not found in {path}", path)
         if count > 1 and not replace_all:
-            raise WorkspaceError("AmbiguousEdit", f"oldString appears {count} times in {path}; add context or set replaceAll", path)
+            raise WorkspaceError(
+                "AmbiguousEdit",
+                f"oldString appears {count} times in {path}; add context or set replaceAll",
+                path,
+            )
         after = before.replace(old, new) if replace_all else before.replace(old, new, 1)
         file.write_bytes(after.encode("utf-8"))
         display = self.display(file)
-        diff = list(difflib.unified_diff(split_lines(before), split_lines(after), fromfile=f"a/{display}", tofile=f"b/{display}", lineterm="", n=2))
+        diff = list(
+            difflib.unified_diff(
+                split_lines(before),
+                split_lines(after),
+                fromfile=f"a/{display}",
+                tofile=f"b/{display}",
+                lineterm="",
+                n=2,
+            )
+        )
         added = sum(1 for line in diff if line.startswith("+") and not line.startswith("+++"))
         removed = sum(1 for line in diff if line.startswith("-") and not line.startswith("---"))
-        return {"replacements": count if replace_all else 1, "diff": "\n".join(diff), "linesAdded": added, "linesRemoved": removed}
+        return {
+            "replacements": count if replace_all else 1,
+            "diff": "\n".join(diff),
+            "linesAdded": added,
+            "linesRemoved": removed,
+        }
 
     # --- search --------------------------------------------------------------------------
 
@@ -257,11 +354,21 @@ class WorkspaceFiles:
                     matches.append(self.display(file))
         return {"matches": matches, "total": total, "truncated": total > len(matches)}
 
-    def grep(self, pattern: str, path: str | None = None, *, glob: str | None = None, ignore_case: bool = False, limit: int = 200) -> dict[str, Any]:
+    def grep(
+        self,
+        pattern: str,
+        path: str | None = None,
+        *,
+        glob: str | None = None,
+        ignore_case: bool = False,
+        limit: int = 200,
+    ) -> dict[str, Any]:
         try:
             regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
         except re.error as error:
-            raise WorkspaceError("InvalidPattern", f"not a valid regular expression: {error}") from None
+            raise WorkspaceError(
+                "InvalidPattern", f"not a valid regular expression: {error}"
+            ) from None
         base = self._existing(path)
         files = [base] if base.is_file() else self._walk_files(base)
         limit = max(1, min(limit, MAX_LIST))
@@ -269,7 +376,9 @@ class WorkspaceFiles:
         total = 0
         matched_files: set[str] = set()
         for file in files:
-            if glob and not glob_matches(glob, file.relative_to(base).as_posix() if base.is_dir() else file.name):
+            if glob and not glob_matches(
+                glob, file.relative_to(base).as_posix() if base.is_dir() else file.name
+            ):
                 continue
             try:
                 if file.stat().st_size > MAX_GREP_FILE_BYTES:
@@ -280,10 +389,17 @@ class WorkspaceFiles:
             if b"\x00" in data[:8192]:
                 continue
             display = self.display(file)
-            for number, line in enumerate(split_lines(data.decode("utf-8", errors="replace")), start=1):
+            for number, line in enumerate(
+                split_lines(data.decode("utf-8", errors="replace")), start=1
+            ):
                 if regex.search(line):
                     total += 1
                     matched_files.add(display)
                     if len(matches) < limit:
                         matches.append({"path": display, "line": number, "text": line[:400]})
-        return {"matches": matches, "total": total, "files": len(matched_files), "truncated": total > len(matches)}
+        return {
+            "matches": matches,
+            "total": total,
+            "files": len(matched_files),
+            "truncated": total > len(matches),
+        }

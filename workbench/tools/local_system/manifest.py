@@ -40,12 +40,21 @@ Paths are relative to the workspace. Paths outside it need the user's approval.
 """
 
 # "format": "path" tells the path-scope audit exactly which arguments are paths.
-_PATH = {"type": "string", "format": "path", "minLength": 1, "description": "A path relative to the workspace (absolute paths outside it need approval)."}
+_PATH = {
+    "type": "string",
+    "format": "path",
+    "minLength": 1,
+    "description": "A path relative to the workspace (absolute paths outside it need approval).",
+}
 
 MANIFEST = ToolManifest.model_validate(
     {
         "identifier": IDENTIFIER,
-        "meta": {"title": "Local System", "emoji": "📁", "description": "Files and commands in the workspace."},
+        "meta": {
+            "title": "Local System",
+            "emoji": "📁",
+            "description": "Files and commands in the workspace.",
+        },
         "systemRole": SYSTEM_ROLE,
         "executors": ["client"],
         "api": [
@@ -59,9 +68,23 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "properties": {
                         "path": {**_PATH, "default": "."},
-                        "recursive": {"type": "boolean", "default": False, "description": "Walk sub-directories too."},
-                        "includeHidden": {"type": "boolean", "default": False, "description": "Include dot-files."},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 500, "description": "Most entries to return; the total is always reported."},
+                        "recursive": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "Walk sub-directories too.",
+                        },
+                        "includeHidden": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "Include dot-files.",
+                        },
+                        "limit": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 5000,
+                            "default": 500,
+                            "description": "Most entries to return; the total is always reported.",
+                        },
                     },
                 },
             },
@@ -76,8 +99,16 @@ MANIFEST = ToolManifest.model_validate(
                     "required": ["path"],
                     "properties": {
                         "path": _PATH,
-                        "startLine": {"type": "integer", "minimum": 1, "description": "First line to read (1-based)."},
-                        "endLine": {"type": "integer", "minimum": 1, "description": "Last line to read (inclusive)."},
+                        "startLine": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "First line to read (1-based).",
+                        },
+                        "endLine": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "Last line to read (inclusive).",
+                        },
                     },
                 },
             },
@@ -92,8 +123,15 @@ MANIFEST = ToolManifest.model_validate(
                     "required": ["path", "content"],
                     "properties": {
                         "path": _PATH,
-                        "content": {"type": "string", "description": "The whole new content of the file."},
-                        "createDirectories": {"type": "boolean", "default": True, "description": "Create missing parent directories."},
+                        "content": {
+                            "type": "string",
+                            "description": "The whole new content of the file.",
+                        },
+                        "createDirectories": {
+                            "type": "boolean",
+                            "default": True,
+                            "description": "Create missing parent directories.",
+                        },
                     },
                 },
             },
@@ -108,15 +146,23 @@ MANIFEST = ToolManifest.model_validate(
                     "required": ["path", "oldString", "newString"],
                     "properties": {
                         "path": _PATH,
-                        "oldString": {"type": "string", "minLength": 1, "description": "The exact text to replace."},
+                        "oldString": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": "The exact text to replace.",
+                        },
                         "newString": {"type": "string", "description": "The replacement text."},
-                        "replaceAll": {"type": "boolean", "default": False, "description": "Replace every occurrence."},
+                        "replaceAll": {
+                            "type": "boolean",
+                            "default": False,
+                            "description": "Replace every occurrence.",
+                        },
                     },
                 },
             },
             {
                 "name": "globFiles",
-                "description": "Find files whose workspace-relative path matches a glob such as \"**/*.py\" or \"docs/*.md\".",
+                "description": 'Find files whose workspace-relative path matches a glob such as "**/*.py" or "docs/*.md".',
                 "humanIntervention": READ_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -124,8 +170,17 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["pattern"],
                     "properties": {
-                        "pattern": {"type": "string", "format": "path", "minLength": 1, "description": "Glob pattern, e.g. \"src/**/*.ts\"; * stays in one directory, ** crosses them."},
-                        "path": {**_PATH, "default": ".", "description": "Directory to search from."},
+                        "pattern": {
+                            "type": "string",
+                            "format": "path",
+                            "minLength": 1,
+                            "description": 'Glob pattern, e.g. "src/**/*.ts"; * stays in one directory, ** crosses them.',
+                        },
+                        "path": {
+                            **_PATH,
+                            "default": ".",
+                            "description": "Directory to search from.",
+                        },
                         "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 500},
                     },
                 },
@@ -140,11 +195,28 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["pattern"],
                     "properties": {
-                        "pattern": {"type": "string", "minLength": 1, "description": "Regular expression."},
-                        "path": {**_PATH, "default": ".", "description": "File or directory to search."},
-                        "glob": {"type": "string", "description": "Only files whose name matches, e.g. \"*.py\"."},
+                        "pattern": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": "Regular expression.",
+                        },
+                        "path": {
+                            **_PATH,
+                            "default": ".",
+                            "description": "File or directory to search.",
+                        },
+                        "glob": {
+                            "type": "string",
+                            "description": 'Only files whose name matches, e.g. "*.py".',
+                        },
                         "ignoreCase": {"type": "boolean", "default": False},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 200, "description": "Most matches to return; the total is always reported."},
+                        "limit": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 5000,
+                            "default": 200,
+                            "description": "Most matches to return; the total is always reported.",
+                        },
                     },
                 },
             },
@@ -158,10 +230,25 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["command"],
                     "properties": {
-                        "command": {"type": "string", "minLength": 1, "description": "The command line."},
-                        "description": {"type": "string", "description": "One sentence on what the command does, shown to the user when asking approval."},
-                        "cwd": {**_PATH, "description": "Working directory (default: the workspace)."},
-                        "timeout": {"type": "integer", "minimum": 1000, "maximum": 800000, "description": "Milliseconds before the command is killed (default 120000)."},
+                        "command": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": "The command line.",
+                        },
+                        "description": {
+                            "type": "string",
+                            "description": "One sentence on what the command does, shown to the user when asking approval.",
+                        },
+                        "cwd": {
+                            **_PATH,
+                            "description": "Working directory (default: the workspace).",
+                        },
+                        "timeout": {
+                            "type": "integer",
+                            "minimum": 1000,
+                            "maximum": 800000,
+                            "description": "Milliseconds before the command is killed (default 120000).",
+                        },
                     },
                 },
             },

@@ -13,7 +13,10 @@ from workbench.tools.skills.surfaces import SURFACES
 
 def create_runtime(services: RuntimeServices) -> SkillsRuntime:
     extra = services.settings.get("skills.paths", "")
-    roots = [Path(item) for item in extra.split(":") if item] + [services.workspace / "skills", BUNDLED_SKILLS]
+    roots = [Path(item) for item in extra.split(":") if item] + [
+        services.workspace / "skills",
+        BUNDLED_SKILLS,
+    ]
     return SkillsRuntime(SkillLibrary(roots))
 
 

@@ -36,7 +36,11 @@ class Skill:
         files = []
         folder = Path(os.path.realpath(self.folder))
         for path in sorted(self.folder.rglob("*")):
-            if path.is_file() and path.name != "SKILL.md" and not any(part.startswith(".") for part in path.relative_to(self.folder).parts):
+            if (
+                path.is_file()
+                and path.name != "SKILL.md"
+                and not any(part.startswith(".") for part in path.relative_to(self.folder).parts)
+            ):
                 if folder not in Path(os.path.realpath(path)).parents:
                     continue  # a symlink out of the skill: readReference refuses it, so do not offer it
                 files.append(path.relative_to(self.folder).as_posix())
@@ -71,13 +75,17 @@ class SkillLibrary:
             for skill_file in sorted(root.glob("*/SKILL.md")):
                 meta, _ = parse_skill_file(skill_file.read_text(encoding="utf-8", errors="replace"))
                 name = str(meta.get("name") or skill_file.parent.name)
-                found.setdefault(name, Skill(name, str(meta.get("description") or ""), skill_file.parent))
+                found.setdefault(
+                    name, Skill(name, str(meta.get("description") or ""), skill_file.parent)
+                )
         return found
 
     def get(self, name: str) -> Skill:
         skills = self.skills()
         if name not in skills:
-            raise SkillError("SkillNotFound", f"there is no skill {name!r}", available=sorted(skills))
+            raise SkillError(
+                "SkillNotFound", f"there is no skill {name!r}", available=sorted(skills)
+            )
         return skills[name]
 
     def activate(self, name: str) -> tuple[Skill, str, bool]:
@@ -92,9 +100,17 @@ class SkillLibrary:
         target = Path(os.path.realpath(skill.folder / path))
         folder = Path(os.path.realpath(skill.folder))
         if folder not in target.parents:
-            raise SkillError("InvalidReferencePath", f"{path!r} is outside the skill {name!r}", available=references)
+            raise SkillError(
+                "InvalidReferencePath",
+                f"{path!r} is outside the skill {name!r}",
+                available=references,
+            )
         relative = target.relative_to(folder).as_posix()
         if relative not in references:
-            raise SkillError("ReferenceNotFound", f"skill {name!r} has no reference {path!r}", available=references)
+            raise SkillError(
+                "ReferenceNotFound",
+                f"skill {name!r} has no reference {path!r}",
+                available=references,
+            )
         text = target.read_text(encoding="utf-8", errors="replace")
         return skill, text[:MAX_REFERENCE_CHARS], len(text), len(text) > MAX_REFERENCE_CHARS

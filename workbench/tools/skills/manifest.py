@@ -19,7 +19,11 @@ Activate a skill only when the user's request matches its description.
 MANIFEST = ToolManifest.model_validate(
     {
         "identifier": IDENTIFIER,
-        "meta": {"title": "Skills", "emoji": "🧠", "description": "Load written procedures and their reference files."},
+        "meta": {
+            "title": "Skills",
+            "emoji": "🧠",
+            "description": "Load written procedures and their reference files.",
+        },
         "systemRole": SYSTEM_ROLE,
         "api": [
             {
@@ -29,7 +33,13 @@ MANIFEST = ToolManifest.model_validate(
                     "type": "object",
                     "additionalProperties": False,
                     "required": ["name"],
-                    "properties": {"name": {"type": "string", "minLength": 1, "description": "The skill's name, e.g. \"release-notes\"."}},
+                    "properties": {
+                        "name": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": 'The skill\'s name, e.g. "release-notes".',
+                        }
+                    },
                 },
             },
             {
@@ -40,8 +50,16 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["skill", "path"],
                     "properties": {
-                        "skill": {"type": "string", "minLength": 1, "description": "The skill's name."},
-                        "path": {"type": "string", "minLength": 1, "description": "Path inside the skill, e.g. \"references/template.md\"."},
+                        "skill": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": "The skill's name.",
+                        },
+                        "path": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": 'Path inside the skill, e.g. "references/template.md".',
+                        },
                     },
                 },
             },

@@ -13,7 +13,14 @@ from workbench.tools.skills.library import SkillError, SkillLibrary
 def _error(error: SkillError, available_label: str) -> ToolResult:
     listing = ", ".join(error.available) if error.available else "none"
     content = f"{error.message}. {available_label}: {listing}."
-    return to_result(success=False, content=content, state={"available": error.available}, error=ToolError(type=error.error_type, message=error.message, body={"available": error.available}))
+    return to_result(
+        success=False,
+        content=content,
+        state={"available": error.available},
+        error=ToolError(
+            type=error.error_type, message=error.message, body={"available": error.available}
+        ),
+    )
 
 
 class SkillsRuntime(BaseRuntime):
@@ -29,7 +36,13 @@ class SkillsRuntime(BaseRuntime):
         except SkillError as error:
             return _error(error, "Available skills")
         references = skill.references()
-        state = {"name": skill.name, "description": skill.description, "references": references, "lines": body.count("\n") + 1, "truncated": truncated}
+        state = {
+            "name": skill.name,
+            "description": skill.description,
+            "references": references,
+            "lines": body.count("\n") + 1,
+            "truncated": truncated,
+        }
         note = "\n\n[the skill was longer; only the first part is shown]" if truncated else ""
         return to_result(success=True, content=body + note, state=state)
 
@@ -37,10 +50,23 @@ class SkillsRuntime(BaseRuntime):
         name = str(args.get("skill", ""))
         path = str(args.get("path", ""))
         try:
-            skill, text, size, truncated = await asyncio.to_thread(self.library.read_reference, name, path)
+            skill, text, size, truncated = await asyncio.to_thread(
+                self.library.read_reference, name, path
+            )
         except SkillError as error:
-            return _error(error, f"References of {name!r}" if error.error_type != "SkillNotFound" else "Available skills")
-        state = {"skill": skill.name, "path": path, "size": size, "lines": text.count("\n") + 1, "truncated": truncated}
+            return _error(
+                error,
+                f"References of {name!r}"
+                if error.error_type != "SkillNotFound"
+                else "Available skills",
+            )
+        state = {
+            "skill": skill.name,
+            "path": path,
+            "size": size,
+            "lines": text.count("\n") + 1,
+            "truncated": truncated,
+        }
         if not text.strip():
             return to_result(success=True, content=f"{path} of {skill.name} is empty.", state=state)
         note = f"\n\n[truncated: showing {len(text):,} of {size:,} characters]" if truncated else ""

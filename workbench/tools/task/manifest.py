@@ -22,18 +22,44 @@ SYSTEM_ROLE = """You can plan and run work as tasks.
 When planning: create the tasks (in one createTasks call), then run them in dependency order.
 """
 
-_IDENTIFIER = {"type": "string", "pattern": "^(TASK-)?[0-9]+$", "description": "A task identifier such as \"TASK-3\"."}
+_IDENTIFIER = {
+    "type": "string",
+    "pattern": "^(TASK-)?[0-9]+$",
+    "description": 'A task identifier such as "TASK-3".',
+}
 _TASK = {
     "type": "object",
     "additionalProperties": False,
     "required": ["name", "instruction"],
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Short, descriptive name."},
-        "instruction": {"type": "string", "description": "What the task should accomplish, in enough detail to do it."},
-        "priority": {"type": "integer", "minimum": 0, "maximum": 4, "default": 0, "description": "0 = none, 1 = urgent, 2 = high, 3 = normal, 4 = low."},
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "description": "Short, descriptive name.",
+        },
+        "instruction": {
+            "type": "string",
+            "description": "What the task should accomplish, in enough detail to do it.",
+        },
+        "priority": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4,
+            "default": 0,
+            "description": "0 = none, 1 = urgent, 2 = high, 3 = normal, 4 = low.",
+        },
         "parentIdentifier": {**_IDENTIFIER, "description": "Make this a subtask of that task."},
-        "dependsOn": {"type": "array", "items": _IDENTIFIER, "uniqueItems": True, "description": "Tasks that must be completed before this one can run."},
-        "command": {"type": "string", "description": "Shell command runTask executes for this task (optional)."},
+        "dependsOn": {
+            "type": "array",
+            "items": _IDENTIFIER,
+            "uniqueItems": True,
+            "description": "Tasks that must be completed before this one can run.",
+        },
+        "command": {
+            "type": "string",
+            "description": "Shell command runTask executes for this task (optional).",
+        },
     },
 }
 
@@ -43,7 +69,11 @@ MANIFEST = ToolManifest.model_validate(
         "meta": {"title": "Tasks", "emoji": "📋", "description": "Plan, track and run tasks."},
         "systemRole": SYSTEM_ROLE,
         "api": [
-            {"name": "createTask", "description": "Create one task. Prefer createTasks when creating several.", "parameters": _TASK},
+            {
+                "name": "createTask",
+                "description": "Create one task. Prefer createTasks when creating several.",
+                "parameters": _TASK,
+            },
             {
                 "name": "createTasks",
                 "description": "Create several tasks in one call (preferred for planning). Each is created independently; the result lists which succeeded and which failed and why.",
@@ -51,7 +81,15 @@ MANIFEST = ToolManifest.model_validate(
                     "type": "object",
                     "additionalProperties": False,
                     "required": ["tasks"],
-                    "properties": {"tasks": {"type": "array", "minItems": 1, "maxItems": 100, "items": _TASK, "description": "The tasks to create, in order."}},
+                    "properties": {
+                        "tasks": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 100,
+                            "items": _TASK,
+                            "description": "The tasks to create, in order.",
+                        }
+                    },
                 },
             },
             {
@@ -61,10 +99,26 @@ MANIFEST = ToolManifest.model_validate(
                     "type": "object",
                     "additionalProperties": False,
                     "properties": {
-                        "status": {"type": "array", "items": {"type": "string", "enum": list(STATUSES)}, "description": "Only tasks in these statuses."},
-                        "parentIdentifier": {**_IDENTIFIER, "description": "Only subtasks of this task."},
-                        "query": {"type": "string", "description": "Only tasks whose name or instruction contains this text."},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50, "description": "Most tasks to return; the total is always reported."},
+                        "status": {
+                            "type": "array",
+                            "items": {"type": "string", "enum": list(STATUSES)},
+                            "description": "Only tasks in these statuses.",
+                        },
+                        "parentIdentifier": {
+                            **_IDENTIFIER,
+                            "description": "Only subtasks of this task.",
+                        },
+                        "query": {
+                            "type": "string",
+                            "description": "Only tasks whose name or instruction contains this text.",
+                        },
+                        "limit": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 500,
+                            "default": 50,
+                            "description": "Most tasks to return; the total is always reported.",
+                        },
                     },
                 },
             },
@@ -78,8 +132,15 @@ MANIFEST = ToolManifest.model_validate(
                     "required": ["identifier", "status"],
                     "properties": {
                         "identifier": _IDENTIFIER,
-                        "status": {"type": "string", "enum": list(SETTABLE_STATUSES), "description": "The new status."},
-                        "error": {"type": "string", "description": "Why the task failed (with status failed)."},
+                        "status": {
+                            "type": "string",
+                            "enum": list(SETTABLE_STATUSES),
+                            "description": "The new status.",
+                        },
+                        "error": {
+                            "type": "string",
+                            "description": "Why the task failed (with status failed).",
+                        },
                     },
                 },
             },

@@ -105,8 +105,25 @@ class TaskStore:
             self._db.close()
 
     def _row(self, row: sqlite3.Row) -> Task:
-        deps = tuple(item[0] for item in self._db.execute("SELECT depends_on FROM dependencies WHERE task = ? ORDER BY depends_on", (row["id"],)))
-        return Task(row["id"], row["name"], row["instruction"], row["status"], row["priority"], row["parent"], row["command"], row["error"], row["exit_code"], deps)
+        deps = tuple(
+            item[0]
+            for item in self._db.execute(
+                "SELECT depends_on FROM dependencies WHERE task = ? ORDER BY depends_on",
+                (row["id"],),
+            )
+        )
+        return Task(
+            row["id"],
+            row["name"],
+            row["instruction"],
+            row["status"],
+            row["priority"],
+            row["parent"],
+            row["command"],
+            row["error"],
+            row["exit_code"],
+            deps,
+        )
 
     def get(self, identifier: str) -> Task:
         task_id = parse_identifier(identifier)
@@ -116,7 +133,16 @@ class TaskStore:
                 raise TaskError("TaskNotFound", f"there is no {identifier_of(task_id)}")
             return self._row(row)
 
-    def create(self, name: str, instruction: str, *, priority: int = 0, parent: str | None = None, command: str | None = None, depends_on: list[str] | None = None) -> Task:
+    def create(
+        self,
+        name: str,
+        instruction: str,
+        *,
+        priority: int = 0,
+        parent: str | None = None,
+        command: str | None = None,
+        depends_on: list[str] | None = None,
+    ) -> Task:
         if not name.strip():
             raise TaskError("InvalidTask", "a task needs a non-empty name")
         if priority not in PRIORITIES:
@@ -131,19 +157,31 @@ class TaskStore:
                     (name.strip(), instruction, priority, parent_id, command),
                 )
                 task_id = int(cursor.lastrowid or 0)
-                self._db.executemany("INSERT INTO dependencies (task, depends_on) VALUES (?, ?)", [(task_id, dep) for dep in dep_ids])
+                self._db.executemany(
+                    "INSERT INTO dependencies (task, depends_on) VALUES (?, ?)",
+                    [(task_id, dep) for dep in dep_ids],
+                )
                 self._db.execute("COMMIT")
             except Exception:
                 self._db.execute("ROLLBACK")
                 raise
         return self.get(identifier_of(task_id))
 
-    def list(self, *, statuses: list[str] | None = None, parent: str | None = None, query: str | None = None, limit: int = 50) -> tuple[list[Task], int]:
+    def list(
+        self,
+        *,
+        statuses: list[str] | None = None,
+        parent: str | None = None,
+        query: str | None = None,
+        limit: int = 50,
+    ) -> tuple[list[Task], int]:
         clauses, params = [], []
         if statuses:
             unknown = [status for status in statuses if status not in STATUSES]
             if unknown:
-                raise TaskError("InvalidStatus", f"unknown status {unknown[0]!r} (one of {', '.join(STATUSES)})")
+                raise TaskError(
+                    "InvalidStatus", f"unknown status {unknown[0]!r} (one of {', '.join(STATUSES)})"
+                )
             clauses.append(f"status IN ({', '.join('?' for _ in statuses)})")
             params.extend(statuses)
         if parent:
@@ -157,13 +195,28 @@ class TaskStore:
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         with self._lock:
             total = self._db.execute(f"SELECT COUNT(*) FROM tasks {where}", params).fetchone()[0]
-            rows = self._db.execute(f"SELECT * FROM tasks {where} ORDER BY CASE priority WHEN 0 THEN 9 ELSE priority END, id LIMIT ?", [*params, limit]).fetchall()
+            rows = self._db.execute(
+                f"SELECT * FROM tasks {where} ORDER BY CASE priority WHEN 0 THEN 9 ELSE priority END, id LIMIT ?",
+                [*params, limit],
+            ).fetchall()
             return [self._row(row) for row in rows], int(total)
 
-    def set_status(self, identifier: str, status: str, *, error: str | None = None, exit_code: int | None = None) -> tuple[Task, str]:
+    def set_status(
+        self,
+        identifier: str,
+        status: str,
+        *,
+        error: str | None = None,
+        exit_code: int | None = None,
+    ) -> tuple[Task, str]:
         task = self.get(identifier)
         if status not in STATUSES:
-            raise TaskError("InvalidStatus", f"unknown status {status!r} (one of {', '.join(STATUSES)})")
+            raise TaskError(
+                "InvalidStatus", f"unknown status {status!r} (one of {', '.join(STATUSES)})"
+            )
         with self._lock:
-            self._db.execute("UPDATE tasks SET status = ?, error = ?, exit_code = ? WHERE id = ?", (status, error, exit_code, task.id))
+            self._db.execute(
+                "UPDATE tasks SET status = ?, error = ?, exit_code = ? WHERE id = ?",
+                (status, error, exit_code, task.id),
+            )
         return self.get(identifier), task.status

@@ -27,13 +27,18 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
         SearxngSearchService,
     )
 
-    online = services.settings.get("web.online", "0") not in ("", "0", "false") or not services.offline
+    online = (
+        services.settings.get("web.online", "0") not in ("", "0", "false") or not services.offline
+    )
     if not online:
         latency = int(services.settings.get("web.offline_latency_ms", "0") or 0)
         return WebBrowsingRuntime(OfflineSearchService(), OfflinePageFetcher(latency_ms=latency))
     allow = [item for item in services.settings.get("web.allow", "").split(",") if item]
     client = safe_client(allow=allow)
-    return WebBrowsingRuntime(SearxngSearchService(services.settings.get("web.searxng_url"), client), HttpPageFetcher(client))
+    return WebBrowsingRuntime(
+        SearxngSearchService(services.settings.get("web.searxng_url"), client),
+        HttpPageFetcher(client),
+    )
 
 
 PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)

@@ -5,8 +5,45 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-SKIPPED = frozenset({"script", "style", "noscript", "svg", "nav", "header", "footer", "template", "iframe", "form", "button"})
-BLOCKS = frozenset({"p", "div", "section", "article", "br", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "hr", "main"})
+SKIPPED = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "svg",
+        "nav",
+        "header",
+        "footer",
+        "template",
+        "iframe",
+        "form",
+        "button",
+    }
+)
+BLOCKS = frozenset(
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "br",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "table",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "blockquote",
+        "hr",
+        "main",
+    }
+)
 HEADINGS = {"h1": "# ", "h2": "## ", "h3": "### "}
 _HTML_SPACE = re.compile(r"[ \t\r\n\f]+")
 
@@ -54,7 +91,9 @@ class _ReadableParser(HTMLParser):
             self.title += data
         elif not self._skip:
             if not self._pre:
-                data = _HTML_SPACE.sub(" ", data)  # a line break in the source is not a paragraph break
+                data = _HTML_SPACE.sub(
+                    " ", data
+                )  # a line break in the source is not a paragraph break
             if self._bullet and data.strip():
                 self.parts.append("- ")
                 self._bullet = False

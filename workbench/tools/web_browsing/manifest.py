@@ -24,7 +24,11 @@ Cite the URLs you used. Pages are capped at 25,000 characters.
 MANIFEST = ToolManifest.model_validate(
     {
         "identifier": IDENTIFIER,
-        "meta": {"title": "Web Browsing", "emoji": "🌐", "description": "Search the web and read pages."},
+        "meta": {
+            "title": "Web Browsing",
+            "emoji": "🌐",
+            "description": "Search the web and read pages.",
+        },
         "systemRole": SYSTEM_ROLE,
         "executors": ["server"],
         "api": [
@@ -38,10 +42,30 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["query"],
                     "properties": {
-                        "query": {"type": "string", "minLength": 1, "maxLength": 400, "description": "What to search for; specific words work best."},
-                        "categories": {"type": "array", "items": {"type": "string", "enum": CATEGORIES}, "uniqueItems": True, "description": "Only results in these categories."},
-                        "timeRange": {"type": "string", "enum": TIME_RANGES, "description": "Only results from this recent period."},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 10, "description": "Most results to return."},
+                        "query": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 400,
+                            "description": "What to search for; specific words work best.",
+                        },
+                        "categories": {
+                            "type": "array",
+                            "items": {"type": "string", "enum": CATEGORIES},
+                            "uniqueItems": True,
+                            "description": "Only results in these categories.",
+                        },
+                        "timeRange": {
+                            "type": "string",
+                            "enum": TIME_RANGES,
+                            "description": "Only results from this recent period.",
+                        },
+                        "limit": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 500,
+                            "default": 10,
+                            "description": "Most results to return.",
+                        },
                     },
                 },
             },
@@ -53,7 +77,14 @@ MANIFEST = ToolManifest.model_validate(
                     "type": "object",
                     "additionalProperties": False,
                     "required": ["url"],
-                    "properties": {"url": {"type": "string", "format": "uri", "pattern": "^https?://", "description": "The http(s) URL to read."}},
+                    "properties": {
+                        "url": {
+                            "type": "string",
+                            "format": "uri",
+                            "pattern": "^https?://",
+                            "description": "The http(s) URL to read.",
+                        }
+                    },
                 },
             },
             {
@@ -65,7 +96,13 @@ MANIFEST = ToolManifest.model_validate(
                     "additionalProperties": False,
                     "required": ["urls"],
                     "properties": {
-                        "urls": {"type": "array", "minItems": 1, "maxItems": 50, "items": {"type": "string", "format": "uri", "pattern": "^https?://"}, "description": "The http(s) URLs to read."},
+                        "urls": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 50,
+                            "items": {"type": "string", "format": "uri", "pattern": "^https?://"},
+                            "description": "The http(s) URLs to read.",
+                        },
                     },
                 },
             },

@@ -21,7 +21,12 @@ CRAWL_CONCURRENCY = 4
 
 
 def _error(error: WebError, state: Any = None) -> ToolResult:
-    return to_result(success=False, content=error.message, state=state, error=ToolError(type=error.error_type, message=error.message, body=error.body or None))
+    return to_result(
+        success=False,
+        content=error.message,
+        state=state,
+        error=ToolError(type=error.error_type, message=error.message, body=error.body or None),
+    )
 
 
 class WebBrowsingRuntime(BaseRuntime):
@@ -34,25 +39,46 @@ class WebBrowsingRuntime(BaseRuntime):
     async def search(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
         query = str(args.get("query", "")).strip()
         try:
-            response = await self.search_service.search(query, categories=list(args.get("categories") or []), time_range=args.get("timeRange"), limit=int(args.get("limit", 10)))
+            response = await self.search_service.search(
+                query,
+                categories=list(args.get("categories") or []),
+                time_range=args.get("timeRange"),
+                limit=int(args.get("limit", 10)),
+            )
         except WebError as error:
             return _error(error, {"engine": self.search_service.name})
-        state = {"results": [result.to_state() for result in response.results], "total": response.total, "engine": response.engine}
+        state = {
+            "results": [result.to_state() for result in response.results],
+            "total": response.total,
+            "engine": response.engine,
+        }
         if response.unresponsive:
             state["unresponsiveEngines"] = response.unresponsive
         if not response.results:
             return to_result(success=True, content=f"No results for {query!r}.", state=state)
         lines = []
         for index, result in enumerate(response.results[:CONTENT_RESULTS], start=1):
-            lines.append(f"{index}. {clean(result.title)}\n   {clean(result.url)}\n   {clean(result.content)[:200]}")
-        more = f"\n({response.total} results in all; showing {min(len(response.results), CONTENT_RESULTS)})" if response.total > CONTENT_RESULTS else ""
-        return to_result(success=True, content=f"Results for {query!r}:\n" + "\n".join(lines) + more, state=state)
+            lines.append(
+                f"{index}. {clean(result.title)}\n   {clean(result.url)}\n   {clean(result.content)[:200]}"
+            )
+        more = (
+            f"\n({response.total} results in all; showing {min(len(response.results), CONTENT_RESULTS)})"
+            if response.total > CONTENT_RESULTS
+            else ""
+        )
+        return to_result(
+            success=True, content=f"Results for {query!r}:\n" + "\n".join(lines) + more, state=state
+        )
 
     async def _crawl_one(self, url: str) -> dict[str, Any]:
         try:
             page = await self.fetcher.fetch(url)
         except WebError as error:
-            return {"url": url, "error": {"type": error.error_type, "message": error.message}, "status": error.body.get("status")}
+            return {
+                "url": url,
+                "error": {"type": error.error_type, "message": error.message},
+                "status": error.body.get("status"),
+            }
         if "html" in page.content_type or page.body.lstrip()[:1] == "<":
             title, text = extract_readable(page.body)
         else:
@@ -89,7 +115,16 @@ class WebBrowsingRuntime(BaseRuntime):
         page = await self._crawl_one(url)
         state = {"results": [page]}
         if "error" in page:
-            return to_result(success=False, content=clean(page["error"]["message"]), state=state, error=ToolError(type=page["error"]["type"], message=page["error"]["message"], body={"url": url, "status": page.get("status")}))
+            return to_result(
+                success=False,
+                content=clean(page["error"]["message"]),
+                state=state,
+                error=ToolError(
+                    type=page["error"]["type"],
+                    message=page["error"]["message"],
+                    body={"url": url, "status": page.get("status")},
+                ),
+            )
         return to_result(success=True, content=self._page_text(page), state=state)
 
     async def crawlMultiPages(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
@@ -106,7 +141,9 @@ class WebBrowsingRuntime(BaseRuntime):
             if "error" in page:
                 ctx.stderr(f"✗ {url}: {page['error']['type']}\n")
             else:
-                ctx.stdout(f"✓ {url} ({page['length']:,} characters{', truncated' if page['truncated'] else ''})\n")
+                ctx.stdout(
+                    f"✓ {url} ({page['length']:,} characters{', truncated' if page['truncated'] else ''})\n"
+                )
             ctx.progress(done, len(urls), f"{done} of {len(urls)} pages")
             return page
 
@@ -116,5 +153,10 @@ class WebBrowsingRuntime(BaseRuntime):
         content = "\n\n---\n\n".join(self._page_text(page) for page in pages)
         if pages and failed == len(pages):
             message = f"all {len(pages)} pages failed"
-            return to_result(success=False, content=f"{message}.\n{content}", state=state, error=ToolError(type="AllPagesFailed", message=message))
+            return to_result(
+                success=False,
+                content=f"{message}.\n{content}",
+                state=state,
+                error=ToolError(type="AllPagesFailed", message=message),
+            )
         return to_result(success=True, content=content, state=state)

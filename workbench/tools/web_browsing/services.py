@@ -56,7 +56,13 @@ class SearchResult:
     score: float = 0.0
 
     def to_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = {"title": self.title, "url": self.url, "content": self.content, "engine": self.engine, "category": self.category}
+        state: dict[str, Any] = {
+            "title": self.title,
+            "url": self.url,
+            "content": self.content,
+            "engine": self.engine,
+            "category": self.category,
+        }
         if self.published:
             state["publishedDate"] = self.published
         return state
@@ -83,7 +89,14 @@ class FetchedPage:
 class SearchService(Protocol):
     name: str
 
-    async def search(self, query: str, *, categories: Sequence[str] = (), time_range: str | None = None, limit: int = 10) -> SearchResponse: ...
+    async def search(
+        self,
+        query: str,
+        *,
+        categories: Sequence[str] = (),
+        time_range: str | None = None,
+        limit: int = 10,
+    ) -> SearchResponse: ...
 
 
 class PageFetcher(Protocol):
@@ -110,29 +123,67 @@ class CorpusPage:
 
 def _archive_pages() -> list[CorpusPage]:
     """A deterministic mailing-list archive: enough pages to overflow any result list."""
-    topics = ["task cancellation", "timeouts and shields", "subprocess pipes", "event loop policy", "TaskGroup errors", "streams backpressure", "signal handling", "debug mode"]
+    topics = [
+        "task cancellation",
+        "timeouts and shields",
+        "subprocess pipes",
+        "event loop policy",
+        "TaskGroup errors",
+        "streams backpressure",
+        "signal handling",
+        "debug mode",
+    ]
     pages = []
     for number in range(1, ARCHIVE_MESSAGES + 1):
         topic = topics[number % len(topics)]
         title = f"[asyncio] Re: {topic} (message {number})"
         body = f"<html><head><title>{title}</title></head><body><h1>{title}</h1><p>Archive message {number} on asyncio {topic}. The thread discusses how {topic} behaves when a task is cancelled while awaiting I/O, with a minimal example and a reply from a maintainer.</p></body></html>"
         month = 1 + number % 12
-        pages.append(CorpusPage(f"https://lists.example.org/archive/asyncio/2026/msg{number:05d}.html", title, body, "it", f"2026-{month:02d}-{1 + number % 28:02d}"))
+        pages.append(
+            CorpusPage(
+                f"https://lists.example.org/archive/asyncio/2026/msg{number:05d}.html",
+                title,
+                body,
+                "it",
+                f"2026-{month:02d}-{1 + number % 28:02d}",
+            )
+        )
     return pages
 
 
 def _long_spec_page() -> CorpusPage:
     sections = []
     for index in range(1, 121):
-        sections.append(f"<h2>{index}. Requirement {index}</h2><p>Section {index} of the long specification. An implementation MUST accept input that conforms to the grammar in section {index}, SHOULD report the line and column of the first error, and MAY recover and continue. Paragraph padding keeps this page deliberately long so that crawlers cap it.</p>")
-    html = "<html><head><title>The Very Long Specification</title></head><body><h1>The Very Long Specification</h1>" + "".join(sections) + "</body></html>"
-    return CorpusPage("https://spec.example.org/very-long-spec.html", "The Very Long Specification", html, "it", "2024-08-01")
+        sections.append(
+            f"<h2>{index}. Requirement {index}</h2><p>Section {index} of the long specification. An implementation MUST accept input that conforms to the grammar in section {index}, SHOULD report the line and column of the first error, and MAY recover and continue. Paragraph padding keeps this page deliberately long so that crawlers cap it.</p>"
+        )
+    html = (
+        "<html><head><title>The Very Long Specification</title></head><body><h1>The Very Long Specification</h1>"
+        + "".join(sections)
+        + "</body></html>"
+    )
+    return CorpusPage(
+        "https://spec.example.org/very-long-spec.html",
+        "The Very Long Specification",
+        html,
+        "it",
+        "2024-08-01",
+    )
 
 
 @lru_cache(maxsize=1)
 def load_corpus() -> tuple[CorpusPage, ...]:
     data = json.loads(CORPUS_FILE.read_text(encoding="utf-8"))
-    pages = [CorpusPage(item["url"], item["title"], item["html"], item.get("category", "general"), item.get("published")) for item in data["pages"]]
+    pages = [
+        CorpusPage(
+            item["url"],
+            item["title"],
+            item["html"],
+            item.get("category", "general"),
+            item.get("published"),
+        )
+        for item in data["pages"]
+    ]
     return tuple([*pages, _long_spec_page(), *_archive_pages()])
 
 
@@ -155,9 +206,18 @@ class OfflineSearchService:
         for _, title, body in self._texts:
             for term in set(title) | set(body):
                 frequency[term] = frequency.get(term, 0) + 1
-        self._idf = {term: math.log(1 + len(self.pages) / count) for term, count in frequency.items()}
+        self._idf = {
+            term: math.log(1 + len(self.pages) / count) for term, count in frequency.items()
+        }
 
-    async def search(self, query: str, *, categories: Sequence[str] = (), time_range: str | None = None, limit: int = 10) -> SearchResponse:
+    async def search(
+        self,
+        query: str,
+        *,
+        categories: Sequence[str] = (),
+        time_range: str | None = None,
+        limit: int = 10,
+    ) -> SearchResponse:
         terms = _terms(query)
         if not terms:
             raise WebError("InvalidQuery", "the query has no searchable words")
@@ -174,7 +234,18 @@ class OfflineSearchService:
                 snippet = " ".join(paragraphs) or page.title
                 scored.append((score, page, snippet[:240]))
         scored.sort(key=lambda item: (-item[0], item[1].url))
-        results = [SearchResult(page.title, page.url, snippet, "offline", page.category, page.published, round(score, 3)) for score, page, snippet in scored[:limit]]
+        results = [
+            SearchResult(
+                page.title,
+                page.url,
+                snippet,
+                "offline",
+                page.category,
+                page.published,
+                round(score, 3),
+            )
+            for score, page, snippet in scored[:limit]
+        ]
         return SearchResponse(results, len(scored), self.name)
 
 
@@ -190,10 +261,16 @@ class OfflinePageFetcher:
 
     async def fetch(self, url: str) -> FetchedPage:
         if self.latency_ms:
-            await asyncio.sleep((self.latency_ms / 2 + zlib.crc32(url.encode()) % self.latency_ms) / 1000)
+            await asyncio.sleep(
+                (self.latency_ms / 2 + zlib.crc32(url.encode()) % self.latency_ms) / 1000
+            )
         page = self.pages.get(url)
         if page is None:
-            raise WebError("PageNotFound", f"{url} is not in the offline corpus ({len(self.pages)} pages); set WORKBENCH_WEB_ONLINE=1 to fetch the web", {"url": url, "status": 404})
+            raise WebError(
+                "PageNotFound",
+                f"{url} is not in the offline corpus ({len(self.pages)} pages); set WORKBENCH_WEB_ONLINE=1 to fetch the web",
+                {"url": url, "status": 404},
+            )
         return FetchedPage(url, url, 200, "text/html; charset=utf-8", page.html)
 
 
@@ -209,34 +286,75 @@ class SearxngSearchService:
         self.base_url = (base_url or "").rstrip("/")
         self.client = client
 
-    async def search(self, query: str, *, categories: Sequence[str] = (), time_range: str | None = None, limit: int = 10) -> SearchResponse:
+    async def search(
+        self,
+        query: str,
+        *,
+        categories: Sequence[str] = (),
+        time_range: str | None = None,
+        limit: int = 10,
+    ) -> SearchResponse:
         if not self.base_url:
-            raise WebError("PluginSettingsInvalid", "no SearXNG instance is configured", {"provider": "searxng", "setting": "WORKBENCH_SEARXNG_URL", "example": "https://searx.example.org"})
+            raise WebError(
+                "PluginSettingsInvalid",
+                "no SearXNG instance is configured",
+                {
+                    "provider": "searxng",
+                    "setting": "WORKBENCH_SEARXNG_URL",
+                    "example": "https://searx.example.org",
+                },
+            )
         params: dict[str, str] = {"q": query, "format": "json"}
         if categories:
             params["categories"] = ",".join(categories)
         if time_range:
             params["time_range"] = time_range
         try:
-            async with self.client.stream("GET", f"{self.base_url}/search", params=params) as response:
+            async with self.client.stream(
+                "GET", f"{self.base_url}/search", params=params
+            ) as response:
                 body, _ = await read_capped(response, SEARCH_MAX_BYTES)
         except RequestRefused as error:
-            raise WebError("RequestRefused", str(error), {"provider": "searxng", "url": self.base_url}) from None
+            raise WebError(
+                "RequestRefused", str(error), {"provider": "searxng", "url": self.base_url}
+            ) from None
         except httpx.TimeoutException:
-            raise WebError("SearchTimeout", f"{self.base_url} did not answer in time", {"provider": "searxng", "url": self.base_url}) from None
+            raise WebError(
+                "SearchTimeout",
+                f"{self.base_url} did not answer in time",
+                {"provider": "searxng", "url": self.base_url},
+            ) from None
         except httpx.HTTPError as error:
-            raise WebError("SearchUnavailable", f"cannot reach {self.base_url}: {error}", {"provider": "searxng", "url": self.base_url}) from None
+            raise WebError(
+                "SearchUnavailable",
+                f"cannot reach {self.base_url}: {error}",
+                {"provider": "searxng", "url": self.base_url},
+            ) from None
         if response.status_code == 403:
-            raise WebError("PluginSettingsInvalid", f"{self.base_url} refused the JSON format (403): enable json under search.formats in its settings.yml", {"provider": "searxng", "setting": "search.formats", "status": 403})
+            raise WebError(
+                "PluginSettingsInvalid",
+                f"{self.base_url} refused the JSON format (403): enable json under search.formats in its settings.yml",
+                {"provider": "searxng", "setting": "search.formats", "status": 403},
+            )
         if response.status_code >= 400:
-            raise WebError("SearchUnavailable", f"{self.base_url} answered HTTP {response.status_code}", {"provider": "searxng", "status": response.status_code})
+            raise WebError(
+                "SearchUnavailable",
+                f"{self.base_url} answered HTTP {response.status_code}",
+                {"provider": "searxng", "status": response.status_code},
+            )
         try:
             data = json.loads(body.decode(response.encoding or "utf-8", errors="replace"))
         except ValueError:
-            raise WebError("SearchUnavailable", f"{self.base_url} did not return JSON", {"provider": "searxng"}) from None
+            raise WebError(
+                "SearchUnavailable", f"{self.base_url} did not return JSON", {"provider": "searxng"}
+            ) from None
         raw = data.get("results") if isinstance(data, dict) else None
         if not isinstance(raw, list):
-            raise WebError("SearchUnavailable", f"{self.base_url} returned JSON without results", {"provider": "searxng"})
+            raise WebError(
+                "SearchUnavailable",
+                f"{self.base_url} returned JSON without results",
+                {"provider": "searxng"},
+            )
         try:
             results = []
             for item in raw:
@@ -253,10 +371,17 @@ class SearxngSearchService:
                         score=float(item.get("score") or 0),
                     )
                 )
-            unresponsive = [str(entry[0]) if isinstance(entry, list) and entry else str(entry) for entry in data.get("unresponsive_engines", [])]
+            unresponsive = [
+                str(entry[0]) if isinstance(entry, list) and entry else str(entry)
+                for entry in data.get("unresponsive_engines", [])
+            ]
             total = int(data.get("number_of_results") or 0) or len(results)
         except (TypeError, ValueError, OverflowError) as error:
-            raise WebError("SearchUnavailable", f"{self.base_url} returned malformed results: {error}", {"provider": "searxng"}) from None
+            raise WebError(
+                "SearchUnavailable",
+                f"{self.base_url} returned malformed results: {error}",
+                {"provider": "searxng"},
+            ) from None
         return SearchResponse(results[:limit], max(total, len(results)), self.name, unresponsive)
 
 
@@ -278,19 +403,27 @@ class HttpPageFetcher:
                 final_url = str(response.url)
                 encoding = response.encoding or "utf-8"
         except RequestRefused as error:
-            raise WebError("RequestRefused", str(error), {"url": url, "reason": error.reason}) from None
+            raise WebError(
+                "RequestRefused", str(error), {"url": url, "reason": error.reason}
+            ) from None
         except httpx.TooManyRedirects:
-            raise WebError("TooManyRedirects", f"{url} redirects too many times", {"url": url}) from None
+            raise WebError(
+                "TooManyRedirects", f"{url} redirects too many times", {"url": url}
+            ) from None
         except httpx.TimeoutException:
             raise WebError("FetchTimeout", f"{url} did not answer in time", {"url": url}) from None
         except httpx.InvalidURL as error:
-            raise WebError("InvalidUrl", f"{url} is not a valid URL: {error}", {"url": url}) from None
+            raise WebError(
+                "InvalidUrl", f"{url} is not a valid URL: {error}", {"url": url}
+            ) from None
         except httpx.HTTPError as error:
             raise WebError("FetchFailed", f"cannot fetch {url}: {error}", {"url": url}) from None
         except BodyTooLarge as error:
             raise WebError("PageTooLarge", str(error), {"url": url}) from None
         if status >= 400:
-            raise WebError("HttpError", f"{url} answered HTTP {status}", {"url": url, "status": status})
+            raise WebError(
+                "HttpError", f"{url} answered HTTP {status}", {"url": url, "status": status}
+            )
         try:
             text = body.decode(encoding, errors="replace")
         except LookupError:

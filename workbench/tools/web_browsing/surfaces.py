@@ -37,7 +37,9 @@ def short_url(url: str, limit: int = 60) -> str:
     return kit.truncate_line(text, limit)
 
 
-def _result_block(result: dict[str, Any], palette: Palette, width: int, snippet_lines: int = 1) -> RenderableType:
+def _result_block(
+    result: dict[str, Any], palette: Palette, width: int, snippet_lines: int = 1
+) -> RenderableType:
     title = kit.text(result.get("title") or result.get("url", ""), "bold")
     title.no_wrap = True
     title.overflow = "ellipsis"
@@ -49,7 +51,9 @@ def _result_block(result: dict[str, Any], palette: Palette, width: int, snippet_
     rows: list[RenderableType] = [title, meta]
     snippet = str(result.get("content") or "").replace("\n", " ").strip()
     if snippet:
-        rows.append(kit.text(kit.truncate_line(snippet, (width - 2) * snippet_lines), palette.muted))
+        rows.append(
+            kit.text(kit.truncate_line(snippet, (width - 2) * snippet_lines), palette.muted)
+        )
     return Group(*rows)
 
 
@@ -98,7 +102,14 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
     if ctx.error is None and isinstance(state.get("results"), list):
         total = int(state.get("total", len(state["results"])))
         suffix = Text("(no results)" if total == 0 else f"({total:,})", style=ctx.palette.muted)
-    return kit.status_line(ctx, "Searching", "Searched", kit.text(ctx.args.get("query", "")), suffix, verb_failed="Search failed")
+    return kit.status_line(
+        ctx,
+        "Searching",
+        "Searched",
+        kit.text(ctx.args.get("query", "")),
+        suffix,
+        verb_failed="Search failed",
+    )
 
 
 def search_render(ctx: SurfaceContext) -> RenderableType | None:
@@ -112,9 +123,17 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
     query = str(ctx.args.get("query", ""))
     if not results:
-        return Group(kit.join(("∅ no results for ", palette.muted), kit.text(query, "bold")), Text("try fewer or broader words, or another category", style=f"italic {palette.muted}"))
+        return Group(
+            kit.join(("∅ no results for ", palette.muted), kit.text(query, "bold")),
+            Text(
+                "try fewer or broader words, or another category", style=f"italic {palette.muted}"
+            ),
+        )
     total = int(state.get("total", len(results)))
-    header = kit.join((f"{total:,} result{'s' if total != 1 else ''}", "bold"), (f" · {state.get('engine', 'search')}", palette.muted))
+    header = kit.join(
+        (f"{total:,} result{'s' if total != 1 else ''}", "bold"),
+        (f" · {state.get('engine', 'search')}", palette.muted),
+    )
     rows: list[RenderableType] = [header]
     for result in results[:RESULT_ROWS]:
         rows.append(_result_block(result, palette, ctx.inner_width))
@@ -122,13 +141,23 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
     if total > shown:
         rows.append(kit.more_note(total - shown, shown, total, "results", palette))
     if state.get("unresponsiveEngines"):
-        rows.append(kit.text(f"unresponsive engines: {', '.join(map(str, state['unresponsiveEngines']))}", palette.warning))
+        rows.append(
+            kit.text(
+                f"unresponsive engines: {', '.join(map(str, state['unresponsiveEngines']))}",
+                palette.warning,
+            )
+        )
     return Group(*rows)
 
 
 def search_placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
-    rows: list[RenderableType] = [kit.join((f"{kit.spinner(ctx.frame)} searching for ", palette.muted), kit.text(ctx.args.get("query", ""), "bold"))]
+    rows: list[RenderableType] = [
+        kit.join(
+            (f"{kit.spinner(ctx.frame)} searching for ", palette.muted),
+            kit.text(ctx.args.get("query", ""), "bold"),
+        )
+    ]
     width = ctx.inner_width
     for share in (7, 5, 6):
         rows.append(kit.skeleton_bar(width * share // 10, palette))
@@ -146,8 +175,15 @@ def crawl_single_inspector(ctx: SurfaceContext) -> RenderableType:
     subject = kit.text(short_url(str(ctx.args.get("url", "")), 50))
     if pages and ctx.error is None:
         page = pages[0]
-        suffix = Text("(no readable text)" if not page.get("content") else f"({int(page.get('length', 0)):,} characters)", style=ctx.palette.muted)
-    return kit.status_line(ctx, "Reading page", "Read page", subject, suffix, verb_failed="Could not read page")
+        suffix = Text(
+            "(no readable text)"
+            if not page.get("content")
+            else f"({int(page.get('length', 0)):,} characters)",
+            style=ctx.palette.muted,
+        )
+    return kit.status_line(
+        ctx, "Reading page", "Read page", subject, suffix, verb_failed="Could not read page"
+    )
 
 
 def crawl_multi_inspector(ctx: SurfaceContext) -> RenderableType:
@@ -155,28 +191,54 @@ def crawl_multi_inspector(ctx: SurfaceContext) -> RenderableType:
     state = _state(ctx)
     suffix = None
     if "succeeded" in state:
-        suffix = Text(f"({state['succeeded']} read" + (f", {state['failed']} failed)" if state.get("failed") else ")"), style=ctx.palette.error if state.get("failed") else ctx.palette.muted)
+        suffix = Text(
+            f"({state['succeeded']} read"
+            + (f", {state['failed']} failed)" if state.get("failed") else ")"),
+            style=ctx.palette.error if state.get("failed") else ctx.palette.muted,
+        )
     subject = kit.text(f"{len(urls)} page{'s' if len(urls) != 1 else ''}" if urls else "")
-    return kit.status_line(ctx, "Reading", "Read", subject, suffix, verb_failed="Could not read pages")
+    return kit.status_line(
+        ctx, "Reading", "Read", subject, suffix, verb_failed="Could not read pages"
+    )
 
 
-def _page_view(page: dict[str, Any], palette: Palette, width: int, max_lines: int) -> RenderableType:
+def _page_view(
+    page: dict[str, Any], palette: Palette, width: int, max_lines: int
+) -> RenderableType:
     if "error" in page:
         error = page["error"]
-        line = kit.join(("✗ ", palette.error), kit.text(short_url(str(page.get("url", "")), width - 20)), (" · ", palette.muted), kit.text(f"{error.get('type')}: {error.get('message')}", palette.error))
+        line = kit.join(
+            ("✗ ", palette.error),
+            kit.text(short_url(str(page.get("url", "")), width - 20)),
+            (" · ", palette.muted),
+            kit.text(f"{error.get('type')}: {error.get('message')}", palette.error),
+        )
         return line
-    title = kit.join(("✓ ", palette.success), kit.text(page.get("title") or short_url(str(page.get("url", ""))), "bold"))
+    title = kit.join(
+        ("✓ ", palette.success),
+        kit.text(page.get("title") or short_url(str(page.get("url", ""))), "bold"),
+    )
     meta = kit.text(short_url(str(page.get("url", "")), width - 24), palette.primary)
     meta.append(f" · {int(page.get('length', 0)):,} characters", style=palette.muted)
     rows: list[RenderableType] = [title, meta]
     content = str(page.get("content") or "")
     if not content:
-        rows.append(Text("∅ no readable text on this page (it may need JavaScript)", style=f"italic {palette.muted}"))
+        rows.append(
+            Text(
+                "∅ no readable text on this page (it may need JavaScript)",
+                style=f"italic {palette.muted}",
+            )
+        )
         return Group(*rows)
     if max_lines:
         rows.append(kit.capped_text(content, palette, max_lines=max_lines))
     if page.get("truncated"):
-        rows.append(Text(f"page capped: the model received {len(content):,} of {int(page.get('length', 0)):,} characters", style=f"italic {palette.warning}"))
+        rows.append(
+            Text(
+                f"page capped: the model received {len(content):,} of {int(page.get('length', 0)):,} characters",
+                style=f"italic {palette.warning}",
+            )
+        )
     return Group(*rows)
 
 
@@ -203,19 +265,32 @@ def crawl_multi_render(ctx: SurfaceContext) -> RenderableType | None:
     for page in pages[:RESULT_ROWS]:
         rows.append(_page_view(page, palette, ctx.inner_width, 0))
     if len(pages) > RESULT_ROWS:
-        rows.append(kit.more_note(len(pages) - RESULT_ROWS, RESULT_ROWS, len(pages), "pages", palette))
+        rows.append(
+            kit.more_note(len(pages) - RESULT_ROWS, RESULT_ROWS, len(pages), "pages", palette)
+        )
     return Group(*rows)
 
 
 def crawl_placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
-    urls = ctx.args.get("urls") if isinstance(ctx.args.get("urls"), list) else [ctx.args.get("url", "")]
+    urls = (
+        ctx.args.get("urls")
+        if isinstance(ctx.args.get("urls"), list)
+        else [ctx.args.get("url", "")]
+    )
     rows: list[RenderableType] = []
     for url in urls[:RESULT_ROWS]:
-        rows.append(kit.join((f"{kit.spinner(ctx.frame)} ", palette.muted), kit.text(short_url(str(url), ctx.inner_width - 4), "bold")))
+        rows.append(
+            kit.join(
+                (f"{kit.spinner(ctx.frame)} ", palette.muted),
+                kit.text(short_url(str(url), ctx.inner_width - 4), "bold"),
+            )
+        )
         rows.append(kit.skeleton_bar(ctx.inner_width * 6 // 10, palette))
     if len(urls) > RESULT_ROWS:
-        rows.append(kit.more_note(len(urls) - RESULT_ROWS, RESULT_ROWS, len(urls), "pages", palette))
+        rows.append(
+            kit.more_note(len(urls) - RESULT_ROWS, RESULT_ROWS, len(urls), "pages", palette)
+        )
     return Group(*rows)
 
 
@@ -246,7 +321,13 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
         if not isinstance(results, list):
             return None
         total = int(state.get("total", len(results)))
-        rows: list[RenderableType] = [kit.join(("🔍 ", ""), kit.text(ctx.args.get("query", ""), "bold"), (f" · {total:,} results · {state.get('engine', '')}", palette.muted))]
+        rows: list[RenderableType] = [
+            kit.join(
+                ("🔍 ", ""),
+                kit.text(ctx.args.get("query", ""), "bold"),
+                (f" · {total:,} results · {state.get('engine', '')}", palette.muted),
+            )
+        ]
         for index, result in enumerate(results[:PORTAL_RESULTS], start=1):
             rows.append(Text(f"{index}.", style=palette.muted))
             rows.append(_result_block(result, palette, ctx.inner_width, snippet_lines=3))
@@ -265,9 +346,21 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
 
 
 SURFACES = SurfaceSet(
-    inspectors={"search": search_inspector, "crawlSinglePage": crawl_single_inspector, "crawlMultiPages": crawl_multi_inspector},
-    renders={"search": search_render, "crawlSinglePage": crawl_single_render, "crawlMultiPages": crawl_multi_render},
-    placeholders={"search": search_placeholder, "crawlSinglePage": crawl_placeholder, "crawlMultiPages": crawl_placeholder},
+    inspectors={
+        "search": search_inspector,
+        "crawlSinglePage": crawl_single_inspector,
+        "crawlMultiPages": crawl_multi_inspector,
+    },
+    renders={
+        "search": search_render,
+        "crawlSinglePage": crawl_single_render,
+        "crawlMultiPages": crawl_multi_render,
+    },
+    placeholders={
+        "search": search_placeholder,
+        "crawlSinglePage": crawl_placeholder,
+        "crawlMultiPages": crawl_placeholder,
+    },
     streamings={"crawlMultiPages": crawl_multi_streaming},
     portal=portal,
 )

@@ -38,8 +38,13 @@ def path_of(ctx: SurfaceContext, key: str = "path", default: str = "") -> str:
 def entry_row(entry: dict[str, Any], palette: Palette) -> list[Text]:
     kind = entry.get("type", "file")
     icon = {"dir": "▸", "symlink": "↪", "file": "·"}.get(kind, "?")
-    name = kit.text(f"{entry.get('path', entry.get('name', ''))}{'/' if kind == 'dir' else ''}", f"bold {palette.primary}" if kind == "dir" else "")
-    size = Text(kit.human_size(int(entry.get("size", 0))) if kind == "file" else "", style=palette.muted)
+    name = kit.text(
+        f"{entry.get('path', entry.get('name', ''))}{'/' if kind == 'dir' else ''}",
+        f"bold {palette.primary}" if kind == "dir" else "",
+    )
+    size = Text(
+        kit.human_size(int(entry.get("size", 0))) if kind == "file" else "", style=palette.muted
+    )
     return [Text(icon, style=palette.muted), name, size]
 
 
@@ -55,7 +60,9 @@ def error_view(ctx: SurfaceContext, what: str) -> RenderableType | None:
     hint = ERROR_HINTS.get(ctx.error.type)
     if hint:
         details.append(Text(f"hint: {hint}", style=f"italic {palette.muted}"))
-    return kit.error_box(f"{what} failed · {ctx.error.type}", ctx.error.message, palette, details=details)
+    return kit.error_box(
+        f"{what} failed · {ctx.error.type}", ctx.error.message, palette, details=details
+    )
 
 
 def language_of(path: str, state: dict[str, Any]) -> str:

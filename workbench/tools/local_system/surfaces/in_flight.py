@@ -15,12 +15,16 @@ SKELETON_ROWS = 4
 
 def _skeleton(ctx: SurfaceContext, first: Text, rows: int = SKELETON_ROWS) -> RenderableType:
     width = ctx.inner_width
-    bars = [kit.skeleton_bar(width * share // 10, ctx.palette) for share in (6, 8, 5, 7, 4, 6)[:rows]]
+    bars = [
+        kit.skeleton_bar(width * share // 10, ctx.palette) for share in (6, 8, 5, 7, 4, 6)[:rows]
+    ]
     return Group(first, *bars)
 
 
 def _pending(ctx: SurfaceContext, verb: str, subject: str) -> Text:
-    return kit.join((f"{kit.spinner(ctx.frame)} {verb} ", ctx.palette.muted), kit.text(subject, "bold"))
+    return kit.join(
+        (f"{kit.spinner(ctx.frame)} {verb} ", ctx.palette.muted), kit.text(subject, "bold")
+    )
 
 
 def list_files_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -42,7 +46,9 @@ def read_file_placeholder(ctx: SurfaceContext) -> RenderableType:
 
 
 def run_command_placeholder(ctx: SurfaceContext) -> RenderableType:
-    waiting = Text(f"{kit.spinner(ctx.frame)} started, no output yet", style=f"italic {ctx.palette.muted}")
+    waiting = Text(
+        f"{kit.spinner(ctx.frame)} started, no output yet", style=f"italic {ctx.palette.muted}"
+    )
     return Group(command_header(ctx), waiting)
 
 
@@ -51,7 +57,12 @@ def run_command_streaming(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     rows: list[RenderableType] = [command_header(ctx)]
     rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, palette))
-    rows.append(Text(f"{kit.spinner(ctx.frame)} running · {ctx.output.line_count:,} lines so far", style=f"italic {palette.muted}"))
+    rows.append(
+        Text(
+            f"{kit.spinner(ctx.frame)} running · {ctx.output.line_count:,} lines so far",
+            style=f"italic {palette.muted}",
+        )
+    )
     return Group(*rows)
 
 
@@ -62,7 +73,9 @@ def write_file_streaming(ctx: SurfaceContext) -> RenderableType:
     content = str(ctx.args.get("content", ""))
     progress = ctx.state.progress
     fraction = progress.fraction if progress is not None else None
-    written = content[: int(len(content.encode("utf-8")) * fraction)] if fraction is not None else ""
+    written = (
+        content[: int(len(content.encode("utf-8")) * fraction)] if fraction is not None else ""
+    )
     top = kit.join((f"{kit.spinner(ctx.frame)} writing ", palette.muted), kit.text(path, "bold"))
     bar = kit.progress_bar(fraction, min(40, ctx.inner_width - 12), palette)
     if fraction is not None:
@@ -71,5 +84,13 @@ def write_file_streaming(ctx: SurfaceContext) -> RenderableType:
     if written:
         lines = written.split("\n")
         start = max(1, len(lines) - 7)
-        rows.append(kit.code_block("\n".join(lines[start - 1 :]), language_of(path, {}), palette, max_lines=8, start_line=start))
+        rows.append(
+            kit.code_block(
+                "\n".join(lines[start - 1 :]),
+                language_of(path, {}),
+                palette,
+                max_lines=8,
+                start_line=start,
+            )
+        )
     return Group(*rows)

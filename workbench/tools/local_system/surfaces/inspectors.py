@@ -21,38 +21,70 @@ def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
-    return kit.status_line(ctx, "Listing", "Listed", kit.text(path_of(ctx, default=".")), _count(ctx, state.get("total"), "entries", "empty"), verb_failed="Could not list")
+    return kit.status_line(
+        ctx,
+        "Listing",
+        "Listed",
+        kit.text(path_of(ctx, default=".")),
+        _count(ctx, state.get("total"), "entries", "empty"),
+        verb_failed="Could not list",
+    )
 
 
 def read_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "totalLines" in state:
-        suffix = Text(f"(lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,})", style=ctx.palette.muted)
-    return kit.status_line(ctx, "Reading", "Read", kit.text(path_of(ctx)), suffix, verb_failed="Could not read")
+        suffix = Text(
+            f"(lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,})",
+            style=ctx.palette.muted,
+        )
+    return kit.status_line(
+        ctx, "Reading", "Read", kit.text(path_of(ctx)), suffix, verb_failed="Could not read"
+    )
 
 
 def write_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "bytesWritten" in state:
-        suffix = Text(f"({'new, ' if state.get('created') else ''}{kit.human_size(int(state['bytesWritten']))})", style=ctx.palette.muted)
-    verb_active = "Awaiting approval to write" if ctx.phase is Phase.AWAITING_APPROVAL else "Writing"
-    return kit.status_line(ctx, verb_active, "Wrote", kit.text(path_of(ctx)), suffix, verb_failed="Could not write")
+        suffix = Text(
+            f"({'new, ' if state.get('created') else ''}{kit.human_size(int(state['bytesWritten']))})",
+            style=ctx.palette.muted,
+        )
+    verb_active = (
+        "Awaiting approval to write" if ctx.phase is Phase.AWAITING_APPROVAL else "Writing"
+    )
+    return kit.status_line(
+        ctx, verb_active, "Wrote", kit.text(path_of(ctx)), suffix, verb_failed="Could not write"
+    )
 
 
 def edit_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "linesAdded" in state:
-        suffix = Text.assemble((f"+{state['linesAdded']}", ctx.palette.success), " ", (f"-{state['linesRemoved']}", ctx.palette.error))
+        suffix = Text.assemble(
+            (f"+{state['linesAdded']}", ctx.palette.success),
+            " ",
+            (f"-{state['linesRemoved']}", ctx.palette.error),
+        )
     verb_active = "Awaiting approval to edit" if ctx.phase is Phase.AWAITING_APPROVAL else "Editing"
-    return kit.status_line(ctx, verb_active, "Edited", kit.text(path_of(ctx)), suffix, verb_failed="Could not edit")
+    return kit.status_line(
+        ctx, verb_active, "Edited", kit.text(path_of(ctx)), suffix, verb_failed="Could not edit"
+    )
 
 
 def glob_files(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
-    return kit.status_line(ctx, "Finding", "Found", kit.text(path_of(ctx, "pattern")), _count(ctx, state.get("total"), "files", "no matches"), verb_failed="Could not search")
+    return kit.status_line(
+        ctx,
+        "Finding",
+        "Found",
+        kit.text(path_of(ctx, "pattern")),
+        _count(ctx, state.get("total"), "files", "no matches"),
+        verb_failed="Could not search",
+    )
 
 
 def grep_content(ctx: SurfaceContext) -> RenderableType:
@@ -64,8 +96,13 @@ def grep_content(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.error is None and isinstance(state.get("total"), int):
         total = state["total"]
-        suffix = Text("(no matches)" if total == 0 else f"({total:,} in {state.get('files', 0)} files)", style=ctx.palette.muted)
-    return kit.status_line(ctx, "Searching", "Searched", subject, suffix, verb_failed="Could not search")
+        suffix = Text(
+            "(no matches)" if total == 0 else f"({total:,} in {state.get('files', 0)} files)",
+            style=ctx.palette.muted,
+        )
+    return kit.status_line(
+        ctx, "Searching", "Searched", subject, suffix, verb_failed="Could not search"
+    )
 
 
 def run_command(ctx: SurfaceContext) -> RenderableType:

@@ -17,7 +17,11 @@ from workbench.tools.local_system.surfaces.renders import command_header
 
 def _why(ctx: SurfaceContext) -> Text:
     approval = ctx.state.approval
-    reason = approval.reason if approval is not None and approval.reason else "this API asks before it acts"
+    reason = (
+        approval.reason
+        if approval is not None and approval.reason
+        else "this API asks before it acts"
+    )
     policy = approval.policy if approval is not None else "required"
     line = Text("Approval needed", style=f"bold {ctx.palette.warning}")
     line.append_text(kit.text(f" · {reason}", ctx.palette.muted))
@@ -36,7 +40,14 @@ def run_command(ctx: SurfaceContext) -> RenderableType:
     rows.append(command_header(ctx))
     scope = [("runs in", path_of(ctx, "cwd") or "the workspace")]
     timeout = ctx.args.get("timeout")
-    scope.append(("killed after", f"{int(timeout) / 1000:g} s" if isinstance(timeout, (int, float)) else "120 s (default)"))
+    scope.append(
+        (
+            "killed after",
+            f"{int(timeout) / 1000:g} s"
+            if isinstance(timeout, (int, float))
+            else "120 s (default)",
+        )
+    )
     rows.append(kit.key_values(scope, palette))
     return Group(*rows)
 
@@ -48,8 +59,24 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
     content = str(ctx.args.get("content", ""))
     lines = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
     rows: list[RenderableType] = [_why(ctx)]
-    rows.append(kit.join(("write ", palette.muted), kit.text(path, "bold"), (f" · {lines:,} lines · {kit.human_size(len(content.encode('utf-8')))} · replaces the whole file if it exists", palette.muted)))
-    rows.append(kit.code_block(content, language_of(path, {}), palette, max_lines=14) if content else Text("(empty content: the file will be truncated to 0 bytes)", style=f"italic {palette.warning}"))
+    rows.append(
+        kit.join(
+            ("write ", palette.muted),
+            kit.text(path, "bold"),
+            (
+                f" · {lines:,} lines · {kit.human_size(len(content.encode('utf-8')))} · replaces the whole file if it exists",
+                palette.muted,
+            ),
+        )
+    )
+    rows.append(
+        kit.code_block(content, language_of(path, {}), palette, max_lines=14)
+        if content
+        else Text(
+            "(empty content: the file will be truncated to 0 bytes)",
+            style=f"italic {palette.warning}",
+        )
+    )
     return Group(*rows)
 
 
@@ -61,8 +88,23 @@ def edit_file(ctx: SurfaceContext) -> RenderableType:
     new = str(ctx.args.get("newString", ""))
     rows: list[RenderableType] = [_why(ctx)]
     scope = "every occurrence" if ctx.args.get("replaceAll") else "one exact occurrence"
-    rows.append(kit.join(("edit ", palette.muted), kit.text(path, "bold"), (f" · replaces {scope}", palette.muted)))
-    diff = "\n".join(difflib.unified_diff(old.splitlines(), new.splitlines(), fromfile="oldString", tofile="newString", lineterm="", n=3))
+    rows.append(
+        kit.join(
+            ("edit ", palette.muted),
+            kit.text(path, "bold"),
+            (f" · replaces {scope}", palette.muted),
+        )
+    )
+    diff = "\n".join(
+        difflib.unified_diff(
+            old.splitlines(),
+            new.splitlines(),
+            fromfile="oldString",
+            tofile="newString",
+            lineterm="",
+            n=3,
+        )
+    )
     rows.append(kit.diff_block(diff, palette, max_lines=20))
     return Group(*rows)
 

@@ -41,7 +41,12 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def _title(ctx: SurfaceContext, text: str) -> Text:
-    return kit.join((f"{ctx.emoji} {text} ", "bold"), kit.text(path_of(ctx) or path_of(ctx, "pattern") or path_of(ctx, "command"), ctx.palette.primary))
+    return kit.join(
+        (f"{ctx.emoji} {text} ", "bold"),
+        kit.text(
+            path_of(ctx) or path_of(ctx, "pattern") or path_of(ctx, "command"), ctx.palette.primary
+        ),
+    )
 
 
 def _list(ctx: SurfaceContext, state: dict) -> RenderableType | None:
@@ -49,8 +54,15 @@ def _list(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     if not isinstance(entries, list):
         return None
     total = int(state.get("total", len(entries)))
-    rows: list[RenderableType] = [_title(ctx, "Directory"), Text(f"{total:,} entries (the tool returned {len(entries):,})", style=ctx.palette.muted)]
-    rows.append(kit.rows_table((entry_row(entry, ctx.palette) for entry in entries[:PORTAL_ROWS]), ctx.palette))
+    rows: list[RenderableType] = [
+        _title(ctx, "Directory"),
+        Text(f"{total:,} entries (the tool returned {len(entries):,})", style=ctx.palette.muted),
+    ]
+    rows.append(
+        kit.rows_table(
+            (entry_row(entry, ctx.palette) for entry in entries[:PORTAL_ROWS]), ctx.palette
+        )
+    )
     if len(entries) > PORTAL_ROWS or total > len(entries):
         rows.append(kit.showing(min(len(entries), PORTAL_ROWS), total, "entries", ctx.palette))
     return Group(*rows)
@@ -62,21 +74,35 @@ def _read(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     path = path_of(ctx)
     return Group(
         _title(ctx, "File"),
-        Text(f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} · {kit.human_size(int(state.get('size', 0)))}", style=ctx.palette.muted),
-        kit.code_block(str(state["content"]), language_of(path, state), ctx.palette, max_lines=PORTAL_LINES, start_line=int(state["startLine"])),
+        Text(
+            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} · {kit.human_size(int(state.get('size', 0)))}",
+            style=ctx.palette.muted,
+        ),
+        kit.code_block(
+            str(state["content"]),
+            language_of(path, state),
+            ctx.palette,
+            max_lines=PORTAL_LINES,
+            start_line=int(state["startLine"]),
+        ),
     )
 
 
 def _write(ctx: SurfaceContext, state: dict) -> RenderableType:
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
-    return Group(_title(ctx, "Written file"), kit.code_block(content, language_of(path, {}), ctx.palette, max_lines=PORTAL_LINES))
+    return Group(
+        _title(ctx, "Written file"),
+        kit.code_block(content, language_of(path, {}), ctx.palette, max_lines=PORTAL_LINES),
+    )
 
 
 def _edit(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     if "diff" not in state:
         return None
-    return Group(_title(ctx, "Edit"), kit.diff_block(str(state["diff"]), ctx.palette, max_lines=PORTAL_LINES))
+    return Group(
+        _title(ctx, "Edit"), kit.diff_block(str(state["diff"]), ctx.palette, max_lines=PORTAL_LINES)
+    )
 
 
 def _glob(ctx: SurfaceContext, state: dict) -> RenderableType | None:
@@ -84,7 +110,10 @@ def _glob(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     if not isinstance(matches, list):
         return None
     total = int(state.get("total", len(matches)))
-    rows: list[RenderableType] = [_title(ctx, "Files matching"), Text(f"{total:,} files", style=ctx.palette.muted)]
+    rows: list[RenderableType] = [
+        _title(ctx, "Files matching"),
+        Text(f"{total:,} files", style=ctx.palette.muted),
+    ]
     rows.extend(kit.text(match) for match in matches[:PORTAL_ROWS])
     if total > min(len(matches), PORTAL_ROWS):
         rows.append(kit.showing(min(len(matches), PORTAL_ROWS), total, "files", ctx.palette))
@@ -103,8 +132,13 @@ def _command(ctx: SurfaceContext, state: dict) -> RenderableType:
     if not output.is_empty():
         lines = output.tail(PORTAL_LINES)
         if output.line_count > len(lines):
-            rows.append(kit.showing(len(lines), output.line_count, "lines (the last ones)", ctx.palette))
-        rows.extend(kit.ansi_text(line.text, ctx.palette.error if line.stream == "stderr" else "") for line in lines)
+            rows.append(
+                kit.showing(len(lines), output.line_count, "lines (the last ones)", ctx.palette)
+            )
+        rows.extend(
+            kit.ansi_text(line.text, ctx.palette.error if line.stream == "stderr" else "")
+            for line in lines
+        )
     elif state.get("output"):
         rows.extend(kit.ansi_text(line) for line in str(state["output"]).split("\n"))
     if state:

@@ -39,7 +39,11 @@ def list_files(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx, default=".")
     entries: list[dict[str, Any]] = state["entries"]
     if not entries:
-        return Text.assemble(("∅ ", palette.muted), kit.text(path), (" is empty — no files or directories", palette.muted))
+        return Text.assemble(
+            ("∅ ", palette.muted),
+            kit.text(path),
+            (" is empty — no files or directories", palette.muted),
+        )
     total = int(state.get("total", len(entries)))
     shown = entries[:LIST_ROWS]
     rows = [header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))]
@@ -60,13 +64,30 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx)
     total = int(state.get("totalLines", 0))
     if total == 0:
-        return Text.assemble(("∅ ", palette.muted), kit.text(path), (" is empty (0 lines)", palette.muted))
+        return Text.assemble(
+            ("∅ ", palette.muted), kit.text(path), (" is empty (0 lines)", palette.muted)
+        )
     start, end = int(state["startLine"]), int(state["endLine"])
     language = language_of(path, state)
-    top = header(ctx, kit.text(path, "bold"), (f" · lines {start}-{end} of {total:,} · {language} · {kit.human_size(int(state.get('size', 0)))}", palette.muted))
-    rows: list[RenderableType] = [top, kit.code_block(state["content"], language, palette, max_lines=FILE_LINES, start_line=start)]
+    top = header(
+        ctx,
+        kit.text(path, "bold"),
+        (
+            f" · lines {start}-{end} of {total:,} · {language} · {kit.human_size(int(state.get('size', 0)))}",
+            palette.muted,
+        ),
+    )
+    rows: list[RenderableType] = [
+        top,
+        kit.code_block(state["content"], language, palette, max_lines=FILE_LINES, start_line=start),
+    ]
     if state.get("truncated"):
-        rows.append(Text(f"the tool returned lines {start}-{end}; the file has {total:,}", style=f"italic {palette.muted}"))
+        rows.append(
+            Text(
+                f"the tool returned lines {start}-{end}; the file has {total:,}",
+                style=f"italic {palette.muted}",
+            )
+        )
     return Group(*rows)
 
 
@@ -81,7 +102,15 @@ def write_file(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
     verb = "created" if state.get("created") else "overwritten"
-    top = header(ctx, ("✓ ", palette.success), kit.text(path, "bold"), (f" {verb} · {kit.human_size(int(state['bytesWritten']))} · {int(state.get('lines', 0)):,} lines", palette.muted))
+    top = header(
+        ctx,
+        ("✓ ", palette.success),
+        kit.text(path, "bold"),
+        (
+            f" {verb} · {kit.human_size(int(state['bytesWritten']))} · {int(state.get('lines', 0)):,} lines",
+            palette.muted,
+        ),
+    )
     if not content:
         return Group(top, Text("the file is now empty", style=f"italic {palette.muted}"))
     return Group(top, kit.code_block(content, language_of(path, {}), palette, max_lines=10))
@@ -117,9 +146,15 @@ def glob_files(ctx: SurfaceContext) -> RenderableType | None:
     pattern = path_of(ctx, "pattern")
     matches: list[str] = state["matches"]
     if not matches:
-        return Text.assemble(("∅ no files match ", palette.muted), kit.text(pattern, "bold"), (f" under {path_of(ctx, default='.')}", palette.muted))
+        return Text.assemble(
+            ("∅ no files match ", palette.muted),
+            kit.text(pattern, "bold"),
+            (f" under {path_of(ctx, default='.')}", palette.muted),
+        )
     total = int(state.get("total", len(matches)))
-    rows: list[RenderableType] = [header(ctx, (f"{total:,} files match ", palette.muted), kit.text(pattern, "bold"))]
+    rows: list[RenderableType] = [
+        header(ctx, (f"{total:,} files match ", palette.muted), kit.text(pattern, "bold"))
+    ]
     rows.extend(kit.text(f"· {match}") for match in matches[:LIST_ROWS])
     if total > min(len(matches), LIST_ROWS):
         shown = min(len(matches), LIST_ROWS)
@@ -144,7 +179,13 @@ def grep_view(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> Rendera
     if not matches:
         return Text.assemble(("∅ no lines match ", palette.muted), kit.text(pattern, "bold"))
     total = int(state.get("total", len(matches)))
-    rows: list[RenderableType] = [header(ctx, (f"{total:,} matches in {state.get('files', '?')} files for ", palette.muted), kit.text(pattern, "bold"))]
+    rows: list[RenderableType] = [
+        header(
+            ctx,
+            (f"{total:,} matches in {state.get('files', '?')} files for ", palette.muted),
+            kit.text(pattern, "bold"),
+        )
+    ]
     by_file: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for match in matches[:limit]:
         by_file[str(match.get("path", ""))].append(match)
@@ -186,7 +227,12 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
     else:
         shown = lines[-OUTPUT_LINES:]
         if total > len(shown):
-            rows.append(Text(f"… {total - len(shown):,} earlier lines hidden · showing the last {len(shown)} of {total:,}", style=f"italic {palette.muted}"))
+            rows.append(
+                Text(
+                    f"… {total - len(shown):,} earlier lines hidden · showing the last {len(shown)} of {total:,}",
+                    style=f"italic {palette.muted}",
+                )
+            )
         rows.extend(kit.ansi_text(line) for line in shown)
     seconds = int(state.get("durationMs", 0)) / 1000
     if state.get("timedOut"):
@@ -194,10 +240,19 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
     elif state.get("exitCode") == 0:
         status = Text(f"✓ exit 0 · {seconds:.1f} s", style=f"bold {palette.success}")
     elif state.get("signal"):
-        status = Text(f"✗ killed by signal {state['signal']} · {seconds:.1f} s", style=f"bold {palette.error}")
+        status = Text(
+            f"✗ killed by signal {state['signal']} · {seconds:.1f} s", style=f"bold {palette.error}"
+        )
     else:
-        status = Text(f"✗ exit {state.get('exitCode')} · {seconds:.1f} s", style=f"bold {palette.error}")
+        status = Text(
+            f"✗ exit {state.get('exitCode')} · {seconds:.1f} s", style=f"bold {palette.error}"
+        )
     rows.append(status)
     if ctx.error is not None and ctx.error.type == "CommandTimeout":
-        rows.append(Text("hint: raise the timeout argument, or run a narrower command", style=f"italic {palette.muted}"))
+        rows.append(
+            Text(
+                "hint: raise the timeout argument, or run a narrower command",
+                style=f"italic {palette.muted}",
+            )
+        )
     return Group(*rows)
