@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
+
+from workbench.cli.output import echo, echo_json
 
 
 @click.command()
@@ -49,13 +50,13 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
             "variants": len(catalog.all_variants(include_generated=False)),
             "problems": [problem.to_json() for problem in problems],
         }
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
     else:
         for problem in problems:
-            click.echo(problem.format())
+            echo(problem.format())
         files = len(catalog.fixture_files) + len(catalog.broken_files)
         variants = len(catalog.all_variants(include_generated=False))
         summary = f"{files} fixture file(s), {variants} variant(s), {len(problems)} problem(s)"
-        click.echo(("✗ " if errors else "✓ ") + summary, err=True)
+        echo(("✗ " if errors else "✓ ") + summary, err=True)
     if errors:
         raise SystemExit(1)
