@@ -145,13 +145,17 @@ def main() -> None:
     ours = measure("ours", options.lines)
     print(f"{options.lines:,} lines in batches of {BATCH:,}")
     print(
-        f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB"
+        f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s "
+        f"to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB"
     )
     print(
-        f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, +{ours['rss_growth_kb'] / 1024:6.1f} MB"
+        f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, "
+        f"+{ours['rss_growth_kb'] / 1024:6.1f} MB"
     )
     print(
-        f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f}  (goal: time under 1.5)"
+        f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, "
+        f"memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f} "
+        " (goal: time under 1.5)"
     )
 
 

@@ -36,7 +36,7 @@ async def ready(pilot: Pilot) -> FixtureScreen:
 def variant_ids(tree: ToolTree) -> list[str]:
     found: list[str] = []
 
-    def walk(node) -> None:  # noqa: ANN001
+    def walk(node) -> None:
         if isinstance(node.data, VariantRef):
             found.append(node.data.variant.id)
         for child in node.children:
@@ -57,7 +57,7 @@ async def select(pilot: Pilot, screen: FixtureScreen, variant_id: str) -> None:
     await settle(pilot)
 
 
-def _nodes(node):  # noqa: ANN001, ANN202
+def _nodes(node):
     yield node
     for child in node.children:
         yield from _nodes(child)
@@ -193,7 +193,8 @@ HOSTILE = textwrap.dedent(
         result:
           success: false
           content: "[@click=app.quit]q[/] [/bold] \\e]52;c;aGk=\\a \\e]0;pwned\\a"
-          error: {type: "[@click=app.quit]Boom[/]", message: "[@click=app.quit]quit[/] [/bold] \\e[2J"}
+          error: {type: "[@click=app.quit]Boom[/]",
+                  message: "[@click=app.quit]quit[/] [/bold] \\e[2J"}
     """
 )
 
@@ -223,10 +224,10 @@ async def test_hostile_text_is_shown_literally_and_runs_nothing(
 async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(
     make_app: Callable[..., WorkbenchApp],
 ) -> None:
-    def loader():  # noqa: ANN202
+    def loader():
         project = open_project()
 
-        def broken(ctx):  # noqa: ANN001, ANN202
+        def broken(ctx):
             raise RuntimeError("render bug")
 
         project.registry.register("calculator", "calculate", SurfaceKind.RENDER, broken)
@@ -296,7 +297,8 @@ def approval_app(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> Workb
 
 
 async def at_approval_step(pilot: Pilot, *, instant: bool = False) -> FixtureScreen:
-    """The screen stepped back to the deploy variant's approval step; ``instant`` replays at full speed."""
+    """The screen stepped back to the deploy variant's approval step; ``instant`` replays at full
+    speed."""
     screen = await ready(pilot)
     await select(pilot, screen, "deploy-api")
     if instant:

@@ -56,11 +56,11 @@ async def pick(pilot: Pilot, screen: LiveScreen, source: str, tool: str, api: st
     return form
 
 
-def field(form: SchemaForm, key: str):  # noqa: ANN201
+def field(form: SchemaForm, key: str):
     return form._widgets[key]
 
 
-async def wait_for(pilot: Pilot, predicate, timeout: float = 15.0) -> None:  # noqa: ANN001
+async def wait_for(pilot: Pilot, predicate, timeout: float = 15.0) -> None:
     for _ in range(int(timeout / 0.05)):
         if predicate():
             return

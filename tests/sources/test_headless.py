@@ -43,7 +43,8 @@ async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> 
     )
     with pytest.raises(
         UsageProblem,
-        match=r"arguments do not match calculator.calculate's schema: expression: 7 is not of type 'string'",
+        match=r"arguments do not match calculator.calculate's schema: expression: "
+        r"7 is not of type 'string'",
     ):
         await call_once(
             build_session(LiveOptions(workspace=tmp_path)),

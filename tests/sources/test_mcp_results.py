@@ -122,8 +122,8 @@ def test_png_and_gif_images_are_summarised_with_their_size_not_their_bytes() -> 
         ]
     }
     assert (
-        result.content
-        == f"[image: image/png, {len(png):,} bytes, 7x5]\n[image: image/gif, {len(gif):,} bytes, 33x17]"
+        result.content == f"[image: image/png, {len(png):,} bytes, 7x5]\n[image: image/gif, "
+        f"{len(gif):,} bytes, 33x17]"
     )
     assert b64(png) not in str(result.model_dump())
 

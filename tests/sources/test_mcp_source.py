@@ -117,7 +117,7 @@ async def test_tool_allow_list_and_policy_overrides_of_the_spec() -> None:
         await source.stop()
 
 
-# --- every kind of result ---------------------------------------------------------------------------
+# --- every kind of result ------------------------------------------------------------------------
 
 
 async def test_text_becomes_content(demo: McpSource) -> None:
@@ -283,7 +283,7 @@ async def test_a_source_can_be_started_again_after_stop() -> None:
         await source.stop()
 
 
-# --- specs from the command line and from mcp.json --------------------------------------------------
+# --- specs from the command line and from mcp.json -----------------------------------------------
 
 
 def test_spec_from_argument() -> None:
@@ -352,7 +352,7 @@ def test_spec_from_config_entries() -> None:
             McpServerSpec.from_config("bad", entry)  # type: ignore[arg-type]
 
 
-# --- streamable HTTP --------------------------------------------------------------------------------
+# --- streamable HTTP -----------------------------------------------------------------------------
 
 
 def header_server() -> MCPServer:
@@ -408,7 +408,8 @@ async def test_the_demo_server_over_streamable_http() -> None:
 
 
 def refusing_app(status: int) -> Any:
-    """An ASGI app answering every request with ``status``, like an MCP endpoint behind a token check."""
+    """An ASGI app answering every request with ``status``, like an MCP endpoint behind a token
+    check."""
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":

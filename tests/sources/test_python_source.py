@@ -1,4 +1,5 @@
-"""PythonToolSource runs tool packages in-process: broken factories, unknown tools, closing runtimes."""
+"""PythonToolSource runs tool packages in-process: broken factories, unknown tools, closing
+runtimes."""
 
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from workbench.app.screens.fixture_screen import FixtureScreen
@@ -28,7 +28,7 @@ class WorkbenchApp(App[None]):
     SUB_TITLE = "tool UI surfaces"
 
     # Only chorded keys here: live mode has text inputs, where a bare "q" must type a "q".
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+q", "quit", "Quit"),
     ]

@@ -117,5 +117,5 @@ class CallState:
         return self.partial_args or {}
 
     @property
-    def error(self):  # noqa: ANN201 - ToolError | None, kept short for surfaces
+    def error(self):
         return self.result.error if self.result is not None else None

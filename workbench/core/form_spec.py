@@ -200,7 +200,7 @@ def parse_text(spec: FieldSpec, text: str) -> tuple[Any, str | None]:
 
 def to_text(spec: FieldSpec, value: Any) -> str:
     """The input text that shows ``value`` (the inverse of :func:`parse_text`)."""
-    if value is MISSING or value is None and spec.kind != "json":
+    if value is MISSING or (value is None and spec.kind != "json"):
         return ""
     if spec.kind == "array" and spec.item_kind is not None and isinstance(value, list):
         return ", ".join(str(item) for item in value)

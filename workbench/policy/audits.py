@@ -84,11 +84,8 @@ def _declares_paths(schema: Mapping[str, Any] | None) -> bool:
         return False
     for sub in properties.values():
         items = sub.get("items") if isinstance(sub, Mapping) else None
-        if (
-            isinstance(sub, Mapping)
-            and sub.get("format") == "path"
-            or isinstance(items, Mapping)
-            and items.get("format") == "path"
+        if (isinstance(sub, Mapping) and sub.get("format") == "path") or (
+            isinstance(items, Mapping) and items.get("format") == "path"
         ):
             return True
     return False
@@ -119,9 +116,7 @@ def extract_paths(
 
     def walk(value: Any, key: str, sub_schema: Any) -> Iterator[str]:
         if isinstance(value, str):
-            if _is_path_key(key, sub_schema):
-                yield value
-            elif (
+            if _is_path_key(key, sub_schema) or (
                 key.lower() not in CONTENT_KEYS
                 and "\n" not in value
                 and len(value) <= MAX_PATH_CHARS

@@ -111,7 +111,10 @@ class LiveCall:
             return True
         label = f"{self.tool}.{self.api}"
         if check.blocked:
-            message = f"Blocked by policy: {label} needs approval ({check.reason}) and no one can approve in headless mode."
+            message = (
+                f"Blocked by policy: {label} needs approval ({check.reason}) and no "
+                "one can approve in headless mode."
+            )
             self._finish(
                 ev.Blocked(
                     failure(
@@ -330,7 +333,8 @@ class LiveCall:
                             success=False,
                             error=error,
                             error_type=ErrorType.TOOL_CRASHED,
-                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}",
+                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: "
+                            f"{error}",
                         ),
                         at_ms=self._now_ms(),
                     )
@@ -340,7 +344,8 @@ class LiveCall:
                     ev.Failed(
                         failure(
                             ErrorType.PROTOCOL_ERROR,
-                            f"{self.tool}.{self.api} returned {type(result).__name__}, not a result",
+                            f"{self.tool}.{self.api} returned {type(result).__name__}, "
+                            "not a result",
                         ),
                         at_ms=self._now_ms(),
                     )
@@ -370,7 +375,8 @@ class LiveCall:
             ev.TimedOut(
                 failure(
                     ErrorType.TIMEOUT,
-                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.",
+                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} "
+                    f"s); {pending}.",
                     state={"timeout_ms": self.timeout_ms, "pending": pending},
                 ),
                 at_ms=self._now_ms(),

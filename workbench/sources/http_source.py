@@ -103,7 +103,8 @@ class HttpToolSource(ToolSource):
         if 300 <= status < 400:
             return to_result(
                 success=False,
-                content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the arguments were not re-sent there",
+                content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the "
+                "arguments were not re-sent there",
                 error=ToolError(
                     type=ErrorType.HTTP_ERROR,
                     message=f"HTTP {status} redirect from {url}",

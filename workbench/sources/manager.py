@@ -103,10 +103,10 @@ class ToolManager:
         # A source's filter follows it to its new name (filters are keyed by source name).
         moved = {
             old: self.filters.pop(old)
-            for old, source in zip(before, self.sources)
+            for old, source in zip(before, self.sources, strict=True)
             if old != source.name and old in self.filters
         }
-        for old, source in zip(before, self.sources):
+        for old, source in zip(before, self.sources, strict=True):
             if old in moved:
                 self.filters[source.name] = moved[old]
 

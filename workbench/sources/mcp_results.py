@@ -24,7 +24,8 @@ MCP_ERROR = "McpToolError"
 
 
 def slugify(name: str) -> str:
-    """A tool identifier from a server's name: ``mcp-servers/everything`` -> ``mcp-servers-everything``."""
+    """A tool identifier from a server's name: ``mcp-servers/everything`` ->
+    ``mcp-servers-everything``."""
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name.strip()).strip("-.").lower()
     return slug or "mcp-server"
 

@@ -77,7 +77,8 @@ class McpServerSpec:
         """One entry of an ``mcpServers`` mapping (Claude Desktop / Cursor format)."""
         if not SERVER_NAME.match(name):
             raise ValueError(
-                f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)"
+                f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' "
+                "(it becomes the tool's name in TOOL.API)"
             )
         if not isinstance(entry, dict):
             raise ValueError(f"mcpServers.{name} must be an object")
@@ -207,7 +208,8 @@ class McpSource(ToolSource):
         except TimeoutError:
             self.status = SourceStatus(
                 SourceState.FAILED,
-                f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} s{self._stderr_suffix()}",
+                f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} "
+                f"s{self._stderr_suffix()}",
             )
             await self.stop(keep_status=True)
 
@@ -241,7 +243,10 @@ class McpSource(ToolSource):
                 from mcp.client.stdio import stdio_client
 
                 _track_spawns()
-                self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+                # Not a with-block: the log outlives this call and is closed in stop().
+                self._errlog = tempfile.TemporaryFile(  # noqa: SIM115
+                    "w+", encoding="utf-8", errors="replace"
+                )
                 # A workbench user expects their environment (PATH, virtualenv) to reach the
                 # server, unless the config opts out to keep secrets from it.
                 env = (
@@ -261,7 +266,7 @@ class McpSource(ToolSource):
                 if self._ready is not None and not self._ready.done():
                     self._ready.set_result(None)
                 await self._stop.wait()
-        except BaseException as error:  # noqa: BLE001 - every way a server can fail is reported
+        except BaseException as error:
             if isinstance(error, asyncio.CancelledError) and self._stop.is_set():
                 raise
             self.status = SourceStatus(SourceState.FAILED, self._explain(error))

@@ -217,7 +217,7 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     width = max(4, width)
     if fraction is None:
         return Text("·" * width, style=palette.muted)
-    filled = int(round(fraction * width))
+    filled = round(fraction * width)
     bar = Text("█" * filled, style=palette.primary)
     bar.append("░" * (width - filled), style=palette.muted)
     return bar
@@ -323,7 +323,8 @@ def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[Rend
     if hidden:
         rows.append(
             Text(
-                f"… {hidden:,} lines hidden · showing the last {len(tail)} of {output.line_count:,}",
+                f"… {hidden:,} lines hidden · showing "
+                f"the last {len(tail)} of {output.line_count:,}",
                 style=f"italic {palette.muted}",
             )
         )

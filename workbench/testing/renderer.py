@@ -67,7 +67,9 @@ class _SnapshotApp(App[None]):
     # The Portal is a scrolling side panel: its snapshot is what one panel-height shows.
     CSS = f"""
     Screen {{ overflow: hidden; }}
-    #portal-frame {{ width: 80; height: auto; max-height: {PORTAL_VIEW_HEIGHT}; border-left: vkey $primary; }}
+    #portal-frame {{
+        width: 80; height: auto; max-height: {PORTAL_VIEW_HEIGHT}; border-left: vkey $primary;
+    }}
     """
 
     def __init__(self, registry: SurfaceRegistry) -> None:

@@ -1,4 +1,5 @@
-"""TaskRuntime through invoke() on a real SQLite file: create, batch, list, status, and running real commands."""
+"""TaskRuntime through invoke() on a real SQLite file: create, batch, list, status, and running real
+commands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""create_runtime: offline by default, and the settings web.online, web.searxng_url and web.allow wiring the guarded online services."""
+"""create_runtime: offline by default, and the settings web.online, web.searxng_url and web.allow
+wiring the guarded online services."""
 
 from __future__ import annotations
 

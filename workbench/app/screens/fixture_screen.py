@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -45,7 +46,7 @@ WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 class FixtureScreen(Screen[None]):
     """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket", "prev_phase", "Prev phase", key_display="["),
         Binding("right_square_bracket", "next_phase", "Next phase", key_display="]"),
         Binding("p", "play_pause", "Play/pause"),
@@ -60,7 +61,8 @@ class FixtureScreen(Screen[None]):
     ]
 
     class CatalogLoaded(Message):
-        """The project finished loading (in a worker thread); handled by ``on_fixture_screen_catalog_loaded``."""
+        """The project finished loading (in a worker thread); handled by
+        ``on_fixture_screen_catalog_loaded``."""
 
         def __init__(self, project: Project, generation: int) -> None:
             super().__init__()

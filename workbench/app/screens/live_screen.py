@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -52,7 +52,7 @@ WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 class LiveScreen(Screen[None]):
     """Sources on the left; the API form, the tool card and the call history on the right."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "call", "Call"),
         Binding("escape", "cancel_call", "Cancel call"),
         Binding("f5", "rerun", "Re-run"),
@@ -100,7 +100,9 @@ class LiveScreen(Screen[None]):
                     yield ToolCard(
                         registry,
                         animate=self.animate,
-                        empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays through every surface here.",
+                        empty_hint="Fill in the arguments and press Call "
+                        "(ctrl+s): the call plays through "
+                        "every surface here.",
                         id="card",
                     )
                     yield InterventionBar(id="intervention")

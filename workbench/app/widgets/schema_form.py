@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape as escape_markup
 from textual.message import Message
@@ -49,7 +49,7 @@ class SchemaForm(Vertical):
     can always be edited as JSON instead.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Submit the arguments (the screen's ctrl+s does the same from anywhere).
         Binding("ctrl+s", "submit", "Call", show=True),
         # Switch between the generated form and one JSON editor for the whole object.

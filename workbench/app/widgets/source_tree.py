@@ -84,7 +84,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
                 self.select_node(node)
                 return
 
-    def _walk(self, node):  # noqa: ANN001, ANN202
+    def _walk(self, node):
         yield node
         for child in node.children:
             yield from self._walk(child)

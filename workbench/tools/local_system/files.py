@@ -215,7 +215,8 @@ class WorkspaceFiles:
         if size > MAX_READ_BYTES:
             raise WorkspaceError(
                 "FileTooLarge",
-                f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} (use startLine/endLine on a smaller file or grepContent)",
+                f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} "
+                "(use startLine/endLine on a smaller file or grepContent)",
                 path,
             )
         data = file.read_bytes()

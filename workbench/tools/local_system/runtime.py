@@ -91,7 +91,8 @@ class LocalSystemRuntime(BaseRuntime):
         if state["totalLines"] == 0:
             return to_result(success=True, content=f"{path} is empty (0 bytes).", state=state)
         note = (
-            f"\n[truncated: showing lines {state['startLine']}-{state['endLine']} of {state['totalLines']}; read further with startLine]"
+            f"\n[truncated: showing lines {state['startLine']}-{state['endLine']} "
+            f"of {state['totalLines']}; read further with startLine]"
             if state["truncated"]
             else ""
         )
@@ -135,7 +136,9 @@ class LocalSystemRuntime(BaseRuntime):
             return _error(error)
         return to_result(
             success=True,
-            content=f"Edited {path}: {state['replacements']} replacement(s), +{state['linesAdded']} -{state['linesRemoved']} lines.\n{state['diff']}",
+            content=f"Edited {path}: {state['replacements']} "
+            f"replacement(s), +{state['linesAdded']} "
+            f"-{state['linesRemoved']} lines.\n{state['diff']}",
             state=state,
         )
 
@@ -184,7 +187,8 @@ class LocalSystemRuntime(BaseRuntime):
         shown = state["matches"][:CONTENT_LIST_ITEMS]
         lines = [f"{match['path']}:{match['line']}: {match['text']}" for match in shown]
         more = (
-            f"\n… {state['total'] - len(shown)} more matches (showing {len(shown)} of {state['total']})"
+            f"\n… {state['total'] - len(shown)} more matches (showing {len(shown)} "
+            f"of {state['total']})"
             if state["total"] > len(shown)
             else ""
         )
@@ -251,7 +255,10 @@ class LocalSystemRuntime(BaseRuntime):
         # The model reads plain text: colour codes would only cost tokens.
         body = head + clean("\n".join(shown))
         if outcome.timed_out:
-            message = f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} output line(s)"
+            message = (
+                f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} "
+                "output line(s)"
+            )
             return to_result(
                 success=False,
                 content=f"{message}.\n{body}".rstrip(),

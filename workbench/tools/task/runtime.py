@@ -121,7 +121,8 @@ class TaskRuntime(BaseRuntime):
         if not tasks:
             return to_result(success=True, content="No tasks match.", state=state)
         lines = [
-            f"- {task.identifier} [{task.status}] {task.name} (priority: {PRIORITIES[task.priority]})"
+            f"- {task.identifier} [{task.status}] "
+            f"{task.name} (priority: {PRIORITIES[task.priority]})"
             for task in tasks[:CONTENT_TASKS]
         ]
         more = (
@@ -173,7 +174,11 @@ class TaskRuntime(BaseRuntime):
         base = {"identifier": task.identifier, "name": task.name, "previousStatus": task.status}
         if blocking:
             names = ", ".join(f"TASK-{dep}" for dep in blocking)
-            message = f"{task.identifier} depends on {names}, which {'is' if len(blocking) == 1 else 'are'} not completed"
+            message = (
+                f"{task.identifier} depends on {names}, "
+                f"which {'is' if len(blocking) == 1 else 'are'} "
+                "not completed"
+            )
             return to_result(
                 success=False,
                 content=message,
@@ -256,7 +261,8 @@ class TaskRuntime(BaseRuntime):
         if ok:
             return to_result(
                 success=True,
-                content=f"{task.identifier} completed (`{task.command}` exited 0).\n{text}".rstrip(),
+                content=f"{task.identifier} completed (`{task.command}` "
+                f"exited 0).\n{text}".rstrip(),
                 state=state,
             )
         message = f"{task.identifier} failed: `{task.command}` {reason}"

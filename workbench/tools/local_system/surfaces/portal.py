@@ -75,7 +75,8 @@ def _read(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     return Group(
         _title(ctx, "File"),
         Text(
-            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} · {kit.human_size(int(state.get('size', 0)))}",
+            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} "
+            f"· {kit.human_size(int(state.get('size', 0)))}",
             style=ctx.palette.muted,
         ),
         kit.code_block(

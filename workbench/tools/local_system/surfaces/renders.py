@@ -73,7 +73,8 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
         ctx,
         kit.text(path, "bold"),
         (
-            f" · lines {start}-{end} of {total:,} · {language} · {kit.human_size(int(state.get('size', 0)))}",
+            f" · lines {start}-{end} of {total:,} "
+            f"· {language} · {kit.human_size(int(state.get('size', 0)))}",
             palette.muted,
         ),
     )
@@ -107,7 +108,9 @@ def write_file(ctx: SurfaceContext) -> RenderableType | None:
         ("✓ ", palette.success),
         kit.text(path, "bold"),
         (
-            f" {verb} · {kit.human_size(int(state['bytesWritten']))} · {int(state.get('lines', 0)):,} lines",
+            f" {verb} · {kit.human_size(int(state['bytesWritten']))} "
+            f"· {int(state.get('lines', 0)):,} "
+            "lines",
             palette.muted,
         ),
     )
@@ -229,7 +232,8 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
         if total > len(shown):
             rows.append(
                 Text(
-                    f"… {total - len(shown):,} earlier lines hidden · showing the last {len(shown)} of {total:,}",
+                    f"… {total - len(shown):,} earlier lines hidden · showing the last "
+                    f"{len(shown)} of {total:,}",
                     style=f"italic {palette.muted}",
                 )
             )
