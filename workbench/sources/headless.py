@@ -8,7 +8,7 @@ from typing import Any
 from workbench.core import events as ev
 from workbench.core.call_state import CallState
 from workbench.core.reducer import reduce
-from workbench.fixtures.loader import validate_args
+from workbench.core.schema import validate_args
 from workbench.policy.engine import check_approval
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError

@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
-from workbench.sources.mcp_results import manifest_from_tools, slugify, to_tool_result
+from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
 
 HANDSHAKE_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0
@@ -286,7 +287,7 @@ class McpSource(ToolSource):
         self.server_name = (
             (info.name if info is not None else None) or self.spec.name or "mcp-server"
         )
-        identifier = self.spec.name or slugify(self.server_name)
+        identifier = self.spec.name or slug(self.server_name, fallback="mcp-server")
         if not self.spec.name:
             self.name = identifier
         tools: list[Any] = []

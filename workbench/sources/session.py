@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, load_config
+from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
 from workbench.fixtures.catalog import load_tool_modules
 from workbench.fixtures.loader import find_files, load_manifest_file
@@ -75,12 +76,11 @@ def read_mcp_config(path: Path) -> list[McpServerSpec]:
 
 
 def _skills_package(root: Path) -> ToolPackage:
-    from workbench.fixtures.recorder import slug
     from workbench.tools.skills import MANIFEST, SURFACES
     from workbench.tools.skills.library import SkillLibrary
     from workbench.tools.skills.runtime import SkillsRuntime
 
-    identifier = slug(root.resolve().name) or "skills"
+    identifier = slug(root.resolve().name, fallback="skills")
     manifest = MANIFEST.model_copy(
         update={
             "identifier": identifier,

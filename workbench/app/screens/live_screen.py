@@ -26,6 +26,7 @@ from workbench.app.widgets.source_tree import ApiAddress, SourceTree
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
+from workbench.core.identifiers import slug
 from workbench.core.problems import Problem
 from workbench.core.reducer import reduce
 from workbench.core.sanitize import clean
@@ -33,7 +34,6 @@ from workbench.fixtures.recorder import (
     RecordingError,
     save_manifest,
     save_variant,
-    slug,
     variant_from_events,
 )
 from workbench.fixtures.replay import ApprovalDecision
@@ -407,7 +407,7 @@ class LiveScreen(Screen[None]):
         )
         variant = variant_from_events(
             entry.events,
-            variant_id=slug(f"{entry.api}-{first_value}"),
+            variant_id=slug(f"{entry.api}-{first_value}", fallback="call"),
             label=f"Recorded {entry.tool}.{entry.api} call",
         )
         variant_id = save_variant(path, entry.tool, entry.api, variant)

@@ -30,7 +30,7 @@ from workbench.core.form_spec import (
 )
 from workbench.core.manifest import ToolApi
 from workbench.core.sanitize import clean
-from workbench.fixtures.loader import validate_args
+from workbench.core.schema import validate_args
 from workbench.surfaces.kit import truncate_line
 
 MAX_DESCRIPTION_CHARS = 300
