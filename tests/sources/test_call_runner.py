@@ -19,8 +19,8 @@ from workbench.core import events as ev
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ErrorType, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext, ToolTimedOut
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import PolicyContext, check_approval
+from workbench.policy.verdict import ApprovalDecision, ApprovalGate
 from workbench.sources import call_runner
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.demo_server import build_server
@@ -457,7 +457,7 @@ async def files() -> AsyncIterator[tuple[McpSource, Removals]]:
 
 def gate(
     decision: ApprovalDecision, seen: list[ev.ApprovalRequested] | None = None
-) -> call_runner.ApprovalGate:
+) -> ApprovalGate:
     async def decide(request: ev.ApprovalRequested) -> ApprovalDecision:
         if seen is not None:
             seen.append(request)

@@ -10,7 +10,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,11 @@ from workbench.core.manifest import ToolManifest
 from workbench.core.partial_args import stream_chunks
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
-from workbench.fixtures.replay import ApprovalDecision
-from workbench.policy.verdict import ApprovalCheck
+from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
 from workbench.sources.timeouts import MAX_TIMEOUT_MS
 
 EventSink = Callable[[ev.CallEvent], None]
-ApprovalGate = Callable[[ev.ApprovalRequested], Awaitable[ApprovalDecision]]
 
 ARGS_CHUNK_CHARS = 16
 MAX_ARGS_CHUNKS = 40

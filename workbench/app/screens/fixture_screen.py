@@ -32,11 +32,11 @@ from workbench.core.reducer import reduce
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
-    ApprovalDecision,
     FixtureReplayer,
     speed_label,
 )
 from workbench.fixtures.script import CallScript
+from workbench.policy.verdict import ApprovalDecision
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 

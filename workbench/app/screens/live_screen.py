@@ -36,8 +36,8 @@ from workbench.fixtures.recorder import (
     save_variant,
     variant_from_events,
 )
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import check_approval
+from workbench.policy.verdict import ApprovalDecision
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.session import LiveSession

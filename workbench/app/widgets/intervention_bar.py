@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.core.sanitize import clean
+from workbench.policy.verdict import ApprovalAction
 
 
 class InterventionBar(Vertical):
@@ -43,7 +44,11 @@ class InterventionBar(Vertical):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
         def __init__(
-            self, control: InterventionBar, action: str, args: dict[str, Any] | None, reason: str
+            self,
+            control: InterventionBar,
+            action: ApprovalAction,
+            args: dict[str, Any] | None,
+            reason: str,
         ) -> None:
             super().__init__()
             self._control = control
