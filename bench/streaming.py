@@ -47,7 +47,7 @@ async def run_ours(total: int) -> dict[str, float]:
     from workbench.core import events as ev
     from workbench.core.call_state import CallState
     from workbench.core.reducer import reduce
-    from workbench.project import build_registry, open_project
+    from workbench.project import open_project
     from workbench.testing.screen import screen_text, settle
 
     project = open_project()
@@ -56,7 +56,7 @@ async def run_ours(total: int) -> dict[str, float]:
 
     class StreamApp(App[None]):
         def compose(self) -> ComposeResult:
-            yield ToolCard(build_registry(project.catalog), animate=False)
+            yield ToolCard(project.registry, animate=False)
 
         def on_mount(self) -> None:
             self.pending: list[ev.CallEvent] = []

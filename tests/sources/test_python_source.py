@@ -8,11 +8,11 @@ from typing import Any
 
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ErrorType, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.core.runtime import BaseRuntime, CallContext, RuntimeServices
 from workbench.sources.base import SourceState
 from workbench.sources.python_source import PythonToolSource
 from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.package import ToolPackage
 
 
 def manifest(identifier: str, *apis: str) -> ToolManifest:

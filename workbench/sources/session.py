@@ -10,15 +10,15 @@ from pathlib import Path
 from workbench.config import WorkbenchConfig, load_config
 from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
-from workbench.fixtures.catalog import load_tool_modules
+from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.package import ToolPackage
 
 
 class SetupError(ValueError):

@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.config import bundled_fixtures_dir
 from workbench.core import events as ev
+from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import dump_fixture, variant_from_events
 from workbench.fixtures.replay import ApprovalDecision
@@ -28,7 +29,6 @@ from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.python_source import PythonToolSource
 from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices
 
 
 @dataclass

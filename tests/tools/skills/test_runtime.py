@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.runtime import CallContext
-from workbench.tools.package import RuntimeServices
+from workbench.core.runtime import CallContext, RuntimeServices
 from workbench.tools.skills import PACKAGE, create_runtime
 from workbench.tools.skills.library import (
     BUNDLED_SKILLS,

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from tests.tools.runtime_calls import Capture, error_type
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.local_system.commands import CommandRunner
-from workbench.tools.package import RuntimeServices
 from workbench.tools.task import DATABASE_NAME, MANIFEST, PACKAGE, TaskRuntime, TaskStore
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.net.local_server import LocalServer, Reply
-from workbench.tools.package import RuntimeServices
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.web_browsing import PACKAGE, create_runtime
 from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
 from workbench.tools.web_browsing.services import (
