@@ -15,7 +15,6 @@ from rich.text import Text
 from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import Surface, SurfaceKind
 
 STREAM_TAIL_LINES = 20
 
@@ -200,13 +199,3 @@ def portal(ctx: SurfaceContext) -> RenderableType:
         rows.append(Text("output", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.output.text(), palette, max_lines=400, ansi=True))
     return Group(*rows)
-
-
-GENERIC_SURFACES: dict[SurfaceKind, Surface] = {
-    SurfaceKind.INSPECTOR: inspector,
-    SurfaceKind.PLACEHOLDER: placeholder,
-    SurfaceKind.STREAMING: streaming,
-    SurfaceKind.RENDER: render,
-    SurfaceKind.INTERVENTION: intervention,
-    SurfaceKind.PORTAL: portal,
-}
