@@ -20,7 +20,7 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.cli import main
 from workbench.config import WorkbenchConfig
 from workbench.core.call_state import Phase
-from workbench.sources.session import LiveOptions, build_session
+from workbench.session import LiveOptions, build_session
 from workbench.surfaces.registry import SurfaceKind
 from workbench.testing.screen import screen_text, settle
 

@@ -14,7 +14,7 @@ from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.project import Project, open_project
 
 if TYPE_CHECKING:
-    from workbench.sources.session import LiveSession
+    from workbench.session import LiveSession
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"

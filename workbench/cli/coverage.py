@@ -44,7 +44,7 @@ def coverage(output_format: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from workbench.fixtures.coverage import coverage as compute
+    from workbench.coverage import coverage as compute
     from workbench.project import open_project
 
     project = open_project()

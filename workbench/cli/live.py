@@ -81,7 +81,7 @@ def source_options(function: F) -> F:
 
 
 def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
-    from workbench.sources.session import LiveOptions, SetupError, build_session
+    from workbench.session import LiveOptions, SetupError, build_session
 
     try:
         return build_session(
@@ -191,7 +191,9 @@ def call(
     args = _parse_args(args_text)
     session = _build(options, include_demo=demo, approval=approval)
     try:
-        outcome = asyncio.run(call_once(session, name, args, timeout_s=timeout))
+        outcome = asyncio.run(
+            call_once(session.manager, session.policy, name, args, timeout_s=timeout)
+        )
     except UsageProblem as error:
         click.echo(f"workbench: error: {error}", err=True)
         raise SystemExit(2) from None

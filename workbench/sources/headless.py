@@ -9,10 +9,9 @@ from workbench.core import events as ev
 from workbench.core.call_state import CallState
 from workbench.core.reducer import reduce
 from workbench.core.schema import validate_args
-from workbench.policy.engine import check_approval
+from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.call_runner import LiveCall
-from workbench.sources.manager import ResolutionError
-from workbench.sources.session import LiveSession
+from workbench.sources.manager import ResolutionError, ToolManager
 from workbench.sources.timeouts import resolve_timeout_ms
 
 
@@ -29,10 +28,14 @@ class HeadlessOutcome:
 
 
 async def call_once(
-    session: LiveSession, name: str, args: dict[str, Any], *, timeout_s: float | None = None
+    manager: ToolManager,
+    policy: PolicyContext,
+    name: str,
+    args: dict[str, Any],
+    *,
+    timeout_s: float | None = None,
 ) -> HeadlessOutcome:
     """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input."""
-    manager = session.manager
     await manager.start()
     try:
         try:
@@ -52,7 +55,7 @@ async def call_once(
                 for path, message in problems[:5]
             )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
-        check = check_approval(resolved.entry.manifest, resolved.api.name, args, session.policy)
+        check = check_approval(resolved.entry.manifest, resolved.api.name, args, policy)
         timeout_ms = resolve_timeout_ms(
             args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None
         )
@@ -74,7 +77,7 @@ async def call_once(
             timeout_ms=timeout_ms,
             approval=check,
             approval_gate=None,
-            workspace=session.policy.workspace,
+            workspace=policy.workspace,
         )
         await call.run()
         return HeadlessOutcome(

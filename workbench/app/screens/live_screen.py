@@ -38,9 +38,9 @@ from workbench.fixtures.recorder import (
 )
 from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
+from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
-from workbench.sources.session import LiveSession
 from workbench.sources.timeouts import resolve_timeout_ms
 from workbench.surfaces.registry import SurfaceKind
 

@@ -10,10 +10,10 @@ import pytest
 
 from tests.sources.helpers import MISBEHAVING
 from workbench.config import WorkbenchConfig, load_config
+from workbench.session import LiveOptions, SetupError, build_session, read_mcp_config
 from workbench.sources.http_source import HttpToolSource
 from workbench.sources.mcp_source import McpSource
 from workbench.sources.python_source import PythonToolSource
-from workbench.sources.session import LiveOptions, SetupError, build_session, read_mcp_config
 
 
 @pytest.fixture(autouse=True)
@@ -210,7 +210,7 @@ def test_bad_mcp_config_entries_are_setup_errors(
 ) -> None:
     import json
 
-    from workbench.sources.session import SetupError, read_mcp_config
+    from workbench.session import SetupError, read_mcp_config
 
     path = tmp_path / "mcp.json"
     path.write_text(json.dumps({"mcpServers": {key: entry}}))

@@ -1,6 +1,6 @@
 """Record the reference tools' fixtures from real calls.
 
-    python -m workbench.tools.record_reference [--out fixtures] [--only local-system/runCommand]
+    python scripts/record_reference.py [--out fixtures] [--only local-system/runCommand]
 
 Every variant is a real call of the bundled runtime — in a freshly built sample workspace,
 with a fresh task database — recorded through the same live-call path the TUI uses, then
@@ -24,8 +24,8 @@ from workbench.core import events as ev
 from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import dump_fixture, variant_from_events
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import PolicyContext, check_approval
+from workbench.policy.verdict import ApprovalDecision
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.python_source import PythonToolSource
 from workbench.tools import bundled_packages
@@ -1016,7 +1016,7 @@ async def main_async(out: Path, only: set[str]) -> int:
         path = out / tool / f"{api}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         header = (
-            "# Recorded from real calls by `python -m workbench.tools.record_reference`; "
+            "# Recorded from real calls by `python scripts/record_reference.py`; "
             "edit labels freely.\n"
         )
         path.write_text(header + dump_fixture(data), encoding="utf-8")
