@@ -43,7 +43,7 @@ class WorkbenchApp(App[None]):
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
-        self.animate = animate
+        self.animated = animate
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
@@ -52,9 +52,9 @@ class WorkbenchApp(App[None]):
         if self.live_session is not None:
             from workbench.app.screens.live_screen import LiveScreen
 
-            self.push_screen(LiveScreen(self.live_session, animate=self.animate))
+            self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
-            self.push_screen(FixtureScreen(self._load_project, animate=self.animate))
+            self.push_screen(FixtureScreen(self._load_project, animate=self.animated))
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""

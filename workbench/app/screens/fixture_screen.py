@@ -83,7 +83,7 @@ class FixtureScreen(Screen[None]):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
-        self.animate = animate
+        self.animated = animate
         self.project: Project | None = None
         self.ref: VariantRef | None = None
         self.script: CallScript | None = None
@@ -109,7 +109,7 @@ class FixtureScreen(Screen[None]):
             with Vertical(id="center"):
                 yield PhaseStepper(id="stepper")
                 with ScrollableContainer(id="stage"):
-                    yield ToolCard(registry, animate=self.animate, id="card")
+                    yield ToolCard(registry, animate=self.animated, id="card")
                     yield InterventionBar(id="intervention")
                 yield Static(Text(""), id="card-status")
                 yield DetailsPane(id="details")

@@ -75,7 +75,7 @@ class LiveScreen(Screen[None]):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.session = session
-        self.animate = animate
+        self.animated = animate
         self.address: ApiAddress | None = None
         self.current_call: LiveCall | None = None
         self.current_entry: HistoryEntry | None = None
@@ -99,7 +99,7 @@ class LiveScreen(Screen[None]):
                 with ScrollableContainer(id="stage"):
                     yield ToolCard(
                         registry,
-                        animate=self.animate,
+                        animate=self.animated,
                         empty_hint="Fill in the arguments and press Call "
                         "(ctrl+s): the call plays through "
                         "every surface here.",
@@ -218,7 +218,7 @@ class LiveScreen(Screen[None]):
             approval=check,
             approval_gate=self._approval_gate,
             workspace=self.session.policy.workspace,
-            args_chunk_delay_s=0.01 if self.animate else 0.0,
+            args_chunk_delay_s=0.01 if self.animated else 0.0,
         )
         self.current_call = call
         history.add(entry)
