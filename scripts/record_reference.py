@@ -21,6 +21,7 @@ from typing import Any
 
 from workbench.config import bundled_fixtures_dir
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import dump_fixture, variant_from_events
@@ -949,7 +950,7 @@ async def record(spec: Spec) -> dict[str, Any]:
         source = PythonToolSource("bundled", packages, services)
         await source.start()
         manifest = packages[0].manifest
-        events: list[ev.CallEvent] = []
+        record = CallRecord.start(spec.tool, spec.api)
 
         async def gate(request: ev.ApprovalRequested) -> ApprovalDecision:
             await asyncio.sleep(0)
@@ -966,7 +967,7 @@ async def record(spec: Spec) -> dict[str, Any]:
             spec.tool,
             spec.api,
             spec.args,
-            on_event=events.append,
+            on_event=record.add,
             timeout_ms=spec.timeout_ms,
             approval=check,
             approval_gate=gate,
@@ -977,7 +978,7 @@ async def record(spec: Spec) -> dict[str, Any]:
         finally:
             await source.stop()
         variant = variant_from_events(
-            events,
+            record.events,
             variant_id=spec.variant_id,
             label=spec.label,
             kind=spec.kind,

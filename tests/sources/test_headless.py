@@ -10,9 +10,10 @@ import pytest
 
 from tests.sources.helpers import MISBEHAVING
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.session import LiveOptions, LiveSession, build_session
 from workbench.sources.base import SourceState
-from workbench.sources.headless import HeadlessOutcome, UsageProblem, call_once
+from workbench.sources.headless import UsageProblem, call_once
 from workbench.sources.mcp_source import McpSource
 
 
@@ -21,7 +22,7 @@ def in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-async def call_in(session: LiveSession, name: str, args: dict[str, Any]) -> HeadlessOutcome:
+async def call_in(session: LiveSession, name: str, args: dict[str, Any]) -> CallRecord:
     return await call_once(session.manager, session.policy, name, args)
 
 

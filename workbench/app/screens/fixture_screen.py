@@ -25,10 +25,10 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.config import ConfigError, WorkbenchConfig
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
-from workbench.core.reducer import reduce
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
@@ -251,9 +251,11 @@ class FixtureScreen(Screen[None]):
             approval_gate=self._approval_gate,
             start_index=start_index,
         )
+        # The replay continues the call from ``state``; only the state is shown, so no events kept.
+        record = CallRecord(state, keep_events=False)
         try:
             async for event in self._replayer.events():
-                state = reduce(state, event)
+                state = record.add(event)
                 if self.script is not None and state.phase in self.script.phases:
                     self.phase_index = self.script.phases.index(state.phase)
                 self.show_state(state)
@@ -276,7 +278,9 @@ class FixtureScreen(Screen[None]):
         state = self.state
         if state is None or state.phase is not Phase.AWAITING_APPROVAL or self.script is None:
             return
-        decided = reduce(state, decision.event(state.timings.last_event_ms + 1))
+        decided = CallRecord(state, keep_events=False).add(
+            decision.event(state.timings.last_event_ms + 1)
+        )
         if decision.action == "approve":
             self._replay(self._start_index_for(Phase.AWAITING_APPROVAL) + 1, decided)
         else:
