@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
+from workbench.sources.mcp_config import read_mcp_config
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
 from workbench.surfaces.registry import SurfaceRegistry
@@ -53,26 +53,6 @@ class LiveSession:
     def fixture_dir(self) -> Path:
         """Where recorded calls are saved: the project's first fixture directory."""
         return self.config.fixture_dirs[0]
-
-
-def read_mcp_config(path: Path) -> list[McpServerSpec]:
-    """The ``mcpServers`` mapping other MCP clients use (command/args/env or url/headers)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SetupError(f"{path}: cannot read: {error.strerror or error}") from None
-    except json.JSONDecodeError as error:
-        raise SetupError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
-    servers = data.get("mcpServers") if isinstance(data, dict) else None
-    if not isinstance(servers, dict):
-        raise SetupError(f"{path}: expected an object with an mcpServers mapping")
-    specs = []
-    for name, entry in servers.items():
-        try:
-            specs.append(McpServerSpec.from_config(str(name), entry))
-        except ValueError as error:
-            raise SetupError(f"{path}: {error}") from None
-    return specs
 
 
 def _skills_package(root: Path) -> ToolPackage:

@@ -16,6 +16,7 @@ from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
+from workbench.config import load_config
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
 from workbench.project import open_project
@@ -179,6 +180,20 @@ async def test_broken_file_shows_in_the_problems_panel_and_the_rest_works(
         assert "1 problem in 1 file" in screen_text(app)
         await select(pilot, screen, "still-works")
         assert "Calculated: 1 + 1 = 2" in screen_text(app)
+
+
+async def test_a_broken_tool_workbench_table_shows_as_located_problems(
+    make_app: Callable[..., WorkbenchApp], tmp_path: Path
+) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.workbench]\nfixtures = ["fx"]\nsnapshots = false\n')
+    app = make_app(loader=lambda: open_project(config=load_config(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        panel = screen.query_one(ProblemsPanel)
+        assert [problem.format() for problem in panel.problems] == [
+            f"{pyproject}:3: tool.workbench.snapshots: Input should be a valid string"
+        ]
 
 
 HOSTILE = textwrap.dedent(

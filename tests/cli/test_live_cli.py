@@ -168,8 +168,29 @@ def test_a_broken_config_file_exits_2(runner: CliRunner, tmp_path: Path) -> None
     assert result.exit_code == 2
     assert (
         one_line_error(result)
-        == f"workbench: error: {config}: mcpServers.x needs a command or a url"
+        == f"workbench: error: {config}:1: mcpServers.x: needs a command or a url"
     )
+
+
+def test_every_mcp_json_mistake_is_a_located_line_never_a_traceback(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(
+        '{\n  "mcpServers": {\n    "x": {"command": "srv", "env": ["A=1"]},\n'
+        '    "bad name": {"url": "http://127.0.0.1:9/mcp"}\n  }\n}\n'
+    )
+    for command in (["tools", "--config", str(config)], ["live", "--config", str(config)]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 2, result.output
+        assert ("Traceback" not in result.output and result.exception is None) or isinstance(
+            result.exception, SystemExit
+        )
+        assert result.stderr.splitlines() == [
+            f"workbench: error: {config}:3: mcpServers.x.env: Input should be a valid dictionary",
+            f"workbench: error: {config}:4: mcpServers.bad name: a server's key must be letters, "
+            "digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)",
+        ]
 
 
 def test_json_format(runner: CliRunner) -> None:

@@ -305,53 +305,6 @@ def test_spec_from_argument() -> None:
     assert McpServerSpec(name="x", server=object()).transport == "in-process"
 
 
-def test_spec_from_config_entries() -> None:
-    stdio = McpServerSpec.from_config(
-        "files",
-        {
-            "command": "npx",
-            "args": ["-y", "server", 3],
-            "env": {"TOKEN": 42},
-            "cwd": "/srv",
-            "tools": ["read"],
-            "policies": {"read": "never"},
-        },
-    )
-    assert (
-        stdio.name,
-        stdio.command,
-        stdio.args,
-        stdio.env,
-        stdio.cwd,
-        stdio.tools,
-        stdio.policies,
-    ) == (
-        "files",
-        "npx",
-        ["-y", "server", "3"],
-        {"TOKEN": "42"},
-        "/srv",
-        ["read"],
-        {"read": "never"},
-    )
-    http = McpServerSpec.from_config(
-        "remote", {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer t"}}
-    )
-    assert (http.url, http.headers, http.transport) == (
-        "http://127.0.0.1:1/mcp",
-        {"Authorization": "Bearer t"},
-        "http",
-    )
-    for entry, message in (
-        ([], "mcpServers.bad must be an object"),
-        ({}, "mcpServers.bad needs a command or a url"),
-        ({"command": "x", "args": "not a list"}, "args must be a list"),
-        ({"url": "http://h/mcp", "headers": ["x"]}, "headers must be an object"),
-    ):
-        with pytest.raises(ValueError, match=re.escape(message)):
-            McpServerSpec.from_config("bad", entry)  # type: ignore[arg-type]
-
-
 # --- streamable HTTP -----------------------------------------------------------------------------
 
 

@@ -18,7 +18,8 @@ from workbench.cli.snapshot import snapshot
 
 
 class WorkbenchGroup(click.Group):
-    """Turns configuration errors into one line and exit code 2, for every command."""
+    """Turns configuration errors into ``file:line: field: message`` lines and exit code 2,
+    for every command (never a traceback)."""
 
     def invoke(self, ctx: click.Context) -> object:
         from workbench.config import ConfigError
@@ -26,7 +27,8 @@ class WorkbenchGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ConfigError as error:
-            click.echo(f"workbench: error: {error}", err=True)
+            for problem in error.problems:
+                click.echo(f"workbench: error: {problem.format()}", err=True)
             raise SystemExit(2) from None
 
 

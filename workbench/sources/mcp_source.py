@@ -36,7 +36,6 @@ STDERR_TAIL_BYTES = 16 * 1024
 MAX_TOOL_PAGES = 50
 MAX_TOOLS = 1_000
 SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-POLICIES = ("never", "required", "always")
 # Past the longest possible call deadline: the call runner's own deadline cancels first.
 BACKSTOP_TIMEOUT_S = 900.0
 
@@ -72,50 +71,6 @@ class McpServerSpec:
         if not parts:
             raise ValueError("--mcp needs a command or a URL")
         return cls(name="", command=parts[0], args=parts[1:])
-
-    @classmethod
-    def from_config(cls, name: str, entry: dict[str, Any]) -> McpServerSpec:
-        """One entry of an ``mcpServers`` mapping (Claude Desktop / Cursor format)."""
-        if not SERVER_NAME.match(name):
-            raise ValueError(
-                f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' "
-                "(it becomes the tool's name in TOOL.API)"
-            )
-        if not isinstance(entry, dict):
-            raise ValueError(f"mcpServers.{name} must be an object")
-        policies = entry.get("policies") or {}
-        if not isinstance(policies, dict) or any(
-            value not in POLICIES for value in policies.values()
-        ):
-            raise ValueError(
-                f"mcpServers.{name}.policies maps tool names to one of {', '.join(POLICIES)}"
-            )
-        if entry.get("url"):
-            headers = entry.get("headers") or {}
-            if not isinstance(headers, dict):
-                raise ValueError(f"mcpServers.{name}.headers must be an object")
-            return cls(
-                name=name,
-                url=str(entry["url"]),
-                headers={str(k): str(v) for k, v in headers.items()},
-                tools=entry.get("tools"),
-                policies=entry.get("policies") or {},
-            )
-        if not entry.get("command"):
-            raise ValueError(f"mcpServers.{name} needs a command or a url")
-        args = entry.get("args") or []
-        env = entry.get("env") or {}
-        if not isinstance(args, list) or not isinstance(env, dict):
-            raise ValueError(f"mcpServers.{name}: args must be a list and env an object")
-        return cls(
-            name=name,
-            command=str(entry["command"]),
-            args=[str(item) for item in args],
-            env={str(k): str(v) for k, v in env.items()},
-            cwd=entry.get("cwd"),
-            tools=entry.get("tools"),
-            policies=entry.get("policies") or {},
-        )
 
     @property
     def transport(self) -> str:

@@ -28,7 +28,6 @@ from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
-from workbench.core.problems import Problem
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
@@ -130,11 +129,7 @@ class FixtureScreen(Screen[None]):
         except ConfigError as error:
             project = Project(
                 config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
-                catalog=Catalog(
-                    problems=[
-                        Problem(file="pyproject.toml", field="tool.workbench", message=str(error))
-                    ]
-                ),
+                catalog=Catalog(problems=list(error.problems)),
                 registry=SurfaceRegistry(),
             )
         self.post_message(self.CatalogLoaded(project, generation))
