@@ -984,7 +984,8 @@ async def record(spec: Spec) -> dict[str, Any]:
             kind=spec.kind,
             description=spec.description,
         )
-        return _scrub(variant, str(workspace))
+        scrubbed: dict[str, Any] = _scrub(variant, str(workspace))
+        return scrubbed
 
 
 def _scrub(value: Any, workspace: str) -> Any:

@@ -56,9 +56,10 @@ class LiveSession:
 
 
 def _skills_package(root: Path) -> ToolPackage:
-    from workbench.tools.skills import MANIFEST, SURFACES
     from workbench.tools.skills.library import SkillLibrary
+    from workbench.tools.skills.manifest import MANIFEST
     from workbench.tools.skills.runtime import SkillsRuntime
+    from workbench.tools.skills.surfaces import SURFACES
 
     identifier = slug(root.resolve().name, fallback="skills")
     manifest = MANIFEST.model_copy(

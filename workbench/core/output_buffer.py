@@ -39,9 +39,9 @@ class _Store:
 
     __slots__ = ("streams", "texts")
 
-    def __init__(self, texts: list[str] | None = None, streams: array | None = None) -> None:
+    def __init__(self, texts: list[str] | None = None, streams: array[int] | None = None) -> None:
         self.texts: list[str] = texts if texts is not None else []
-        self.streams: array = streams if streams is not None else array("B")
+        self.streams: array[int] = streams if streams is not None else array("B")
 
     def __len__(self) -> int:
         return len(self.texts)

@@ -76,7 +76,8 @@ class BaseRuntime:
             )
         method: ApiMethod = getattr(self, api)
         try:
-            result = method(args, ctx or CallContext())
+            # Typed as the contract says, checked as a tool may actually behave.
+            result: object = method(args, ctx or CallContext())
             if inspect.isawaitable(result):
                 result = await result
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a tool bug (even sys.exit) must become a result

@@ -107,7 +107,8 @@ def extract_paths(
             sub = properties.get(key) if isinstance(properties, Mapping) else None
             if not isinstance(sub, Mapping):
                 continue
-            items = sub.get("items") if isinstance(sub.get("items"), Mapping) else {}
+            declared_items = sub.get("items")
+            items = declared_items if isinstance(declared_items, Mapping) else {}
             if sub.get("format") == "path" and isinstance(value, str):
                 yield value
             elif items.get("format") == "path" and isinstance(value, list):

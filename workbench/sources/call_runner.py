@@ -23,7 +23,7 @@ from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
 from workbench.sources.timeouts import MAX_TIMEOUT_MS
 
-EventSink = Callable[[ev.CallEvent], None]
+EventSink = Callable[[ev.CallEvent], object]
 
 ARGS_CHUNK_CHARS = 16
 MAX_ARGS_CHUNKS = 40
@@ -302,7 +302,8 @@ class LiveCall:
         cancelled.cancel()
         if invocation in done:
             try:
-                result = invocation.result()
+                # Sources are typed to return a ToolResult; a misbehaving one is caught below.
+                result: object = invocation.result()
             except asyncio.CancelledError:
                 return self._finish(
                     ev.Cancelled(

@@ -132,12 +132,12 @@ class HttpToolSource(ToolSource):
             and isinstance(data.get("success"), bool)
             and ("content" in data or "error" in data)
         ):
-            error = data.get("error")
+            reported = data.get("error")
             return to_result(
                 success=data["success"],
                 content=(str(data.get("content") or "") + note) or None,
                 state=data.get("state"),
-                error=error if isinstance(error, (dict, str)) else None,
+                error=reported if isinstance(reported, (dict, str)) else None,
             )
         if data is not None:
             return to_result(

@@ -216,7 +216,7 @@ class McpSource(ToolSource):
                 transport = stdio_client(params, errlog=self._errlog)
             async with Client(
                 transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S
-            ) as client:  # type: ignore[arg-type]
+            ) as client:
                 self._client = client
                 await self._load_tools(client)
                 if self._ready is not None and not self._ready.done():

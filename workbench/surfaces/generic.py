@@ -143,11 +143,11 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         return None
     state = ctx.result_state
     if ctx.error is None and isinstance(state, dict) and isinstance(state.get("blocks"), list):
-        rows = content_blocks(state["blocks"], palette)
+        blocks = content_blocks(state["blocks"], palette)
         if state.get("structuredContent") is not None:
-            rows.append(Text("structured content", style=f"bold {palette.muted}"))
-            rows.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
-        return Group(*rows)
+            blocks.append(Text("structured content", style=f"bold {palette.muted}"))
+            blocks.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
+        return Group(*blocks)
     if ctx.error is not None:
         details: list[RenderableType] = []
         if ctx.error.body is not None:

@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.core.sanitize import clean
@@ -91,7 +92,7 @@ class InterventionBar(Vertical):
         fields = self.query_one("#fields", Vertical)
         fields.remove_children()
         self.query_one("#edit-error", Label).update(Text(""))
-        widgets = []
+        widgets: list[Widget] = []
         self._editors = {}
         if editable_fields:
             for field in editable_fields:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -40,7 +41,7 @@ class ProblemsPanel(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.problems: list[Problem] = []
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(Text(""), id="problems-body")
 
     def show(self, problems: Sequence[Problem]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text
 from textual import on
@@ -213,7 +213,13 @@ class SchemaForm(Vertical):
                 soft_wrap=True,
             )
         else:
-            kind = {"integer": "integer", "number": "number"}.get(spec.kind, "text")
+            kind: Literal["integer", "number", "text"] = (
+                "integer"
+                if spec.kind == "integer"
+                else "number"
+                if spec.kind == "number"
+                else "text"
+            )
             placeholder = (
                 "comma-separated values"
                 if spec.kind == "array"
@@ -225,7 +231,7 @@ class SchemaForm(Vertical):
                 type=kind,
                 id=_widget_id(index),
                 compact=True,
-            )  # type: ignore[arg-type]
+            )
         widget.tooltip = Text(clean(spec.key))
         self._widgets[spec.key] = widget
         error = Label(Text(""), classes="-error")
@@ -296,7 +302,7 @@ class SchemaForm(Vertical):
                 }
             if not isinstance(value, dict):
                 return None, {"": "the arguments must be a JSON object"}
-            args, errors = value, {}
+            args, errors = value, dict[str, str]()
         else:
             args, errors = self.form_args()
         if self.api is not None and not errors:

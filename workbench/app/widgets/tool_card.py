@@ -83,8 +83,11 @@ class ToolCard(Widget):
         )
 
     def on_mount(self) -> None:
-        self.watch(self.app, "theme", lambda _: self.refresh(layout=True), init=False)
+        self.watch(self.app, "theme", self._theme_changed, init=False)
         self.styles.width = self.card_width
+
+    def _theme_changed(self) -> None:
+        self.refresh(layout=True)
 
     def watch_card_width(self, width: int) -> None:
         self.styles.width = width

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
@@ -220,8 +221,8 @@ class LocalSystemRuntime(BaseRuntime):
         partial = {"stdout": "", "stderr": ""}
         counts = {"stdout": 0, "stderr": 0}
 
-        def on_output(text: str, stream: str) -> None:
-            ctx.emit(text, stream)  # type: ignore[arg-type]
+        def on_output(text: str, stream: OutputStream) -> None:
+            ctx.emit(text, stream)
             pieces = (partial[stream] + text).split("\n")
             partial[stream] = pieces.pop()
             counts[stream] += len(pieces)

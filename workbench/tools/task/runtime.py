@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
@@ -205,8 +206,8 @@ class TaskRuntime(BaseRuntime):
         tail: list[str] = []
         partial = {"stdout": "", "stderr": ""}
 
-        def on_output(text: str, stream: str) -> None:
-            ctx.emit(text, stream)  # type: ignore[arg-type]
+        def on_output(text: str, stream: OutputStream) -> None:
+            ctx.emit(text, stream)
             # A chunk may end mid-line: keep the rest until its line is complete.
             pieces = (partial[stream] + text).split("\n")
             partial[stream] = pieces.pop()

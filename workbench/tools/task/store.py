@@ -176,7 +176,8 @@ class TaskStore:
         query: str | None = None,
         limit: int = 50,
     ) -> tuple[list[Task], int]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[str | int] = []
         if statuses:
             unknown = [status for status in statuses if status not in STATUSES]
             if unknown:

@@ -277,11 +277,8 @@ def crawl_multi_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def crawl_placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
-    urls = (
-        ctx.args.get("urls")
-        if isinstance(ctx.args.get("urls"), list)
-        else [ctx.args.get("url", "")]
-    )
+    requested = ctx.args.get("urls")
+    urls = requested if isinstance(requested, list) else [ctx.args.get("url", "")]
     rows: list[RenderableType] = []
     for url in urls[:RESULT_ROWS]:
         rows.append(

@@ -46,7 +46,9 @@ def list_files(ctx: SurfaceContext) -> RenderableType | None:
         )
     total = int(state.get("total", len(entries)))
     shown = entries[:LIST_ROWS]
-    rows = [header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))]
+    rows: list[RenderableType] = [
+        header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))
+    ]
     rows.append(kit.rows_table((entry_row(entry, palette) for entry in shown), palette))
     if total > len(shown):
         rows.append(kit.more_note(total - len(shown), len(shown), total, "entries", palette))
