@@ -76,7 +76,9 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         command = field(form, "command")
         assert isinstance(command, Input)
         command.focus()
-        await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.2; done")
+        # The command prints, then waits for the test: the streaming phase lasts until it has
+        # been seen, however slowly a loaded machine runs the screen's frames.
+        await pilot.press(*"seq -f step-%g 3; until [ -f go ]; do sleep 0.05; done")
         await pilot.press("ctrl+s")
         card = screen.query_one(ToolCard)
         await wait_for(
@@ -91,8 +93,15 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         bar = screen.query_one(InterventionBar)
         assert bar.has_class("-active")
         await pilot.click("#approve")
-        await wait_for(pilot, lambda: card.call_state.phase is Phase.STREAMING_OUTPUT)
+        await wait_for(
+            pilot,
+            lambda: (
+                card.call_state.phase is Phase.STREAMING_OUTPUT
+                and card.call_state.output.line_count == 3
+            ),
+        )
         assert card.body_kind is SurfaceKind.STREAMING
+        (tmp_path / "go").touch()
         await wait_for(pilot, lambda: card.call_state.phase.is_terminal)
         await settle(pilot)
         state = card.call_state
