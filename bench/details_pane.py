@@ -21,8 +21,8 @@ from textual.app import App, ComposeResult
 
 from workbench.app.widgets.details_pane import DetailsPane
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState
-from workbench.core.reducer import reduce
 
 
 class PaneApp(App[None]):
@@ -31,15 +31,11 @@ class PaneApp(App[None]):
 
 
 def output_frames(args: dict[str, Any], count: int) -> list[CallState]:
-    state = reduce(
-        CallState(tool="bench", api="run"), ev.ArgsComplete(args=args, raw=None, at_ms=1)
-    )
-    state = reduce(state, ev.Started(at_ms=2))
-    frames = []
-    for index in range(count):
-        state = reduce(state, ev.OutputChunk(f"line {index}\n", at_ms=3 + index))
-        frames.append(state)
-    return frames
+    record = CallRecord.start("bench", "run", keep_events=False)
+    record.extend((ev.ArgsComplete(args=args, raw=None, at_ms=1), ev.Started(at_ms=2)))
+    return [
+        record.add(ev.OutputChunk(f"line {index}\n", at_ms=3 + index)) for index in range(count)
+    ]
 
 
 async def measure(count: int, items: int) -> tuple[float, float]:

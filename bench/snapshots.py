@@ -24,7 +24,7 @@ from workbench.testing.renderer import SnapshotRenderer
 
 
 class FreshApp(App[None]):
-    def __init__(self, project, case) -> None:  # noqa: ANN001
+    def __init__(self, project, case) -> None:
         super().__init__()
         self.project = project
         self.case = case
@@ -40,7 +40,7 @@ class FreshApp(App[None]):
         card.show(state, catalog.tools[self.case.tool].manifest)
 
 
-async def fresh(project, cases) -> float:  # noqa: ANN001
+async def fresh(project, cases) -> float:
     started = time.perf_counter()
     for case in cases:
         app = FreshApp(project, case)
@@ -75,7 +75,9 @@ def main() -> None:
     baseline = asyncio.run(fresh(project, cases)) / len(cases)
     print(f"{len(cases)} snapshots (text + SVG), same cases both ways")
     print(
-        f"ours (one app reused): {ours * 1000:7.1f} ms per snapshot   (+{(ready - started) * 1000:.0f} ms once to start the app)"
+        f"ours (one app reused): {ours * 1000:7.1f} "
+        f"ms per snapshot   (+{(ready - started) * 1000:.0f} "
+        "ms once to start the app)"
     )
     print(f"fresh app per snapshot: {baseline * 1000:7.1f} ms per snapshot")
     print(f"ratio fresh / ours: {baseline / ours:.1f}x  (goal >= 5x)")

@@ -62,10 +62,12 @@ def main() -> None:
     bare_median = statistics.median(bare)
     workbench_median = statistics.median(workbench)
     print(
-        f"bare Textual app : median {bare_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare)})"
+        f"bare Textual app : median {bare_median * 1000:7.0f} "
+        f"ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare)})"
     )
     print(
-        f"workbench        : median {workbench_median * 1000:7.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in workbench)})"
+        f"workbench        : median {workbench_median * 1000:7.0f} ms  (runs: "
+        f"{', '.join(f'{t * 1000:.0f}' for t in workbench)})"
     )
     print(f"ratio workbench / bare: {workbench_median / bare_median:.2f}  (goal <= 1.3)")
 

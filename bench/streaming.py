@@ -45,9 +45,8 @@ async def run_ours(total: int) -> dict[str, float]:
 
     from workbench.app.widgets.tool_card import ToolCard
     from workbench.core import events as ev
-    from workbench.core.call_state import CallState
-    from workbench.core.reducer import reduce
-    from workbench.project import build_registry, open_project
+    from workbench.core.call_record import CallRecord
+    from workbench.project import open_project
     from workbench.testing.screen import screen_text, settle
 
     project = open_project()
@@ -56,23 +55,26 @@ async def run_ours(total: int) -> dict[str, float]:
 
     class StreamApp(App[None]):
         def compose(self) -> ComposeResult:
-            yield ToolCard(build_registry(project.catalog), animate=False)
+            yield ToolCard(project.registry, animate=False)
 
         def on_mount(self) -> None:
-            self.pending: list[ev.CallEvent] = []
-            self.state = CallState(tool="local-system", api="runCommand")
-            for event in (ev.ArgsComplete(args={"command": "./long-build.sh"}), ev.Started()):
-                self.state = reduce(self.state, event)
-            self.query_one(ToolCard).show(self.state, manifest)
-            self.set_interval(1 / 30, self.drain)
+            # As the live screen does: events fold into the call's record as they arrive, and
+            # the card is drawn at most once a frame.
+            self.changed = False
+            self.record = CallRecord.start("local-system", "runCommand")
+            self.record.extend((ev.ArgsComplete(args={"command": "./long-build.sh"}), ev.Started()))
+            self.query_one(ToolCard).show(self.record.state, manifest)
+            self.set_interval(1 / 30, self.draw)
 
-        def drain(self) -> None:
-            if not self.pending:
+        def add(self, event: ev.CallEvent) -> None:
+            self.record.add(event)
+            self.changed = True
+
+        def draw(self) -> None:
+            if not self.changed:
                 return
-            events, self.pending = self.pending, []
-            for event in events:
-                self.state = reduce(self.state, event)
-            self.query_one(ToolCard).show(self.state, manifest)
+            self.changed = False
+            self.query_one(ToolCard).show(self.record.state, manifest)
 
     app = StreamApp()
     before = rss_kb()
@@ -80,14 +82,14 @@ async def run_ours(total: int) -> dict[str, float]:
         await pilot.pause()
         started = time.perf_counter()
         for batch in batches:
-            app.pending.append(ev.OutputChunk("\n".join(batch) + "\n"))
+            app.add(ev.OutputChunk("\n".join(batch) + "\n"))
             await pilot.pause(0)  # The producer yields, as a pipe reader would.
         last = f"line {total - 1} of the long output"
         while last not in screen_text(app):
             await pilot.pause(0.01)
         await settle(pilot)
         elapsed = time.perf_counter() - started
-        assert app.state.output.line_count == total
+        assert app.record.state.output.line_count == total
     return {"seconds": elapsed, "rss_growth_kb": rss_kb() - before}
 
 
@@ -145,13 +147,17 @@ def main() -> None:
     ours = measure("ours", options.lines)
     print(f"{options.lines:,} lines in batches of {BATCH:,}")
     print(
-        f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB"
+        f"plain Log (write_lines per batch): {baseline['seconds']:6.2f} s "
+        f"to settle, +{baseline['rss_growth_kb'] / 1024:6.1f} MB"
     )
     print(
-        f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, +{ours['rss_growth_kb'] / 1024:6.1f} MB"
+        f"runCommand Streaming surface:      {ours['seconds']:6.2f} s to settle, "
+        f"+{ours['rss_growth_kb'] / 1024:6.1f} MB"
     )
     print(
-        f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f}  (goal: time under 1.5)"
+        f"ratio ours / Log: time {ours['seconds'] / baseline['seconds']:.2f}, "
+        f"memory {max(1, ours['rss_growth_kb']) / max(1, baseline['rss_growth_kb']):.2f} "
+        " (goal: time under 1.5)"
     )
 
 

@@ -8,16 +8,27 @@ snapshots = "snapshots"            # where the snapshot suite writes
 include_bundled = false            # also load Workbench's own reference tools
 ```
 
-Without a config, Workbench uses its bundled reference tools and fixtures.
+The table is validated by a pydantic model; a mistake is a :class:`ConfigError` whose
+problems read ``pyproject.toml:LINE: tool.workbench.KEY: message``. Without a config,
+Workbench uses its bundled reference tools and fixtures.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 import workbench
+from workbench.core.problems import Problem, problems_from_validation
+from workbench.core.source_map import SourceMap
+
+SECTION = ("tool", "workbench")
 
 
 def bundled_fixtures_dir() -> Path:
@@ -30,7 +41,35 @@ def bundled_fixtures_dir() -> Path:
 
 
 class ConfigError(Exception):
-    """``[tool.workbench]`` is malformed; the message names the key."""
+    """A configuration file is malformed; each problem names the file, line and key."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(problem.format() for problem in self.problems))
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ValueError("must be a string or a list of strings")
+
+
+Strings = Annotated[list[str], PlainValidator(_strings)]
+
+
+class WorkbenchTable(BaseModel):
+    """``[tool.workbench]`` as written (paths still relative to pyproject.toml)."""
+
+    # Strict: a quoted "false" is not a boolean here, and an unknown key is a typo to report.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    fixtures: Strings = Field(default_factory=lambda: ["fixtures"])
+    tools: Strings = Field(default_factory=list)
+    snapshots: str = "snapshots"
+    include_bundled: bool | None = None
+    """Unset: load the bundled tools only when the fixture directories include theirs."""
 
 
 @dataclass(frozen=True)
@@ -51,51 +90,101 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def _string_list(value: object, key: str) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return value
-    raise ConfigError(f"[tool.workbench] {key} must be a string or a list of strings")
+_TABLE_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*(?:workbench|\"workbench\")\s*\]\s*(?:#.*)?$")
+_ANY_HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z0-9_\"'. -]+\]\]?\s*(?:#.*)?$")
+_KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*=")
+_DOTTED_KEY = re.compile(r"^\s*(?:tool\s*\.\s*)?workbench\s*\.\s*([A-Za-z0-9_-]+)\s*=")
+_TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def toml_lines(text: str) -> SourceMap:
+    """Lines of ``[tool.workbench]`` and its keys, found by scanning the text.
+
+    tomllib keeps no positions; the table is almost always written as a header with one key
+    per line, and dotted keys (``workbench.fixtures = ...`` under ``[tool]``) are found too.
+    """
+    source = SourceMap()
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _TABLE_HEADER.match(line):
+            inside = True
+            source.lines.setdefault(SECTION, number)
+            continue
+        if _ANY_HEADER.match(line):
+            inside = False
+            continue
+        dotted = _DOTTED_KEY.match(line)
+        key = _KEY.match(line) if inside else None
+        if dotted is not None:
+            source.lines.setdefault(SECTION, number)
+            source.lines.setdefault((*SECTION, dotted.group(1)), number)
+        elif key is not None:
+            source.lines.setdefault((*SECTION, key.group(1)), number)
+    return source
+
+
+def _read_table(pyproject: Path) -> tuple[str, dict[str, Any] | None]:
+    """The file's text and its raw ``[tool.workbench]`` table (``None`` when there is none)."""
+    file = str(pyproject)
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise ConfigError([Problem(file=file, message=f"cannot read: {reason or error}")]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        position = _TOML_POSITION.search(str(error))
+        line = int(position.group(1)) if position else None
+        message = _TOML_POSITION.sub("", str(error)).strip()
+        raise ConfigError(
+            [Problem(file=file, line=line, message=f"not valid TOML: {message}", code="syntax")]
+        ) from None
+    tool_table = data.get("tool", {})
+    table = tool_table.get("workbench") if isinstance(tool_table, dict) else None
+    if table is None:
+        return text, None
+    if not isinstance(table, dict):
+        problem = Problem(
+            file=file,
+            line=toml_lines(text).line_for(SECTION),
+            field="tool.workbench",
+            message="must be a table",
+        )
+        raise ConfigError([problem])
+    return text, table
+
+
+def parse_table(file: str, text: str, table: dict[str, Any]) -> WorkbenchTable:
+    """Validate the table read from ``text``; a :class:`ConfigError` locates every mistake."""
+    try:
+        return WorkbenchTable.model_validate(table)
+    except ValidationError as error:
+        problems = problems_from_validation(error, file, toml_lines(text), prefix=SECTION)
+        raise ConfigError(problems) from None
 
 
 def load_config(start: Path | None = None) -> WorkbenchConfig:
     """Read the nearest pyproject.toml's ``[tool.workbench]``, or fall back to the bundled set."""
     start = (start or Path.cwd()).resolve()
     pyproject = find_pyproject(start)
-    section: dict[str, object] | None = None
-    if pyproject is not None:
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise ConfigError(f"{pyproject}: cannot read: {error}") from None
-        tool_section = data.get("tool", {})
-        section = tool_section.get("workbench") if isinstance(tool_section, dict) else None
-    if section is None:
+    text, table = _read_table(pyproject) if pyproject is not None else ("", None)
+    if pyproject is None or table is None:
         return WorkbenchConfig(
             root=start, fixture_dirs=(bundled_fixtures_dir(),), snapshot_dir=start / "snapshots"
         )
-    assert pyproject is not None
+    settings = parse_table(str(pyproject), text, table)
     root = pyproject.parent
-    fixture_dirs = tuple(
-        (root / path).resolve()
-        for path in _string_list(section.get("fixtures", ["fixtures"]), "fixtures")
-    )
-    tools = tuple(_string_list(section.get("tools", []), "tools"))
-    snapshots = section.get("snapshots", "snapshots")
-    if not isinstance(snapshots, str):
-        raise ConfigError("[tool.workbench] snapshots must be a string")
-    include_bundled = section.get("include_bundled")
+    fixture_dirs = tuple((root / path).resolve() for path in settings.fixtures)
+    include_bundled = settings.include_bundled
     if include_bundled is None:
         # Workbench's own checkout lists the bundled fixtures; other projects opt in.
         include_bundled = bundled_fixtures_dir().resolve() in fixture_dirs
-    if not isinstance(include_bundled, bool):
-        raise ConfigError("[tool.workbench] include_bundled must be true or false")
     return WorkbenchConfig(
         root=root,
         fixture_dirs=fixture_dirs,
-        tool_modules=tools,
-        snapshot_dir=(root / snapshots).resolve(),
+        tool_modules=tuple(settings.tools),
+        snapshot_dir=(root / settings.snapshots).resolve(),
         include_bundled=include_bundled,
         pyproject=pyproject,
     )

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
-from workbench.fixtures.catalog import Catalog, build_catalog, load_tool_modules
+from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages
+from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.package import ToolPackage
 
 
 @dataclass
@@ -19,10 +20,15 @@ class Project:
     registry: SurfaceRegistry
 
 
-def build_registry(catalog: Catalog) -> SurfaceRegistry:
+def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
+    """The packages' surfaces; of two packages with one identifier the first wins (the catalog
+    reports the conflict)."""
     registry = SurfaceRegistry()
-    for package in catalog.packages():
-        registry.register_set(package.identifier, package.surfaces)
+    seen: set[str] = set()
+    for package in packages:
+        if package.identifier not in seen:
+            seen.add(package.identifier)
+            registry.register_set(package.identifier, package.surfaces)
     return registry
 
 
@@ -39,5 +45,10 @@ def open_project(paths: Sequence[Path] = (), *, config: WorkbenchConfig | None =
         and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]
     ):
         fixture_paths.insert(0, bundled_fixtures_dir())
-    catalog = build_catalog(fixture_paths, packages, root=config.root, extra_problems=problems)
-    return Project(config=config, catalog=catalog, registry=build_registry(catalog))
+    catalog = build_catalog(
+        fixture_paths,
+        [package.manifest for package in packages],
+        root=config.root,
+        extra_problems=problems,
+    )
+    return Project(config=config, catalog=catalog, registry=build_registry(packages))

@@ -16,6 +16,7 @@ from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
+from workbench.config import load_config
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
 from workbench.project import open_project
@@ -36,7 +37,7 @@ async def ready(pilot: Pilot) -> FixtureScreen:
 def variant_ids(tree: ToolTree) -> list[str]:
     found: list[str] = []
 
-    def walk(node) -> None:  # noqa: ANN001
+    def walk(node) -> None:
         if isinstance(node.data, VariantRef):
             found.append(node.data.variant.id)
         for child in node.children:
@@ -57,7 +58,7 @@ async def select(pilot: Pilot, screen: FixtureScreen, variant_id: str) -> None:
     await settle(pilot)
 
 
-def _nodes(node):  # noqa: ANN001, ANN202
+def _nodes(node):
     yield node
     for child in node.children:
         yield from _nodes(child)
@@ -181,6 +182,20 @@ async def test_broken_file_shows_in_the_problems_panel_and_the_rest_works(
         assert "Calculated: 1 + 1 = 2" in screen_text(app)
 
 
+async def test_a_broken_tool_workbench_table_shows_as_located_problems(
+    make_app: Callable[..., WorkbenchApp], tmp_path: Path
+) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.workbench]\nfixtures = ["fx"]\nsnapshots = false\n')
+    app = make_app(loader=lambda: open_project(config=load_config(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        panel = screen.query_one(ProblemsPanel)
+        assert [problem.format() for problem in panel.problems] == [
+            f"{pyproject}:3: tool.workbench.snapshots: Input should be a valid string"
+        ]
+
+
 HOSTILE = textwrap.dedent(
     """\
     tool: calculator
@@ -193,7 +208,8 @@ HOSTILE = textwrap.dedent(
         result:
           success: false
           content: "[@click=app.quit]q[/] [/bold] \\e]52;c;aGk=\\a \\e]0;pwned\\a"
-          error: {type: "[@click=app.quit]Boom[/]", message: "[@click=app.quit]quit[/] [/bold] \\e[2J"}
+          error: {type: "[@click=app.quit]Boom[/]",
+                  message: "[@click=app.quit]quit[/] [/bold] \\e[2J"}
     """
 )
 
@@ -223,10 +239,10 @@ async def test_hostile_text_is_shown_literally_and_runs_nothing(
 async def test_a_crashing_surface_shows_an_error_box_not_a_dead_app(
     make_app: Callable[..., WorkbenchApp],
 ) -> None:
-    def loader():  # noqa: ANN202
+    def loader():
         project = open_project()
 
-        def broken(ctx):  # noqa: ANN001, ANN202
+        def broken(ctx):
             raise RuntimeError("render bug")
 
         project.registry.register("calculator", "calculate", SurfaceKind.RENDER, broken)
@@ -296,7 +312,8 @@ def approval_app(make_app: Callable[..., WorkbenchApp], tmp_path: Path) -> Workb
 
 
 async def at_approval_step(pilot: Pilot, *, instant: bool = False) -> FixtureScreen:
-    """The screen stepped back to the deploy variant's approval step; ``instant`` replays at full speed."""
+    """The screen stepped back to the deploy variant's approval step; ``instant`` replays at full
+    speed."""
     screen = await ready(pilot)
     await select(pilot, screen, "deploy-api")
     if instant:

@@ -20,7 +20,7 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.cli import main
 from workbench.config import WorkbenchConfig
 from workbench.core.call_state import Phase
-from workbench.sources.session import LiveOptions, build_session
+from workbench.session import LiveOptions, build_session
 from workbench.surfaces.registry import SurfaceKind
 from workbench.testing.screen import screen_text, settle
 
@@ -56,11 +56,11 @@ async def pick(pilot: Pilot, screen: LiveScreen, source: str, tool: str, api: st
     return form
 
 
-def field(form: SchemaForm, key: str):  # noqa: ANN201
+def field(form: SchemaForm, key: str):
     return form._widgets[key]
 
 
-async def wait_for(pilot: Pilot, predicate, timeout: float = 15.0) -> None:  # noqa: ANN001
+async def wait_for(pilot: Pilot, predicate, timeout: float = 15.0) -> None:
     for _ in range(int(timeout / 0.05)):
         if predicate():
             return
@@ -76,7 +76,9 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         command = field(form, "command")
         assert isinstance(command, Input)
         command.focus()
-        await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.2; done")
+        # The command prints, then waits for the test: the streaming phase lasts until it has
+        # been seen, however slowly a loaded machine runs the screen's frames.
+        await pilot.press(*"seq -f step-%g 3; until [ -f go ]; do sleep 0.05; done")
         await pilot.press("ctrl+s")
         card = screen.query_one(ToolCard)
         await wait_for(
@@ -91,8 +93,15 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         bar = screen.query_one(InterventionBar)
         assert bar.has_class("-active")
         await pilot.click("#approve")
-        await wait_for(pilot, lambda: card.call_state.phase is Phase.STREAMING_OUTPUT)
+        await wait_for(
+            pilot,
+            lambda: (
+                card.call_state.phase is Phase.STREAMING_OUTPUT
+                and card.call_state.output.line_count == 3
+            ),
+        )
         assert card.body_kind is SurfaceKind.STREAMING
+        (tmp_path / "go").touch()
         await wait_for(pilot, lambda: card.call_state.phase.is_terminal)
         await settle(pilot)
         state = card.call_state

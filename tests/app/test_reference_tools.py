@@ -48,7 +48,7 @@ async def open_variant(
 
 
 @pytest.fixture
-async def pilot(make_app: Callable[..., WorkbenchApp]):  # noqa: ANN201
+async def pilot(make_app: Callable[..., WorkbenchApp]):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()

@@ -79,9 +79,40 @@ def test_missing_path_is_a_problem(runner: CliRunner, tmp_path: Path) -> None:
 def test_a_broken_tool_workbench_config_is_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "pyproject.toml").write_text("[tool.workbench]\nfixtures = 3\n")
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "x"\n\n[tool.workbench]\nfixtures = 3\n')
     monkeypatch.chdir(tmp_path)
-    for command in (["check"], ["show", "x.yaml#y"], ["coverage"]):
+    for command in (["check"], ["show", "x.yaml#y"], ["coverage"], ["snapshot"]):
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 2, (command, result.output)
-        assert "fixtures must be a string or a list of strings" in result.output
+        assert result.output == (
+            f"workbench: error: {pyproject}:5: tool.workbench.fixtures: "
+            "must be a string or a list of strings\n"
+        )
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        (
+            'fixtures = ["fx"]\nsnapshot = "snaps"\n',
+            ":3: tool.workbench.snapshot: Extra inputs are not permitted",
+        ),
+        (
+            'include_bundled = "false"\n',
+            ":2: tool.workbench.include_bundled: Input should be a valid boolean",
+        ),
+        ('tools = [\n  "a",\n  4,\n]\n', ":2: tool.workbench.tools: must be a string or a list"),
+        ("fixtures = [\n", ":4: not valid TOML: Invalid value"),
+        ('fixtures = "a" "b"\n', ":2: not valid TOML: "),
+    ],
+)
+def test_every_tool_workbench_mistake_names_file_line_and_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, expected: str
+) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.workbench]\n" + table + "\n[tool.other]\nx = 1\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.startswith(f"workbench: error: {pyproject}{expected}"), result.output

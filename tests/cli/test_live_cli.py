@@ -1,4 +1,5 @@
-"""``workbench call`` and ``workbench tools`` against real sources: exit codes, MCP servers, config files, JSON."""
+"""``workbench call`` and ``workbench tools`` against real sources: exit codes, MCP servers, config
+files, JSON."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def one_line_error(result: Result) -> str:
     return lines[0]
 
 
-# --- workbench call -----------------------------------------------------------------------------------
+# --- workbench call ------------------------------------------------------------------------------
 
 
 def test_a_successful_call_exits_0(runner: CliRunner) -> None:
@@ -72,11 +73,13 @@ def test_a_failed_result_exits_1(runner: CliRunner) -> None:
         ),
         (
             ["calculator.calculate", "--args", '{"expression": 5}'],
-            "workbench: error: arguments do not match calculator.calculate's schema: expression: 5 is not of type 'string'",
+            "workbench: error: arguments do not match calculator.calculate's "
+            "schema: expression: 5 is not of type 'string'",
         ),
         (
             ["calculator.calculate", "--args", "{}"],
-            "workbench: error: arguments do not match calculator.calculate's schema: (args): 'expression' is a required property",
+            "workbench: error: arguments do not match calculator.calculate's "
+            "schema: (args): 'expression' is a required property",
         ),
     ],
 )
@@ -112,8 +115,8 @@ def test_an_unknown_tool_names_the_sources_that_failed(runner: CliRunner) -> Non
     # The first line says what is wrong; the failed server's stderr tail follows.
     assert result.stderr.startswith("workbench: error: no tool API 'misbehaving-server.ok'")
     assert (
-        "sources that failed to start: mcp: the server exited with code 3 before the handshake; stderr:"
-        in result.stderr
+        "sources that failed to start: mcp: the server exited with code 3 "
+        "before the handshake; stderr:" in result.stderr
     )
     assert "fatal: config file missing (pretend)" in result.stderr
 
@@ -165,8 +168,29 @@ def test_a_broken_config_file_exits_2(runner: CliRunner, tmp_path: Path) -> None
     assert result.exit_code == 2
     assert (
         one_line_error(result)
-        == f"workbench: error: {config}: mcpServers.x needs a command or a url"
+        == f"workbench: error: {config}:1: mcpServers.x: needs a command or a url"
     )
+
+
+def test_every_mcp_json_mistake_is_a_located_line_never_a_traceback(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(
+        '{\n  "mcpServers": {\n    "x": {"command": "srv", "env": ["A=1"]},\n'
+        '    "bad name": {"url": "http://127.0.0.1:9/mcp"}\n  }\n}\n'
+    )
+    for command in (["tools", "--config", str(config)], ["live", "--config", str(config)]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 2, result.output
+        assert ("Traceback" not in result.output and result.exception is None) or isinstance(
+            result.exception, SystemExit
+        )
+        assert result.stderr.splitlines() == [
+            f"workbench: error: {config}:3: mcpServers.x.env: Input should be a valid dictionary",
+            f"workbench: error: {config}:4: mcpServers.bad name: a server's key must be letters, "
+            "digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)",
+        ]
 
 
 def test_json_format(runner: CliRunner) -> None:
@@ -285,7 +309,9 @@ def http_project(tmp_path: Path) -> Iterator[LocalServer]:
         )
         (tmp_path / "fx" / "remote").mkdir(parents=True)
         (tmp_path / "fx" / "remote" / "manifest.yaml").write_text(
-            f"identifier: remote\nmeta: {{title: Remote}}\napi:\n  - name: lookup\n    url: {endpoint.url('/lookup')}\n    parameters: {{type: object, properties: {{q: {{type: string}}}}, required: [q]}}\n"
+            "identifier: remote\nmeta: {title: Remote}\napi:\n  - name: lookup\n "
+            f"   url: {endpoint.url('/lookup')}\n    parameters: {{type: object, "
+            "properties: {q: {type: string}}, required: [q]}\n"
         )
         yield endpoint
 
@@ -320,7 +346,7 @@ def test_an_http_tool_needs_its_private_host_allowed(
     assert http_project.paths() == ["/lookup"]
 
 
-# --- workbench tools -----------------------------------------------------------------------------------
+# --- workbench tools -----------------------------------------------------------------------------
 
 
 def test_tools_lists_sources_tools_and_apis(runner: CliRunner) -> None:

@@ -52,7 +52,10 @@ def test_show_a_fixture_file_outside_the_project_with_its_tools(
 ) -> None:
     draft = tmp_path / "draft.yaml"
     draft.write_text(
-        'tool: calculator\napi: calculate\nvariants:\n  - id: draft\n    label: A draft\n    kind: typical\n    args: {expression: "6 * 7"}\n    result: {success: true, content: "6 * 7 = 42", state: {value: "42"}}\n'
+        "tool: calculator\napi: calculate\nvariants:\n  - id: draft\n    "
+        'label: A draft\n    kind: typical\n    args: {expression: "6 * 7"}\n '
+        '   result: {success: true, content: "6 * 7 = 42", state: {value: '
+        '"42"}}\n'
     )
     result = runner.invoke(main, ["show", f"{draft}#draft", "--width", "80"])
     assert result.exit_code == 0, result.output
@@ -70,7 +73,8 @@ def test_show_a_fixture_file_outside_the_project_with_its_tools(
         (
             f"{CALC}#nope",
             [],
-            "no variant 'nope' in fixtures/calculator/calculate.yaml (variants: arithmetic, division-by-zero",
+            "no variant 'nope' in fixtures/calculator/calculate.yaml (variants: "
+            "arithmetic, division-by-zero",
         ),
         (
             f"{CALC}#arithmetic",

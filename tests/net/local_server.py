@@ -1,4 +1,5 @@
-"""A real HTTP server on a loopback address for network tests: routes, recorded requests, concurrency."""
+"""A real HTTP server on a loopback address for network tests: routes, recorded requests,
+concurrency."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         del format, args
 
     def _serve(self) -> None:
@@ -84,7 +85,8 @@ class _Handler(BaseHTTPRequestHandler):
             reply = (
                 Reply(
                     404,
-                    "<html><head><title>Not found</title></head><body><p>no such page</p></body></html>",
+                    "<html><head><title>Not found</title></head><body><p>no "
+                    "such page</p></body></html>",
                 )
                 if route is None
                 else route
@@ -106,8 +108,8 @@ class _Handler(BaseHTTPRequestHandler):
             with owner.lock:
                 owner.in_flight -= 1
 
-    do_GET = _serve  # noqa: N815 - the base class's naming
-    do_POST = _serve  # noqa: N815
+    do_GET = _serve
+    do_POST = _serve
 
 
 class LocalServer:

@@ -1,4 +1,5 @@
-"""The SSRF guard against a real local server: loopback spellings, redirects, allow-lists, Host, schemes, body caps."""
+"""The SSRF guard against a real local server: loopback spellings, redirects, allow-lists, Host,
+schemes, body caps."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def first_localhost_address() -> str:
 
 @pytest.fixture
 def localhost_server() -> Iterator[LocalServer]:
-    """A server on the address ``localhost`` resolves to first (so ``http://localhost`` reaches it)."""
+    """A server on the address ``localhost`` resolves to first (so ``http://localhost`` reaches
+    it)."""
     with running_server(first_localhost_address()) as local:
         local.route("/echo", echo)
         yield local
@@ -420,10 +422,12 @@ async def test_read_capped_stops_at_the_cap(
 ) -> None:
     payload = bytes(index % 251 for index in range(size))
     server.route("/big", Reply(body=payload, content_type="application/octet-stream"))
-    async with safe_client(allow=["127.0.0.1"]) as client:
-        async with client.stream("GET", server.url("/big")) as response:
-            body, was_truncated = await read_capped(response, cap)
-            assert response.is_closed
+    async with (
+        safe_client(allow=["127.0.0.1"]) as client,
+        client.stream("GET", server.url("/big")) as response,
+    ):
+        body, was_truncated = await read_capped(response, cap)
+        assert response.is_closed
     assert was_truncated is truncated
     assert len(body) == min(size, cap)
     assert body == payload[:cap]
@@ -431,9 +435,11 @@ async def test_read_capped_stops_at_the_cap(
 
 async def test_read_capped_default_cap_passes_small_bodies(server: LocalServer) -> None:
     server.route("/small", Reply(body="hello"))
-    async with safe_client(allow=["127.0.0.1"]) as client:
-        async with client.stream("GET", server.url("/small")) as response:
-            assert await read_capped(response) == (b"hello", False)
+    async with (
+        safe_client(allow=["127.0.0.1"]) as client,
+        client.stream("GET", server.url("/small")) as response,
+    ):
+        assert await read_capped(response) == (b"hello", False)
     assert DEFAULT_MAX_BYTES == 5 * 1024 * 1024
 
 
@@ -527,7 +533,8 @@ def test_site_local_ipv6_is_refused() -> None:
 
 
 async def test_each_host_name_gets_its_own_connection_pool() -> None:
-    """Connections go to the checked IP; pooling by IP would reuse a TLS connection verified for one name for another."""
+    """Connections go to the checked IP; pooling by IP would reuse a TLS connection verified for one
+    name for another."""
     from workbench.net.ssrf import SSRFPolicy, SSRFSafeTransport
 
     transport = SSRFSafeTransport(SSRFPolicy())

@@ -1,4 +1,5 @@
-"""The path-scope audit: which argument values are paths, and whether they stay inside the workspace."""
+"""The path-scope audit: which argument values are paths, and whether they stay inside the
+workspace."""
 
 from __future__ import annotations
 

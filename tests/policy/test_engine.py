@@ -1,4 +1,5 @@
-"""check_approval with the local-system manifest: path scope, command rules and approval modes, as a table."""
+"""check_approval with the local-system manifest: path scope, command rules and approval modes, as a
+table."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from workbench.tools.task import MANIFEST as TASK_MANIFEST
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    """A workspace with a file, a symlink to a directory outside it and one to a directory inside it."""
+    """A workspace with a file, a symlink to a directory outside it and one to a directory inside
+    it."""
     root = tmp_path / "ws"
     (root / "src").mkdir(parents=True)
     (root / "src" / "app.py").write_text("print()\n")
@@ -693,7 +695,8 @@ def test_reasons_name_what_triggered_them(workspace: Path) -> None:
     inside_write = check_approval(MANIFEST, "writeFile", {"path": "src/x.py", "content": ""}, ctx)
     assert (
         inside_write.reason
-        == "local-system.writeFile asks before it changes anything (pathScopeAudit found nothing outside the workspace)"
+        == "local-system.writeFile asks before it changes anything (pathScopeAudit "
+        "found nothing outside the workspace)"
     )
     rm = check_approval(MANIFEST, "runCommand", {"command": "rm -rf x"}, ctx)
     assert rm.reason == "command matches 'rm *' (always)"

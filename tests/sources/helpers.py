@@ -20,9 +20,9 @@ from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.core.reducer import reduce_all
 from workbench.core.result import ToolResult
-from workbench.policy.verdict import ApprovalCheck
+from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
-from workbench.sources.call_runner import ApprovalGate, LiveCall
+from workbench.sources.call_runner import LiveCall
 from workbench.sources.mcp_source import McpServerSpec
 from workbench.surfaces.card import card_renderable
 from workbench.surfaces.context import SurfaceContext

@@ -1,4 +1,5 @@
-"""LiveCall: the event stream of one live call, deadlines, cancel, approval, and exactly one terminal event."""
+"""LiveCall: the event stream of one live call, deadlines, cancel, approval, and exactly one
+terminal event."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from workbench.core import events as ev
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ErrorType, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext, ToolTimedOut
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import PolicyContext, check_approval
+from workbench.policy.verdict import ApprovalDecision, ApprovalGate
 from workbench.sources import call_runner
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.demo_server import build_server
@@ -93,7 +94,7 @@ async def test_a_tool_error_is_a_completed_call_with_a_failed_result(demo: McpSo
     assert run.state().phase.value == "failed"
 
 
-# --- deadlines --------------------------------------------------------------------------------------
+# --- deadlines -----------------------------------------------------------------------------------
 
 
 async def test_a_timeout_is_one_timed_out_event_saying_what_was_pending(demo: McpSource) -> None:
@@ -244,7 +245,8 @@ async def test_a_cancel_really_interrupts_the_server_side_handler() -> None:
 
 
 async def test_progress_extends_the_deadline(demo: McpSource) -> None:
-    # 5 reports 0.15 s apart: 0.75 s in all, longer than the 0.4 s limit, but never silent that long.
+    # 5 reports 0.15 s apart: 0.75 s in all, longer than the 0.4 s limit, but never silent that
+    # long.
     run = await asyncio.wait_for(
         run_call(demo, "demo", "count_down", {"steps": 5, "delay": 0.15}, timeout_ms=400),
         timeout=BOUND_S,
@@ -410,8 +412,8 @@ async def test_a_source_side_timeout_is_a_timed_out_event() -> None:
     run = await run_call(Oddball(), "odd", "backstop", {})
     assert isinstance(run.terminal, ev.TimedOut)
     assert (
-        run.result.content
-        == "odd.backstop timed out (Request 'tools/call' timed out); the tool was still running (last progress: warming up)."
+        run.result.content == "odd.backstop timed out (Request 'tools/call' timed out); the tool "
+        "was still running (last progress: warming up)."
     )
 
 
@@ -425,7 +427,7 @@ async def test_a_non_result_is_a_protocol_error_and_a_source_cancel_is_cancelled
     assert cancelled.result.content == "odd.self_cancel was cancelled by its source."
 
 
-# --- approval ----------------------------------------------------------------------------------------
+# --- approval ------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -455,7 +457,7 @@ async def files() -> AsyncIterator[tuple[McpSource, Removals]]:
 
 def gate(
     decision: ApprovalDecision, seen: list[ev.ApprovalRequested] | None = None
-) -> call_runner.ApprovalGate:
+) -> ApprovalGate:
     async def decide(request: ev.ApprovalRequested) -> ApprovalDecision:
         if seen is not None:
             seen.append(request)
@@ -476,8 +478,8 @@ async def test_headless_mode_blocks_a_destructive_call_without_running_it(
     assert "Started" not in run.names and "ApprovalRequested" not in run.names
     assert run.result.error is not None and run.result.error.type == ErrorType.BLOCKED
     assert (
-        run.result.content
-        == "Blocked by policy: files.remove needs approval (files.remove is marked 'required') and no one can approve in headless mode."
+        run.result.content == "Blocked by policy: files.remove needs approval (files.remove is "
+        "marked 'required') and no one can approve in headless mode."
     )
     assert removals.paths == []
     assert run.state().phase.value == "blocked"
@@ -578,8 +580,8 @@ async def test_approval_needed_without_a_gate_is_blocked(files: tuple[McpSource,
     run = await run_call(source, "files", "remove", {"path": "x"}, approval=check)
     assert isinstance(run.terminal, ev.Blocked)
     assert (
-        run.result.content
-        == "files.remove needs approval (files.remove is marked 'required') but nothing can ask for it."
+        run.result.content == "files.remove needs approval (files.remove is marked 'required') "
+        "but nothing can ask for it."
     )
     assert removals.paths == []
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.sources.helpers import MISBEHAVING
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
+from workbench.session import LiveOptions, LiveSession, build_session
 from workbench.sources.base import SourceState
 from workbench.sources.headless import UsageProblem, call_once
 from workbench.sources.mcp_source import McpSource
-from workbench.sources.session import LiveOptions, build_session
 
 
 @pytest.fixture(autouse=True)
@@ -20,9 +22,15 @@ def in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
 
 
+async def call_in(session: LiveSession, name: str, args: dict[str, Any]) -> CallRecord:
+    return await call_once(session.manager, session.policy, name, args)
+
+
 async def test_a_successful_call_folds_into_a_done_state(tmp_path: Path) -> None:
     session = build_session(LiveOptions(approval="headless", workspace=tmp_path))
-    outcome = await call_once(session, "calculator.calculate", {"expression": "6 * 7"})
+    outcome = await call_once(
+        session.manager, session.policy, "calculator.calculate", {"expression": "6 * 7"}
+    )
     assert (outcome.tool, outcome.api) == ("calculator", "calculate")
     assert outcome.state.phase.value == "done"
     assert outcome.state.result is not None and outcome.state.result.content == "6 * 7 = 42"
@@ -35,7 +43,7 @@ async def test_a_successful_call_folds_into_a_done_state(tmp_path: Path) -> None
 async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> None:
     session = build_session(LiveOptions(mcp=[str(tmp_path / "no-server")], workspace=tmp_path))
     with pytest.raises(UsageProblem) as raised:
-        await call_once(session, "nothing.here", {})
+        await call_once(session.manager, session.policy, "nothing.here", {})
     message = str(raised.value)
     assert message.startswith("no tool API 'nothing.here' (available: calculator.calculate")
     assert message.endswith(
@@ -43,9 +51,10 @@ async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> 
     )
     with pytest.raises(
         UsageProblem,
-        match=r"arguments do not match calculator.calculate's schema: expression: 7 is not of type 'string'",
+        match=r"arguments do not match calculator.calculate's schema: expression: "
+        r"7 is not of type 'string'",
     ):
-        await call_once(
+        await call_in(
             build_session(LiveOptions(workspace=tmp_path)),
             "calculator.calculate",
             {"expression": 7},
@@ -53,7 +62,7 @@ async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> 
 
 
 async def test_headless_blocks_what_needs_approval_and_auto_run_runs_it(tmp_path: Path) -> None:
-    blocked = await call_once(
+    blocked = await call_in(
         build_session(LiveOptions(include_demo=True, approval="headless", workspace=tmp_path)),
         "demo.delete_file",
         {"path": "notes.txt"},
@@ -64,7 +73,7 @@ async def test_headless_blocks_what_needs_approval_and_auto_run_runs_it(tmp_path
         and blocked.state.result.error is not None
         and blocked.state.result.error.type == "BlockedByPolicy"
     )
-    ran = await call_once(
+    ran = await call_in(
         build_session(LiveOptions(include_demo=True, approval="auto-run", workspace=tmp_path)),
         "demo.delete_file",
         {"path": "notes.txt"},
@@ -83,7 +92,9 @@ async def test_the_timeout_override_applies_and_every_source_is_stopped_after(
             mcp=[f"{sys.executable} {MISBEHAVING}"], include_bundled=False, workspace=tmp_path
         )
     )
-    outcome = await call_once(session, "misbehaving-server.hang", {}, timeout_s=1.0)
+    outcome = await call_once(
+        session.manager, session.policy, "misbehaving-server.hang", {}, timeout_s=1.0
+    )
     assert outcome.state.phase.value == "timed-out"
     assert outcome.state.result is not None and "(limit 1 s)" in outcome.state.result.content
     [source] = session.manager.sources

@@ -1,4 +1,5 @@
-"""HttpToolSource against a real local HTTP server: JSON POSTs, answer shapes, HTTP errors and the SSRF guard."""
+"""HttpToolSource against a real local HTTP server: JSON POSTs, answer shapes, HTTP errors and the
+SSRF guard."""
 
 from __future__ import annotations
 
@@ -228,7 +229,7 @@ async def test_a_live_call_over_http_completes(
     assert run.result.content == "done"
 
 
-# --- the SSRF guard ----------------------------------------------------------------------------------
+# --- the SSRF guard ------------------------------------------------------------------------------
 
 
 async def started(source: HttpToolSource) -> HttpToolSource:

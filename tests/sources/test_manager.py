@@ -120,9 +120,12 @@ async def test_unknown_names_list_what_exists(twins: ToolManager) -> None:
         twins.resolve("nope.nothing")
     assert (
         str(raised.value)
-        == "no tool API 'nope.nothing' (available: calculator.calculate, calculator.calculate, notes.add, notes.calculate, notes.list)"
+        == "no tool API 'nope.nothing' (available: calculator.calculate, calculator.calculate, "
+        "notes.add, notes.calculate, notes.list)"
     )
-    with pytest.raises(ResolutionError, match="no tool API 'ghost/calculator.calculate'"):
+    with pytest.raises(
+        ResolutionError, match=re.escape("no tool API 'ghost/calculator.calculate'")
+    ):
         twins.resolve("ghost/calculator.calculate")
 
 
@@ -216,8 +219,9 @@ async def test_two_mcp_servers_with_the_same_name_conflict_and_get_unique_source
         with pytest.raises(ResolutionError) as raised:
             manager.resolve("workbench-demo.echo")
         assert (
-            str(raised.value)
-            == "'workbench-demo.echo' is ambiguous; name one of: workbench-demo-2/workbench-demo.echo, workbench-demo/workbench-demo.echo"
+            str(raised.value) == "'workbench-demo.echo' is ambiguous; "
+            "name one of: workbench-demo-2/workbench-demo.echo, "
+            "workbench-demo/workbench-demo.echo"
         )
         second = manager.resolve("workbench-demo-2/workbench-demo.echo")
         result = await second.entry.source.invoke(

@@ -24,7 +24,6 @@ from workbench.sources.mcp_results import (
     MAX_RESOURCE_TEXT,
     MCP_ERROR,
     manifest_from_tools,
-    slugify,
     to_tool_result,
 )
 
@@ -122,8 +121,8 @@ def test_png_and_gif_images_are_summarised_with_their_size_not_their_bytes() -> 
         ]
     }
     assert (
-        result.content
-        == f"[image: image/png, {len(png):,} bytes, 7x5]\n[image: image/gif, {len(gif):,} bytes, 33x17]"
+        result.content == f"[image: image/png, {len(png):,} bytes, 7x5]\n[image: image/gif, "
+        f"{len(gif):,} bytes, 33x17]"
     )
     assert b64(png) not in str(result.model_dump())
 
@@ -254,12 +253,6 @@ def test_huge_text_is_capped_with_a_truncation_note() -> None:
     assert result.content.endswith(
         f"[truncated: showing {MAX_CONTENT_CHARS:,} of {len(text):,} characters]"
     )
-
-
-def test_slugify_makes_tool_identifiers_from_server_names() -> None:
-    assert slugify("mcp-servers/everything") == "mcp-servers-everything"
-    assert slugify("Misbehaving Server") == "misbehaving-server"
-    assert slugify("  ..//  ") == "mcp-server"
 
 
 def tool(name: str, **extra: object) -> Tool:

@@ -117,7 +117,7 @@ async def test_tool_allow_list_and_policy_overrides_of_the_spec() -> None:
         await source.stop()
 
 
-# --- every kind of result ---------------------------------------------------------------------------
+# --- every kind of result ------------------------------------------------------------------------
 
 
 async def test_text_becomes_content(demo: McpSource) -> None:
@@ -283,7 +283,7 @@ async def test_a_source_can_be_started_again_after_stop() -> None:
         await source.stop()
 
 
-# --- specs from the command line and from mcp.json --------------------------------------------------
+# --- specs from the command line and from mcp.json -----------------------------------------------
 
 
 def test_spec_from_argument() -> None:
@@ -305,54 +305,7 @@ def test_spec_from_argument() -> None:
     assert McpServerSpec(name="x", server=object()).transport == "in-process"
 
 
-def test_spec_from_config_entries() -> None:
-    stdio = McpServerSpec.from_config(
-        "files",
-        {
-            "command": "npx",
-            "args": ["-y", "server", 3],
-            "env": {"TOKEN": 42},
-            "cwd": "/srv",
-            "tools": ["read"],
-            "policies": {"read": "never"},
-        },
-    )
-    assert (
-        stdio.name,
-        stdio.command,
-        stdio.args,
-        stdio.env,
-        stdio.cwd,
-        stdio.tools,
-        stdio.policies,
-    ) == (
-        "files",
-        "npx",
-        ["-y", "server", "3"],
-        {"TOKEN": "42"},
-        "/srv",
-        ["read"],
-        {"read": "never"},
-    )
-    http = McpServerSpec.from_config(
-        "remote", {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer t"}}
-    )
-    assert (http.url, http.headers, http.transport) == (
-        "http://127.0.0.1:1/mcp",
-        {"Authorization": "Bearer t"},
-        "http",
-    )
-    for entry, message in (
-        ([], "mcpServers.bad must be an object"),
-        ({}, "mcpServers.bad needs a command or a url"),
-        ({"command": "x", "args": "not a list"}, "args must be a list"),
-        ({"url": "http://h/mcp", "headers": ["x"]}, "headers must be an object"),
-    ):
-        with pytest.raises(ValueError, match=re.escape(message)):
-            McpServerSpec.from_config("bad", entry)  # type: ignore[arg-type]
-
-
-# --- streamable HTTP --------------------------------------------------------------------------------
+# --- streamable HTTP -----------------------------------------------------------------------------
 
 
 def header_server() -> MCPServer:
@@ -408,7 +361,8 @@ async def test_the_demo_server_over_streamable_http() -> None:
 
 
 def refusing_app(status: int) -> Any:
-    """An ASGI app answering every request with ``status``, like an MCP endpoint behind a token check."""
+    """An ASGI app answering every request with ``status``, like an MCP endpoint behind a token
+    check."""
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":

@@ -1,4 +1,5 @@
-"""McpSource over a real stdio subprocess that misbehaves: crashes, hangs, garbage, early exits, huge output."""
+"""McpSource over a real stdio subprocess that misbehaves: crashes, hangs, garbage, early exits,
+huge output."""
 
 from __future__ import annotations
 

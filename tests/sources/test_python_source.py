@@ -1,4 +1,5 @@
-"""PythonToolSource runs tool packages in-process: broken factories, unknown tools, closing runtimes."""
+"""PythonToolSource runs tool packages in-process: broken factories, unknown tools, closing
+runtimes."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from typing import Any
 
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.result import ErrorType, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.core.runtime import BaseRuntime, CallContext, RuntimeServices
 from workbench.sources.base import SourceState
 from workbench.sources.python_source import PythonToolSource
 from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.package import ToolPackage
 
 
 def manifest(identifier: str, *apis: str) -> ToolManifest:

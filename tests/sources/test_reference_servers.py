@@ -1,4 +1,5 @@
-"""Real reference MCP servers over stdio: mcp-server-time (PyPI) and server-everything (npm), rendered by the generic card."""
+"""Real reference MCP servers over stdio: mcp-server-time (PyPI) and server-everything (npm),
+rendered by the generic card."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ async def started(spec: McpServerSpec) -> McpSource:
     return source
 
 
-# --- mcp-server-time (a test dependency from PyPI) ---------------------------------------------------
+# --- mcp-server-time (a test dependency from PyPI) -----------------------------------------------
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -117,15 +118,17 @@ async def test_a_bad_timezone_is_an_mcp_tool_error(time_server: McpSource) -> No
     assert "McpToolError" in render_card(run.state(), time_server.list_tools()[0])
 
 
-# --- @modelcontextprotocol/server-everything (installed from npm into a cache) -----------------------
+# --- @modelcontextprotocol/server-everything (installed from npm into a cache) -------------------
 
 
 def install_everything() -> Path:
-    """Install the pinned server-everything once into the cache (a file lock guards parallel runs)."""
+    """Install the pinned server-everything once into the cache (a file lock guards parallel
+    runs)."""
     npm = shutil.which("npm")
     if npm is None:
         pytest.fail(
-            f"npm is not on PATH: these tests install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} with npm; install Node.js and npm (e.g. apt-get install nodejs npm)",
+            f"npm is not on PATH: these tests install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} "
+            "with npm; install Node.js and npm (e.g. apt-get install nodejs npm)",
             pytrace=False,
         )
     if shutil.which("node") is None:
@@ -158,7 +161,8 @@ def install_everything() -> Path:
                 )
                 if done.returncode != 0 or not entry.is_file():
                     pytest.fail(
-                        f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed (exit {done.returncode}):\n{done.stderr[-3000:]}",
+                        f"npm install {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} failed (exit "
+                        f"{done.returncode}):\n{done.stderr[-3000:]}",
                         pytrace=False,
                     )
                 complete.write_text(f"{EVERYTHING_PACKAGE}@{EVERYTHING_VERSION}\n")

@@ -12,8 +12,13 @@ from workbench.core.reducer import reduce_all
 from workbench.core.result import to_result
 from workbench.surfaces.card import card_renderable, compose_card, surface_kind_for
 from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.generic import GENERIC_SURFACES
-from workbench.surfaces.registry import SURFACE_KINDS, SurfaceKind, SurfaceRegistry, SurfaceSet
+from workbench.surfaces.registry import (
+    GENERIC_SURFACES,
+    SURFACE_KINDS,
+    SurfaceKind,
+    SurfaceRegistry,
+    SurfaceSet,
+)
 
 
 def render_text(renderable: object, width: int = 70) -> str:

@@ -16,11 +16,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def project():  # noqa: ANN201
+def project():
     return open_project(config=load_config(REPO))
 
 
-def test_fast_path_equals_settled_screen(project) -> None:  # noqa: ANN001
+def test_fast_path_equals_settled_screen(project) -> None:
     cases = snapshot_cases(project.catalog, project.registry)
     # Every phase and theme appears in a sample of one case in five.
     sample = cases[::5]
@@ -35,7 +35,7 @@ def test_fast_path_equals_settled_screen(project) -> None:  # noqa: ANN001
     assert mismatched == []
 
 
-def test_rendering_twice_is_byte_identical(project) -> None:  # noqa: ANN001
+def test_rendering_twice_is_byte_identical(project) -> None:
     cases = snapshot_cases(project.catalog, project.registry)[::11]
     with SnapshotRenderer(project.catalog, project.registry) as renderer:
         first = [renderer.render(case) for case in cases]
@@ -45,7 +45,7 @@ def test_rendering_twice_is_byte_identical(project) -> None:  # noqa: ANN001
     assert not any(re.search(r"terminal-\d", item.svg) for item in first)
 
 
-def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:  # noqa: ANN001
+def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:
     cases = snapshot_cases(project.catalog, project.registry)
     run_command = [
         case

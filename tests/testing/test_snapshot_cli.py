@@ -30,7 +30,8 @@ FIXTURE = textwrap.dedent(
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled = false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
+        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
+        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
     )
     (tmp_path / "fixtures").mkdir()
     (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)

@@ -1,4 +1,5 @@
-"""Helpers for tests that invoke tool runtimes: a capturing CallContext and the error a result carries."""
+"""Helpers for tests that invoke tool runtimes: a capturing CallContext and the error a result
+carries."""
 
 from __future__ import annotations
 

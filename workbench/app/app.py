@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.project import Project, open_project
 
 if TYPE_CHECKING:
-    from workbench.sources.session import LiveSession
+    from workbench.session import LiveSession
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -28,7 +28,7 @@ class WorkbenchApp(App[None]):
     SUB_TITLE = "tool UI surfaces"
 
     # Only chorded keys here: live mode has text inputs, where a bare "q" must type a "q".
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+q", "quit", "Quit"),
     ]
@@ -43,7 +43,7 @@ class WorkbenchApp(App[None]):
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
-        self.animate = animate
+        self.animated = animate
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
@@ -52,15 +52,15 @@ class WorkbenchApp(App[None]):
         if self.live_session is not None:
             from workbench.app.screens.live_screen import LiveScreen
 
-            self.push_screen(LiveScreen(self.live_session, animate=self.animate))
+            self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
-            self.push_screen(FixtureScreen(self._load_project, animate=self.animate))
+            self.push_screen(FixtureScreen(self._load_project, animate=self.animated))
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""
         self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
             "Toggle dark/light theme",

@@ -13,16 +13,15 @@ import click
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
-from workbench.cli.output import fail_usage, install_log_handler
+from workbench.cli.output import echo, install_log_handler
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
 
 
 class WorkbenchGroup(click.Group):
-    """Turns configuration errors into one line and exit code 2, for every command.
-
-    It also routes log records through the cleaning stderr handler before any command runs.
-    """
+    """Turns configuration errors into ``file:line: field: message`` lines and exit code 2,
+    for every command (never a traceback); routes log records through the cleaning stderr
+    handler before any command runs."""
 
     def invoke(self, ctx: click.Context) -> object:
         from workbench.config import ConfigError
@@ -31,7 +30,9 @@ class WorkbenchGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ConfigError as error:
-            fail_usage(str(error))
+            for problem in error.problems:
+                echo(f"workbench: error: {problem.format()}", err=True)
+            raise SystemExit(2) from None
 
 
 @click.group(

@@ -27,7 +27,7 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
     no Intervention surface. Each problem is printed as FILE:LINE: FIELD: MESSAGE; exit code 1
     if any is an error (warnings are printed only).
     """
-    from workbench.fixtures.coverage import coverage, coverage_problems
+    from workbench.coverage import coverage, coverage_problems
     from workbench.project import open_project
 
     project = open_project(paths)

@@ -46,7 +46,7 @@ def coverage(output_format: str) -> None:
     from rich.text import Text
 
     from workbench.core.sanitize import plain
-    from workbench.fixtures.coverage import coverage as compute
+    from workbench.coverage import coverage as compute
     from workbench.project import open_project
 
     project = open_project()

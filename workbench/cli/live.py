@@ -23,14 +23,16 @@ def source_options(function: F) -> F:
             "mcp",
             multiple=True,
             metavar="COMMAND|URL",
-            help="An MCP server: a command run over stdio ('python -m my_server') or a streamable-HTTP URL (repeatable).",
+            help="An MCP server: a command run over stdio ('python -m my_server') "
+            "or a streamable-HTTP URL (repeatable).",
         ),
         click.option(
             "--config",
             "config_files",
             multiple=True,
             type=click.Path(path_type=Path, dir_okay=False),
-            help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) (repeatable).",
+            help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) "
+            "(repeatable).",
         ),
         click.option(
             "--tools",
@@ -50,7 +52,8 @@ def source_options(function: F) -> F:
             "--workspace",
             type=click.Path(path_type=Path, file_okay=False),
             default=None,
-            help="Workspace for file tools and the path-scope audit (default: the current directory).",
+            help="Workspace for file tools and the path-scope audit (default: the "
+            "current directory).",
         ),
         click.option(
             "--allow",
@@ -80,7 +83,7 @@ def source_options(function: F) -> F:
 
 
 def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
-    from workbench.sources.session import LiveOptions, SetupError, build_session
+    from workbench.session import LiveOptions, SetupError, build_session
 
     try:
         return build_session(
@@ -157,7 +160,8 @@ def _parse_args(text: str) -> dict[str, Any]:
     type=click.Choice(["headless", "auto-run", "allow-list"]),
     default="headless",
     show_default=True,
-    help="headless: calls that need approval are blocked; auto-run: 'required' ones run ('always' never does).",
+    help="headless: calls that need approval are blocked; auto-run: 'required' "
+    "ones run ('always' never does).",
 )
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
 @source_options
@@ -182,7 +186,9 @@ def call(
     args = _parse_args(args_text)
     session = _build(options, include_demo=demo, approval=approval)
     try:
-        outcome = asyncio.run(call_once(session, name, args, timeout_s=timeout))
+        outcome = asyncio.run(
+            call_once(session.manager, session.policy, name, args, timeout_s=timeout)
+        )
     except UsageProblem as error:
         fail_usage(str(error))
     state = outcome.state

@@ -44,7 +44,7 @@ class CleanStderrHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             sys.stderr.write(clean(self.format(record)) + "\n")
-        except Exception:
+        except Exception:  # noqa: BLE001 - logging must never take the command down
             self.handleError(record)
 
 

@@ -64,7 +64,8 @@ def show(
     if target.is_file() and not any(
         target.resolve().is_relative_to(folder.resolve()) for folder in loaded_dirs
     ):
-        # A file outside the project is loaded with the project's tools, so their manifests and surfaces apply.
+        # A file outside the project is loaded with the project's tools, so their manifests and
+        # surfaces apply.
         project = open_project([*config.fixture_dirs, target], config=config)
     else:
         project = open_project(config=config)
@@ -82,7 +83,8 @@ def show(
         chosen = Phase(phase)
         if chosen not in script.phases:
             fail_usage(
-                f"variant {ref.variant.id!r} has no phase {phase!r} (it has: {', '.join(p.value for p in script.phases)})"
+                f"variant {ref.variant.id!r} has no phase "
+                f"{phase!r} (it has: {', '.join(p.value for p in script.phases)})"
             )
     state = script.state_at(chosen)
     manifest = catalog.tools[ref.tool].manifest if ref.tool in catalog.tools else None

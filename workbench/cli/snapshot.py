@@ -88,7 +88,8 @@ def snapshot(
         f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated")
     )
     click.echo(
-        f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, {len(run.unused)} unused, {len(run.deleted)} deleted"
+        f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, "
+        f"{len(run.unused)} unused, {len(run.deleted)} deleted"
     )
     if report_path is not None:
         write_report(run, report_path)

@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from workbench.core.output_buffer import OutputBuffer
-from workbench.core.result import ToolResult
+from workbench.core.result import ToolError, ToolResult
 
 
 class Phase(StrEnum):
@@ -117,5 +117,5 @@ class CallState:
         return self.partial_args or {}
 
     @property
-    def error(self):  # noqa: ANN201 - ToolError | None, kept short for surfaces
+    def error(self) -> ToolError | None:
         return self.result.error if self.result is not None else None

@@ -22,6 +22,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from workbench.core.sanitize import clean
+from workbench.core.schema import check_json_schema
 
 InterventionPolicy = Literal["never", "required", "always"]
 RenderDisplayControl = Literal["collapsed", "expand", "alwaysExpand"]
@@ -77,18 +78,6 @@ class ToolMeta(BaseModel):
     def _clean(cls, value: str) -> str:
         # Shown in trees, titles and card headers: a server's name must not carry escapes.
         return clean(value)
-
-
-def check_json_schema(schema: dict[str, Any]) -> None:
-    """Raise ``ValueError`` if ``schema`` is not a valid JSON Schema for its dialect."""
-    import jsonschema.validators  # Deferred: keeps jsonschema off the start-up path.
-
-    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    try:
-        validator.check_schema(schema)
-    except jsonschema.SchemaError as error:
-        where = "/".join(str(part) for part in error.absolute_path) or "(root)"
-        raise ValueError(f"not a valid JSON Schema at {where}: {error.message}") from None
 
 
 class ToolApi(BaseModel):

@@ -37,11 +37,11 @@ class _Store:
     times the text itself.
     """
 
-    __slots__ = ("texts", "streams")
+    __slots__ = ("streams", "texts")
 
-    def __init__(self, texts: list[str] | None = None, streams: array | None = None) -> None:
+    def __init__(self, texts: list[str] | None = None, streams: array[int] | None = None) -> None:
         self.texts: list[str] = texts if texts is not None else []
-        self.streams: array = streams if streams is not None else array("B")
+        self.streams: array[int] = streams if streams is not None else array("B")
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -71,13 +71,13 @@ class OutputBuffer:
     """What a tool printed: complete lines, a pending partial line, and totals."""
 
     __slots__ = (
-        "_store",
         "_count",
+        "_store",
+        "dropped",
+        "max_lines",
         "partial",
         "partial_stream",
-        "dropped",
         "total_chars",
-        "max_lines",
     )
 
     def __init__(

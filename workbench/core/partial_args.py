@@ -32,7 +32,8 @@ def parse_complete_args(raw: str) -> tuple[dict[str, Any] | None, str | None]:
     except json.JSONDecodeError as error:
         return (
             None,
-            f"arguments are not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            f"arguments are not valid JSON: {error.msg} at line {error.lineno} "
+            f"column {error.colno}",
         )
     if not isinstance(value, dict):
         return None, f"arguments must be a JSON object, got {type(value).__name__}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from workbench.core import events as ev
 from workbench.core.call_state import Approval, CallState, Phase, ProgressInfo
@@ -31,6 +32,7 @@ def _ignored(state: CallState) -> CallState:
 
 def _finish_args(state: CallState, event: ev.ArgsComplete) -> CallState:
     raw = event.raw if event.raw is not None else state.raw_args
+    args: dict[str, Any] | None
     if event.args is not None:
         args, error = dict(event.args), None
     else:
@@ -82,13 +84,13 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
     if isinstance(event, ev.Approved):
         if phase is not Phase.AWAITING_APPROVAL:
             return _ignored(state)
-        approval = state.approval or Approval()
+        asked = state.approval or Approval()
         edited = event.args is not None and event.args != state.args
         return replace(
             state,
             phase=Phase.EXECUTING,
             args=dict(event.args) if event.args is not None else state.args,
-            approval=replace(approval, decision="approved", note=event.by, args_edited=edited),
+            approval=replace(asked, decision="approved", note=event.by, args_edited=edited),
         )
 
     if isinstance(event, ev.Started):

@@ -8,6 +8,7 @@ returns a :class:`~workbench.core.result.ToolResult` built by the result funnel.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +76,8 @@ class BaseRuntime:
             )
         method: ApiMethod = getattr(self, api)
         try:
-            result = method(args, ctx or CallContext())
+            # Typed as the contract says, checked as a tool may actually behave.
+            result: object = method(args, ctx or CallContext())
             if inspect.isawaitable(result):
                 result = await result
         except (Exception, SystemExit) as error:  # noqa: BLE001 - a tool bug (even sys.exit) must become a result
@@ -91,3 +93,30 @@ class BaseRuntime:
                 f"{api} returned {type(result).__name__}, not a ToolResult",
             )
         return result
+
+
+@dataclass(frozen=True)
+class RuntimeServices:
+    """Services a runtime may be built with; tests pass in-memory or temporary ones."""
+
+    workspace: Path = field(default_factory=Path.cwd)
+    offline: bool = True
+    """Use bundled data instead of the network where a tool can (the demo default)."""
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_environment(
+        cls, workspace: Path | None = None, environ: dict[str, str] | None = None
+    ) -> RuntimeServices:
+        """Settings from ``WORKBENCH_*`` variables (``WORKBENCH_WEB_ONLINE`` -> ``web.online``)."""
+        env = dict(os.environ if environ is None else environ)
+        names = {
+            "WORKBENCH_WEB_ONLINE": "web.online",
+            "WORKBENCH_SEARXNG_URL": "web.searxng_url",
+            "WORKBENCH_WEB_ALLOW": "web.allow",
+            "WORKBENCH_SKILLS_PATH": "skills.paths",
+            "WORKBENCH_TASK_DATABASE": "task.database",
+        }
+        settings = {key: env[name] for name, key in names.items() if env.get(name)}
+        online = settings.get("web.online", "0") not in ("", "0", "false")
+        return cls(workspace=workspace or Path.cwd(), offline=not online, settings=settings)

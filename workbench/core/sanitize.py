@@ -83,7 +83,7 @@ def _strip_controls(text: str) -> str:
     return _SURROGATES.sub("\ufffd", text)
 
 
-def clean(text: str) -> str:
+def clean(text: object) -> str:
     """Return ``text`` with every escape sequence and control character removed."""
     if not isinstance(text, str):
         text = str(text)
@@ -134,7 +134,7 @@ def _sgr_style(params: str, style: Style) -> Style:
     return style
 
 
-def ansi_text(text: str, style: Style | str = "") -> Text:
+def ansi_text(text: object, style: Style | str = "") -> Text:
     """Return a :class:`Text` of ``text`` with SGR colours kept as styles and all else removed."""
     if not isinstance(text, str):
         text = str(text)

@@ -84,11 +84,8 @@ def _declares_paths(schema: Mapping[str, Any] | None) -> bool:
         return False
     for sub in properties.values():
         items = sub.get("items") if isinstance(sub, Mapping) else None
-        if (
-            isinstance(sub, Mapping)
-            and sub.get("format") == "path"
-            or isinstance(items, Mapping)
-            and items.get("format") == "path"
+        if (isinstance(sub, Mapping) and sub.get("format") == "path") or (
+            isinstance(items, Mapping) and items.get("format") == "path"
         ):
             return True
     return False
@@ -110,7 +107,8 @@ def extract_paths(
             sub = properties.get(key) if isinstance(properties, Mapping) else None
             if not isinstance(sub, Mapping):
                 continue
-            items = sub.get("items") if isinstance(sub.get("items"), Mapping) else {}
+            declared_items = sub.get("items")
+            items = declared_items if isinstance(declared_items, Mapping) else {}
             if sub.get("format") == "path" and isinstance(value, str):
                 yield value
             elif items.get("format") == "path" and isinstance(value, list):
@@ -119,9 +117,7 @@ def extract_paths(
 
     def walk(value: Any, key: str, sub_schema: Any) -> Iterator[str]:
         if isinstance(value, str):
-            if _is_path_key(key, sub_schema):
-                yield value
-            elif (
+            if _is_path_key(key, sub_schema) or (
                 key.lower() not in CONTENT_KEYS
                 and "\n" not in value
                 and len(value) <= MAX_PATH_CHARS

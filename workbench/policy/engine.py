@@ -93,7 +93,8 @@ def static_policy(
         return "never", ""
     return (
         policy.dynamic.default,
-        f"{manifest.identifier}.{api} asks before it changes anything ({policy.dynamic.type} found nothing outside the workspace)",
+        f"{manifest.identifier}.{api} asks before it changes anything ({policy.dynamic.type} "
+        "found nothing outside the workspace)",
     )
 
 

@@ -10,7 +10,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,11 @@ from workbench.core.manifest import ToolManifest
 from workbench.core.partial_args import stream_chunks
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
-from workbench.fixtures.replay import ApprovalDecision
-from workbench.policy.verdict import ApprovalCheck
+from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
 from workbench.sources.timeouts import MAX_TIMEOUT_MS
 
-EventSink = Callable[[ev.CallEvent], None]
-ApprovalGate = Callable[[ev.ApprovalRequested], Awaitable[ApprovalDecision]]
+EventSink = Callable[[ev.CallEvent], object]
 
 ARGS_CHUNK_CHARS = 16
 MAX_ARGS_CHUNKS = 40
@@ -111,7 +109,10 @@ class LiveCall:
             return True
         label = f"{self.tool}.{self.api}"
         if check.blocked:
-            message = f"Blocked by policy: {label} needs approval ({check.reason}) and no one can approve in headless mode."
+            message = (
+                f"Blocked by policy: {label} needs approval ({check.reason}) and no "
+                "one can approve in headless mode."
+            )
             self._finish(
                 ev.Blocked(
                     failure(
@@ -301,7 +302,8 @@ class LiveCall:
         cancelled.cancel()
         if invocation in done:
             try:
-                result = invocation.result()
+                # Sources are typed to return a ToolResult; a misbehaving one is caught below.
+                result: object = invocation.result()
             except asyncio.CancelledError:
                 return self._finish(
                     ev.Cancelled(
@@ -330,7 +332,8 @@ class LiveCall:
                             success=False,
                             error=error,
                             error_type=ErrorType.TOOL_CRASHED,
-                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: {error}",
+                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: "
+                            f"{error}",
                         ),
                         at_ms=self._now_ms(),
                     )
@@ -340,7 +343,8 @@ class LiveCall:
                     ev.Failed(
                         failure(
                             ErrorType.PROTOCOL_ERROR,
-                            f"{self.tool}.{self.api} returned {type(result).__name__}, not a result",
+                            f"{self.tool}.{self.api} returned {type(result).__name__}, "
+                            "not a result",
                         ),
                         at_ms=self._now_ms(),
                     )
@@ -370,7 +374,8 @@ class LiveCall:
             ev.TimedOut(
                 failure(
                     ErrorType.TIMEOUT,
-                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} s); {pending}.",
+                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} "
+                    f"s); {pending}.",
                     state={"timeout_ms": self.timeout_ms, "pending": pending},
                 ),
                 at_ms=self._now_ms(),

@@ -1,18 +1,14 @@
-"""One call without a UI: resolve, validate, run, and fold the events into a call state."""
+"""One call without a UI: resolve, validate, run, and record it (events and final state)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.core import events as ev
-from workbench.core.call_state import CallState
-from workbench.core.reducer import reduce
-from workbench.fixtures.loader import validate_args
-from workbench.policy.engine import check_approval
+from workbench.core.call_record import CallRecord
+from workbench.core.schema import validate_args
+from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.call_runner import LiveCall
-from workbench.sources.manager import ResolutionError
-from workbench.sources.session import LiveSession
+from workbench.sources.manager import ResolutionError, ToolManager
 from workbench.sources.timeouts import resolve_timeout_ms
 
 
@@ -20,19 +16,15 @@ class UsageProblem(ValueError):
     """The call cannot be made as asked (unknown tool, arguments that break the schema)."""
 
 
-@dataclass
-class HeadlessOutcome:
-    state: CallState
-    events: list[ev.CallEvent] = field(default_factory=list)
-    tool: str = ""
-    api: str = ""
-
-
 async def call_once(
-    session: LiveSession, name: str, args: dict[str, Any], *, timeout_s: float | None = None
-) -> HeadlessOutcome:
+    manager: ToolManager,
+    policy: PolicyContext,
+    name: str,
+    args: dict[str, Any],
+    *,
+    timeout_s: float | None = None,
+) -> CallRecord:
     """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input."""
-    manager = session.manager
     await manager.start()
     try:
         try:
@@ -52,33 +44,24 @@ async def call_once(
                 for path, message in problems[:5]
             )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
-        check = check_approval(resolved.entry.manifest, resolved.api.name, args, session.policy)
+        check = check_approval(resolved.entry.manifest, resolved.api.name, args, policy)
         timeout_ms = resolve_timeout_ms(
             args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None
         )
-        state = CallState(tool=resolved.entry.tool, api=resolved.api.name)
-        events: list[ev.CallEvent] = []
-
-        def on_event(event: ev.CallEvent) -> None:
-            nonlocal state
-            events.append(event)
-            state = reduce(state, event)
-
+        record = CallRecord.start(resolved.entry.tool, resolved.api.name)
         call = LiveCall(
             resolved.entry.source,
             resolved.entry.manifest,
             resolved.entry.tool,
             resolved.api.name,
             args,
-            on_event=on_event,
+            on_event=record.add,
             timeout_ms=timeout_ms,
             approval=check,
             approval_gate=None,
-            workspace=session.policy.workspace,
+            workspace=policy.workspace,
         )
         await call.run()
-        return HeadlessOutcome(
-            state=state, events=events, tool=resolved.entry.tool, api=resolved.api.name
-        )
+        return record
     finally:
         await manager.stop()

@@ -103,7 +103,8 @@ class HttpToolSource(ToolSource):
         if 300 <= status < 400:
             return to_result(
                 success=False,
-                content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the arguments were not re-sent there",
+                content=f"{url} redirected (HTTP {status}) to {location or 'nowhere'}; the "
+                "arguments were not re-sent there",
                 error=ToolError(
                     type=ErrorType.HTTP_ERROR,
                     message=f"HTTP {status} redirect from {url}",
@@ -131,12 +132,12 @@ class HttpToolSource(ToolSource):
             and isinstance(data.get("success"), bool)
             and ("content" in data or "error" in data)
         ):
-            error = data.get("error")
+            reported = data.get("error")
             return to_result(
                 success=data["success"],
                 content=(str(data.get("content") or "") + note) or None,
                 state=data.get("state"),
-                error=error if isinstance(error, (dict, str)) else None,
+                error=reported if isinstance(reported, (dict, str)) else None,
             )
         if data is not None:
             return to_result(

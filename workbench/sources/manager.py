@@ -22,7 +22,9 @@ class ResolutionError(LookupError):
 
 
 @dataclass(frozen=True)
-class ToolEntry:
+class SourceTool:
+    """One tool as one source offers it (after that source's allow-lists)."""
+
     source: ToolSource
     manifest: ToolManifest
 
@@ -37,7 +39,7 @@ class ToolEntry:
 
 @dataclass(frozen=True)
 class ResolvedCall:
-    entry: ToolEntry
+    entry: SourceTool
     api: ToolApi
 
     @property
@@ -103,10 +105,10 @@ class ToolManager:
         # A source's filter follows it to its new name (filters are keyed by source name).
         moved = {
             old: self.filters.pop(old)
-            for old, source in zip(before, self.sources)
+            for old, source in zip(before, self.sources, strict=True)
             if old != source.name and old in self.filters
         }
-        for old, source in zip(before, self.sources):
+        for old, source in zip(before, self.sources, strict=True):
             if old in moved:
                 self.filters[source.name] = moved[old]
 
@@ -126,13 +128,13 @@ class ToolManager:
             return None
         return manifest.model_copy(update={"api": apis})
 
-    def entries(self) -> list[ToolEntry]:
+    def entries(self) -> list[SourceTool]:
         entries = []
         for source in self.sources:
             for manifest in source.list_tools():
                 filtered = self._filtered(source, manifest)
                 if filtered is not None:
-                    entries.append(ToolEntry(source, filtered))
+                    entries.append(SourceTool(source, filtered))
         return entries
 
     def conflicts(self) -> dict[str, list[str]]:

@@ -23,12 +23,6 @@ MAX_CONTENT_CHARS = 400_000
 MCP_ERROR = "McpToolError"
 
 
-def slugify(name: str) -> str:
-    """A tool identifier from a server's name: ``mcp-servers/everything`` -> ``mcp-servers-everything``."""
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name.strip()).strip("-.").lower()
-    return slug or "mcp-server"
-
-
 def _image_size(data: bytes) -> tuple[int, int] | None:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         width, height = struct.unpack(">II", data[16:24])

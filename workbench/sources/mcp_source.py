@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
-from workbench.sources.mcp_results import manifest_from_tools, slugify, to_tool_result
+from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
 
 HANDSHAKE_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0
@@ -35,7 +36,6 @@ STDERR_TAIL_BYTES = 16 * 1024
 MAX_TOOL_PAGES = 50
 MAX_TOOLS = 1_000
 SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-POLICIES = ("never", "required", "always")
 # Past the longest possible call deadline: the call runner's own deadline cancels first.
 BACKSTOP_TIMEOUT_S = 900.0
 
@@ -71,49 +71,6 @@ class McpServerSpec:
         if not parts:
             raise ValueError("--mcp needs a command or a URL")
         return cls(name="", command=parts[0], args=parts[1:])
-
-    @classmethod
-    def from_config(cls, name: str, entry: dict[str, Any]) -> McpServerSpec:
-        """One entry of an ``mcpServers`` mapping (Claude Desktop / Cursor format)."""
-        if not SERVER_NAME.match(name):
-            raise ValueError(
-                f"mcpServers key {name!r} must be letters, digits, '_', '.' or '-' (it becomes the tool's name in TOOL.API)"
-            )
-        if not isinstance(entry, dict):
-            raise ValueError(f"mcpServers.{name} must be an object")
-        policies = entry.get("policies") or {}
-        if not isinstance(policies, dict) or any(
-            value not in POLICIES for value in policies.values()
-        ):
-            raise ValueError(
-                f"mcpServers.{name}.policies maps tool names to one of {', '.join(POLICIES)}"
-            )
-        if entry.get("url"):
-            headers = entry.get("headers") or {}
-            if not isinstance(headers, dict):
-                raise ValueError(f"mcpServers.{name}.headers must be an object")
-            return cls(
-                name=name,
-                url=str(entry["url"]),
-                headers={str(k): str(v) for k, v in headers.items()},
-                tools=entry.get("tools"),
-                policies=entry.get("policies") or {},
-            )
-        if not entry.get("command"):
-            raise ValueError(f"mcpServers.{name} needs a command or a url")
-        args = entry.get("args") or []
-        env = entry.get("env") or {}
-        if not isinstance(args, list) or not isinstance(env, dict):
-            raise ValueError(f"mcpServers.{name}: args must be a list and env an object")
-        return cls(
-            name=name,
-            command=str(entry["command"]),
-            args=[str(item) for item in args],
-            env={str(k): str(v) for k, v in env.items()},
-            cwd=entry.get("cwd"),
-            tools=entry.get("tools"),
-            policies=entry.get("policies") or {},
-        )
 
     @property
     def transport(self) -> str:
@@ -207,7 +164,8 @@ class McpSource(ToolSource):
         except TimeoutError:
             self.status = SourceStatus(
                 SourceState.FAILED,
-                f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} s{self._stderr_suffix()}",
+                f"no handshake from {self.spec.target} within {self.handshake_timeout_s:g} "
+                f"s{self._stderr_suffix()}",
             )
             await self.stop(keep_status=True)
 
@@ -241,7 +199,10 @@ class McpSource(ToolSource):
                 from mcp.client.stdio import stdio_client
 
                 _track_spawns()
-                self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+                # Not a with-block: the log outlives this call and is closed in stop().
+                self._errlog = tempfile.TemporaryFile(  # noqa: SIM115
+                    "w+", encoding="utf-8", errors="replace"
+                )
                 # A workbench user expects their environment (PATH, virtualenv) to reach the
                 # server, unless the config opts out to keep secrets from it.
                 env = (
@@ -255,13 +216,13 @@ class McpSource(ToolSource):
                 transport = stdio_client(params, errlog=self._errlog)
             async with Client(
                 transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S
-            ) as client:  # type: ignore[arg-type]
+            ) as client:
                 self._client = client
                 await self._load_tools(client)
                 if self._ready is not None and not self._ready.done():
                     self._ready.set_result(None)
                 await self._stop.wait()
-        except BaseException as error:  # noqa: BLE001 - every way a server can fail is reported
+        except BaseException as error:
             if isinstance(error, asyncio.CancelledError) and self._stop.is_set():
                 raise
             self.status = SourceStatus(SourceState.FAILED, self._explain(error))
@@ -281,7 +242,7 @@ class McpSource(ToolSource):
         self.server_name = (
             (info.name if info is not None else None) or self.spec.name or "mcp-server"
         )
-        identifier = self.spec.name or slugify(self.server_name)
+        identifier = self.spec.name or slug(self.server_name, fallback="mcp-server")
         if not self.spec.name:
             self.name = identifier
         tools: list[Any] = []

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolResult, failure
-from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.core.runtime import BaseRuntime, CallContext, RuntimeServices
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
-from workbench.tools.package import RuntimeServices, ToolPackage
+
+
+class InProcessTool(Protocol):
+    """What this source needs of a tool: a ``ToolPackage`` is one (sources sit below tools)."""
+
+    @property
+    def identifier(self) -> str: ...
+
+    @property
+    def manifest(self) -> ToolManifest: ...
+
+    @property
+    def create_runtime(self) -> Callable[[RuntimeServices], BaseRuntime] | None: ...
 
 
 class PythonToolSource(ToolSource):
-    """Runs :class:`ToolPackage` runtimes in-process, with services injected."""
+    """Runs tool packages' runtimes in-process, with services injected."""
 
     kind = "python"
 
     def __init__(
-        self, name: str, packages: list[ToolPackage], services: RuntimeServices | None = None
+        self,
+        name: str,
+        packages: Sequence[InProcessTool],
+        services: RuntimeServices | None = None,
     ) -> None:
         super().__init__(name)
         self.packages = {package.identifier: package for package in packages}

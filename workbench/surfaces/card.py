@@ -18,8 +18,12 @@ from workbench.core.sanitize import clean
 from workbench.surfaces import kit
 from workbench.surfaces.boundary import run_surface
 from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.generic import GENERIC_SURFACES
-from workbench.surfaces.registry import ResolvedSurface, SurfaceKind, SurfaceRegistry
+from workbench.surfaces.registry import (
+    GENERIC_SURFACES,
+    ResolvedSurface,
+    SurfaceKind,
+    SurfaceRegistry,
+)
 
 PHASE_SURFACE: dict[Phase, SurfaceKind | None] = {
     Phase.ARGS_STREAMING: None,

@@ -15,7 +15,6 @@ from rich.text import Text
 from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import Surface, SurfaceKind
 
 STREAM_TAIL_LINES = 20
 
@@ -144,11 +143,11 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         return None
     state = ctx.result_state
     if ctx.error is None and isinstance(state, dict) and isinstance(state.get("blocks"), list):
-        rows = content_blocks(state["blocks"], palette)
+        blocks = content_blocks(state["blocks"], palette)
         if state.get("structuredContent") is not None:
-            rows.append(Text("structured content", style=f"bold {palette.muted}"))
-            rows.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
-        return Group(*rows)
+            blocks.append(Text("structured content", style=f"bold {palette.muted}"))
+            blocks.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
+        return Group(*blocks)
     if ctx.error is not None:
         details: list[RenderableType] = []
         if ctx.error.body is not None:
@@ -200,13 +199,3 @@ def portal(ctx: SurfaceContext) -> RenderableType:
         rows.append(Text("output", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.output.text(), palette, max_lines=400, ansi=True))
     return Group(*rows)
-
-
-GENERIC_SURFACES: dict[SurfaceKind, Surface] = {
-    SurfaceKind.INSPECTOR: inspector,
-    SurfaceKind.PLACEHOLDER: placeholder,
-    SurfaceKind.STREAMING: streaming,
-    SurfaceKind.RENDER: render,
-    SurfaceKind.INTERVENTION: intervention,
-    SurfaceKind.PORTAL: portal,
-}

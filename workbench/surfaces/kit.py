@@ -10,13 +10,16 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from workbench.core.output_buffer import OutputBuffer
-from workbench.core.sanitize import ansi_text, clean, plain
+
+# ansi_text is part of the kit surfaces use (kit.ansi_text): re-exported explicitly.
+from workbench.core.sanitize import ansi_text as ansi_text
+from workbench.core.sanitize import clean, plain
 from workbench.surfaces.context import Palette, SurfaceContext
 
 T = TypeVar("T")
@@ -217,7 +220,7 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     width = max(4, width)
     if fraction is None:
         return Text("·" * width, style=palette.muted)
-    filled = int(round(fraction * width))
+    filled = round(fraction * width)
     bar = Text("█" * filled, style=palette.primary)
     bar.append("░" * (width - filled), style=palette.muted)
     return bar
@@ -289,7 +292,7 @@ def rows_table(
     palette: Palette,
     *,
     headers: Sequence[str] | None = None,
-    justify: Sequence[str] | None = None,
+    justify: Sequence[JustifyMethod] | None = None,
 ) -> Table:
     """A borderless table of literal cells; header labels are trusted."""
     table = Table(
@@ -306,7 +309,7 @@ def rows_table(
             justify=(justify[index] if justify else "left"),
             overflow="ellipsis",
             no_wrap=True,
-        )  # type: ignore[arg-type]
+        )
     for row in rows:
         if headers is None and not table.columns:
             for _ in row:
@@ -323,7 +326,8 @@ def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[Rend
     if hidden:
         rows.append(
             Text(
-                f"… {hidden:,} lines hidden · showing the last {len(tail)} of {output.line_count:,}",
+                f"… {hidden:,} lines hidden · showing "
+                f"the last {len(tail)} of {output.line_count:,}",
                 style=f"italic {palette.muted}",
             )
         )

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from rich.console import RenderableType
 
+from workbench.surfaces import generic
 from workbench.surfaces.context import SurfaceContext
 
 
@@ -28,6 +29,16 @@ SURFACE_KINDS: tuple[SurfaceKind, ...] = tuple(SurfaceKind)
 
 Surface = Callable[[SurfaceContext], RenderableType | None]
 """A surface turns a context into a Rich renderable, or ``None`` for "nothing to show yet"."""
+
+GENERIC_SURFACES: dict[SurfaceKind, Surface] = {
+    SurfaceKind.INSPECTOR: generic.inspector,
+    SurfaceKind.PLACEHOLDER: generic.placeholder,
+    SurfaceKind.STREAMING: generic.streaming,
+    SurfaceKind.RENDER: generic.render,
+    SurfaceKind.INTERVENTION: generic.intervention,
+    SurfaceKind.PORTAL: generic.portal,
+}
+"""The fallback for each kind: what a tool without a surface of its own gets."""
 
 
 def editable(*fields: str) -> Callable[[Surface], Surface]:
@@ -78,8 +89,6 @@ class SurfaceRegistry:
 
     def __init__(self, fallbacks: Mapping[SurfaceKind, Surface] | None = None) -> None:
         if fallbacks is None:
-            from workbench.surfaces.generic import GENERIC_SURFACES
-
             fallbacks = GENERIC_SURFACES
         missing = set(SURFACE_KINDS) - set(fallbacks)
         if missing:

@@ -25,7 +25,9 @@ class SnapshotRoot:
 
 
 def _case(test_location: Any) -> SnapshotCase:
-    return test_location.item.callspec.params[CASE_PARAM]
+    case = test_location.item.callspec.params[CASE_PARAM]
+    assert isinstance(case, SnapshotCase)
+    return case
 
 
 class _CaseFileExtension(SingleFileSnapshotExtension):

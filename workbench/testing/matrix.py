@@ -66,7 +66,10 @@ class SnapshotCase:
             if self.surface == "portal"
             else f"the tool card at {self.phase.value}"
         )
-        return f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} columns, {self.theme} theme"
+        return (
+            f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} "
+            f"columns, {self.theme} theme"
+        )
 
 
 def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[SnapshotCase]:

@@ -22,6 +22,7 @@ from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from workbench.app.palette import palette_for
@@ -67,7 +68,9 @@ class _SnapshotApp(App[None]):
     # The Portal is a scrolling side panel: its snapshot is what one panel-height shows.
     CSS = f"""
     Screen {{ overflow: hidden; }}
-    #portal-frame {{ width: 80; height: auto; max-height: {PORTAL_VIEW_HEIGHT}; border-left: vkey $primary; }}
+    #portal-frame {{
+        width: 80; height: auto; max-height: {PORTAL_VIEW_HEIGHT}; border-left: vkey $primary;
+    }}
     """
 
     def __init__(self, registry: SurfaceRegistry) -> None:
@@ -81,7 +84,7 @@ class _SnapshotApp(App[None]):
             yield _PortalView(id="portal")
 
 
-def _export(strips: list, width: int, title: str) -> RenderedSnapshot:
+def _export(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
     text = "\n".join(strip.text.rstrip() for strip in strips) + "\n"
     console = Console(
         width=width,
@@ -156,7 +159,7 @@ class SnapshotRenderer:
                 except Exception as error:  # noqa: BLE001 - the caller re-raises it
                     future.set_exception(error)
 
-    async def _render(self, app: App, case: SnapshotCase) -> RenderedSnapshot:
+    async def _render(self, app: App[None], case: SnapshotCase) -> RenderedSnapshot:
         if case.theme != self._theme:
             app.theme = THEMES[case.theme]
             self._theme = case.theme

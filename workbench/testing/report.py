@@ -117,7 +117,10 @@ def _svg_image(svg: str | None, label: str) -> str:
         return f'<div class="missing">{html.escape(label)}: no file</div>'
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     # An <img> never runs scripts, whatever the SVG holds.
-    return f'<figure><img alt="{html.escape(label)}" src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(label)}</figcaption></figure>'
+    return (
+        f'<figure><img alt="{html.escape(label)}" '
+        f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(label)}</figcaption></figure>'
+    )
 
 
 CSS = """
@@ -130,7 +133,8 @@ figure { margin: 0; background: #fff; border: 1px solid #ddd; padding: .4rem; }
 figure img { max-width: 760px; display: block; } figcaption { font-size: 12px; color: #555; }
 .pair { display: flex; gap: 1rem; flex-wrap: wrap; }
 pre.diff { background: #111; color: #ddd; padding: .6rem; overflow: auto; max-height: 30rem; }
-pre.diff .add { color: #7ee787; } pre.diff .del { color: #ff7b72; } pre.diff .hunk { color: #79c0ff; }
+pre.diff .add { color: #7ee787; } pre.diff .del { color: #ff7b72; }
+pre.diff .hunk { color: #79c0ff; }
 .case { margin-bottom: 1.5rem; } .missing { padding: 1rem; border: 1px dashed #999; }
 """
 
@@ -160,7 +164,9 @@ def write_report(run: SnapshotRun, path: Path) -> None:
     for status in STATUSES:
         parts.append(f"<span class='{status}'>{run.count(status)} {status}</span>")
     parts.append(
-        f"<span>{len(run.unused)} unused</span><span>{len(run.deleted)} deleted</span><span>{run.seconds:.1f} s</span></p>"
+        f"<span>{len(run.unused)} unused</span><span>{len(run.deleted)} "
+        f"deleted</span><span>{run.seconds:.1f} "
+        "s</span></p>"
     )
     failures = [
         outcome for outcome in run.outcomes if outcome.status in ("failed", "new", "updated")
@@ -170,7 +176,9 @@ def write_report(run: SnapshotRun, path: Path) -> None:
         for outcome in failures:
             case = outcome.case
             parts.append(
-                f"<div class='case'><h3 class='{outcome.status}'>{html.escape(outcome.status)}: {html.escape(case.test_id)}</h3><p>{html.escape(case.description)}</p><div class='pair'>"
+                f"<div class='case'><h3 class='{outcome.status}'>{html.escape(outcome.status)}: "
+                f"{html.escape(case.test_id)}</h3><p>{html.escape(case.description)}</p><div "
+                "class='pair'>"
             )
             parts.append(_svg_image(outcome.expected_svg, "expected"))
             parts.append(_svg_image(outcome.svg, "actual"))

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 from textual.pilot import Pilot
 from textual.strip import Strip
 
 
-def screen_strips(app: App) -> list[Strip]:
+def screen_strips(app: App[Any]) -> list[Strip]:
     # The compositor's strips are exactly what export_screenshot() draws; there is no public
     # accessor for them in Textual 8.2.
     return app.screen._compositor.render_strips()
 
 
-def screen_text(app: App) -> str:
+def screen_text(app: App[Any]) -> str:
     """Every row of the screen as text, trailing spaces removed."""
     return "\n".join(strip.text.rstrip() for strip in screen_strips(app)).rstrip("\n") + "\n"
 
 
 async def settle(
-    pilot: Pilot, *, quiet: int = 2, tick: float = 0.005, max_ticks: int = 400
+    pilot: Pilot[Any], *, quiet: int = 2, tick: float = 0.005, max_ticks: int = 400
 ) -> None:
     """Wait until the screen stops changing for ``quiet`` consecutive ticks."""
     await pilot.pause(0)

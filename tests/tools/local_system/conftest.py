@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.local_system import PACKAGE, LocalSystemRuntime
-from workbench.tools.package import RuntimeServices
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""runCommand and CommandRunner with real subprocesses: streaming, exit codes, timeouts, cancellation, no leftovers."""
+"""runCommand and CommandRunner with real subprocesses: streaming, exit codes, timeouts,
+cancellation, no leftovers."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.tools.runtime_calls import Capture, error_type
-from workbench.tools.local_system import LocalSystemRuntime
-from workbench.tools.local_system import commands
+from workbench.tools.local_system import LocalSystemRuntime, commands
 from workbench.tools.local_system.commands import CommandRunner
 
 PROC = Path("/proc")
@@ -31,7 +31,8 @@ def _state(pid: int) -> str | None:
 
 
 def running(pid: int) -> bool:
-    """Alive and not a zombie (an orphaned zombie waits for init to reap it, but it runs no code)."""
+    """Alive and not a zombie (an orphaned zombie waits for init to reap it, but it runs no
+    code)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -323,7 +324,8 @@ async def test_timeout_kills_background_children_of_a_running_shell(
 async def test_timeout_kills_children_that_outlive_the_shell(
     runtime: LocalSystemRuntime, workspace: Path
 ) -> None:
-    """The shell exits at once; its background child keeps the pipe open and must still be killed."""
+    """The shell exits at once; its background child keeps the pipe open and must still be
+    killed."""
     capture = Capture()
     started = time.monotonic()
     result = await runtime.invoke(

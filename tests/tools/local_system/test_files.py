@@ -1,4 +1,5 @@
-"""The local-system file APIs (list, read, write, edit, glob, grep) on real temporary directories."""
+"""The local-system file APIs (list, read, write, edit, glob, grep) on real temporary
+directories."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""SkillLibrary and parse_skill_file over real SKILL.md folders: discovery, front matter, references."""
+"""SkillLibrary and parse_skill_file over real SKILL.md folders: discovery, front matter,
+references."""
 
 from __future__ import annotations
 

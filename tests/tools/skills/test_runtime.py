@@ -1,4 +1,5 @@
-"""SkillsRuntime over real skill folders: activateSkill and readReference results, path safety, truncation, create_runtime roots."""
+"""SkillsRuntime over real skill folders: activateSkill and readReference results, path safety,
+truncation, create_runtime roots."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.runtime import CallContext
-from workbench.tools.package import RuntimeServices
+from workbench.core.runtime import CallContext, RuntimeServices
 from workbench.tools.skills import PACKAGE, create_runtime
 from workbench.tools.skills.library import (
     BUNDLED_SKILLS,
@@ -65,7 +65,8 @@ async def test_activate_returns_the_body_and_lists_references_in_state() -> None
     assert result.content == body
     assert result.state == {
         "name": "release-notes",
-        "description": "Write release notes for a version from merged changes, grouped for the people who upgrade.",
+        "description": "Write release notes for a version from merged changes, grouped for "
+        "the people who upgrade.",
         "references": ["references/examples.md", "references/template.md"],
         "lines": body.count("\n") + 1,
         "truncated": False,
@@ -102,7 +103,8 @@ async def test_unknown_skill_lists_the_available_ones(name: str) -> None:
     assert result.state == {"available": BUNDLED_NAMES}
     assert (
         result.content
-        == f"there is no skill {name!r}. Available skills: code-review, incident-report, release-notes."
+        == f"there is no skill {name!r}. Available skills: code-review, incident-report, "
+        "release-notes."
     )
 
 
@@ -252,8 +254,9 @@ async def test_missing_or_unlisted_files_are_reference_not_found(root: Path, pat
     assert not result.success and result.error is not None
     assert result.error.type == "ReferenceNotFound"
     assert (
-        result.content
-        == f"skill 'demo' has no reference {path!r}. References of 'demo': references/deep/notes.txt, references/empty.md, references/guide.md."
+        result.content == f"skill 'demo' has no reference {path!r}. "
+        "References of 'demo': references/deep/notes.txt, "
+        "references/empty.md, references/guide.md."
     )
     assert "TOKEN" not in result.content
 
@@ -292,7 +295,8 @@ async def test_long_references_are_truncated(root: Path) -> None:
     assert (
         result.content
         == "r" * MAX_REFERENCE_CHARS
-        + f"\n\n[truncated: showing {MAX_REFERENCE_CHARS:,} of {MAX_REFERENCE_CHARS + 1:,} characters]"
+        + f"\n\n[truncated: showing {MAX_REFERENCE_CHARS:,} of {MAX_REFERENCE_CHARS + 1:,} "
+        "characters]"
     )
 
 

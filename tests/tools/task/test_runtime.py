@@ -1,4 +1,5 @@
-"""TaskRuntime through invoke() on a real SQLite file: create, batch, list, status, and running real commands."""
+"""TaskRuntime through invoke() on a real SQLite file: create, batch, list, status, and running real
+commands."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 
 from tests.tools.runtime_calls import Capture, error_type
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.local_system.commands import CommandRunner
-from workbench.tools.package import RuntimeServices
 from workbench.tools.task import DATABASE_NAME, MANIFEST, PACKAGE, TaskRuntime, TaskStore
 
 

@@ -1,4 +1,5 @@
-"""TaskStore on real SQLite (a file in tmp_path and :memory:): create, list, statuses, persistence."""
+"""TaskStore on real SQLite (a file in tmp_path and :memory:): create, list, statuses,
+persistence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""crawlMultiPages against a real local server: per-page failures, AllPagesFailed, output and progress through CallContext, concurrency."""
+"""crawlMultiPages against a real local server: per-page failures, AllPagesFailed, output and
+progress through CallContext, concurrency."""
 
 from __future__ import annotations
 

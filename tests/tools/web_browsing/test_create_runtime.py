@@ -1,4 +1,5 @@
-"""create_runtime: offline by default, and the settings web.online, web.searxng_url and web.allow wiring the guarded online services."""
+"""create_runtime: offline by default, and the settings web.online, web.searxng_url and web.allow
+wiring the guarded online services."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.net.local_server import LocalServer, Reply
-from workbench.tools.package import RuntimeServices
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.web_browsing import PACKAGE, create_runtime
 from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
 from workbench.tools.web_browsing.services import (

@@ -74,7 +74,10 @@ def test_headings_are_marked_to_level_three() -> None:
 
 
 def test_blocks_become_paragraphs_and_inline_tags_do_not() -> None:
-    html = "<div>one <span>two</span> <em>three</em></div><div>four<br>five</div><table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>"
+    html = (
+        "<div>one <span>two</span> "
+        "<em>three</em></div><div>four<br>five</div><table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>"
+    )
     assert text_of(html) == "one two three\n\nfour\n\nfive\n\nab\n\nc"
 
 
@@ -90,7 +93,10 @@ def test_preformatted_text_keeps_its_lines() -> None:
 
 
 def test_list_items_are_bulleted() -> None:
-    html = "<ul><li>one</li><li><p>two</p></li><li></li><li>  <a href='#'>three</a> more</li></ul><p>after</p>"
+    html = (
+        "<ul><li>one</li><li><p>two</p></li><li></li><li>  <a href='#'>three</a> "
+        "more</li></ul><p>after</p>"
+    )
     assert text_of(html) == "- one\n\n- two\n\n- three more\n\nafter"
 
 

@@ -1,4 +1,5 @@
-"""HttpPageFetcher and crawlSinglePage against a real local server: readable text, caps, HTTP errors, refusals, content types."""
+"""HttpPageFetcher and crawlSinglePage against a real local server: readable text, caps, HTTP
+errors, refusals, content types."""
 
 from __future__ import annotations
 
@@ -159,8 +160,9 @@ async def test_crawl_returns_readable_text(server: LocalServer, online: WebBrows
     result = await online.invoke("crawlSinglePage", {"url": url})
     assert result.success
     assert (
-        result.content
-        == f"# The Article\n{url}\n\n# Main heading\n\nFirst paragraph with bold and a link.\n\n## Section\n\nSecond paragraph, spread over lines.\n\n- one\n\n- two"
+        result.content == f"# The Article\n{url}\n\n# Main heading\n\nFirst paragraph with bold "
+        "and a link.\n\n## Section\n\nSecond paragraph, spread over lines.\n\n- "
+        "one\n\n- two"
     )
     for chrome in (
         "secret",
@@ -203,7 +205,8 @@ async def test_crawl_reports_a_body_cut_by_the_byte_cap(
     (page,) = result.state["results"]
     assert page["truncated"] and page["length"] < 2_000
     assert result.content.endswith(
-        f"[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]"
+        "[truncated: the page was too large to download whole; showing its "
+        f"first {page['length']:,} characters]"
     )
     assert f"of {page['length']:,} characters" not in result.content
 
@@ -316,7 +319,8 @@ async def test_crawl_of_a_page_without_readable_text(
     server.route(
         "/app",
         Reply(
-            body="<html><head><title>App</title></head><body><div id=root></div><script>render()</script></body></html>"
+            body="<html><head><title>App</title></head><body><div "
+            "id=root></div><script>render()</script></body></html>"
         ),
     )
     url = server.url("/app")
@@ -332,7 +336,9 @@ async def test_hostile_title_and_body_reach_the_model_inert(
     server.route(
         "/evil",
         Reply(
-            body=f"<html><head><title>{title}</title></head><body><p>Click \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ now\x1b[2J</p></body></html>"
+            body=f"<html><head><title>{title}</title></head><body><p>Click "
+            "\x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\ "
+            "now\x1b[2J</p></body></html>"
         ),
     )
     result = await online.invoke("crawlSinglePage", {"url": server.url("/evil")})

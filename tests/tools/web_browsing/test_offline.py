@@ -1,4 +1,5 @@
-"""Offline web browsing: corpus search ranking, limits and totals, and crawling corpus pages through the runtime."""
+"""Offline web browsing: corpus search ranking, limits and totals, and crawling corpus pages through
+the runtime."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The SearXNG client against a real local server: parsing, typed failures, and the SSRF guard in front of it."""
+"""The SearXNG client against a real local server: parsing, typed failures, and the SSRF guard in
+front of it."""
 
 from __future__ import annotations
 
@@ -242,7 +243,9 @@ async def test_runtime_search_reports_results_and_unresponsive_engines(
         "publishedDate": "2026-01-01T00:00:00",
     }
     assert result.content.startswith(
-        "Results for 'asyncio':\n1. asyncio docs\n   https://docs.python.org/3/library/asyncio.html\n   Asynchronous I/O."
+        "Results for 'asyncio':\n1. asyncio docs\n "
+        "  https://docs.python.org/3/library/asyncio.html\n "
+        "  Asynchronous I/O."
     )
     assert server.requests[0].query["categories"] == ["it"] and server.requests[0].query[
         "time_range"

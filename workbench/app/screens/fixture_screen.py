@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -24,18 +25,17 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.config import ConfigError, WorkbenchConfig
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
-from workbench.core.problems import Problem
-from workbench.core.reducer import reduce
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
-    ApprovalDecision,
     FixtureReplayer,
     speed_label,
 )
 from workbench.fixtures.script import CallScript
+from workbench.policy.verdict import ApprovalDecision
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
@@ -45,7 +45,7 @@ WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 class FixtureScreen(Screen[None]):
     """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket", "prev_phase", "Prev phase", key_display="["),
         Binding("right_square_bracket", "next_phase", "Next phase", key_display="]"),
         Binding("p", "play_pause", "Play/pause"),
@@ -60,7 +60,8 @@ class FixtureScreen(Screen[None]):
     ]
 
     class CatalogLoaded(Message):
-        """The project finished loading (in a worker thread); handled by ``on_fixture_screen_catalog_loaded``."""
+        """The project finished loading (in a worker thread); handled by
+        ``on_fixture_screen_catalog_loaded``."""
 
         def __init__(self, project: Project, generation: int) -> None:
             super().__init__()
@@ -81,7 +82,7 @@ class FixtureScreen(Screen[None]):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
-        self.animate = animate
+        self.animated = animate
         self.project: Project | None = None
         self.ref: VariantRef | None = None
         self.script: CallScript | None = None
@@ -107,7 +108,7 @@ class FixtureScreen(Screen[None]):
             with Vertical(id="center"):
                 yield PhaseStepper(id="stepper")
                 with ScrollableContainer(id="stage"):
-                    yield ToolCard(registry, animate=self.animate, id="card")
+                    yield ToolCard(registry, animate=self.animated, id="card")
                     yield InterventionBar(id="intervention")
                 yield Static(Text(""), id="card-status")
                 yield DetailsPane(id="details")
@@ -128,11 +129,7 @@ class FixtureScreen(Screen[None]):
         except ConfigError as error:
             project = Project(
                 config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
-                catalog=Catalog(
-                    problems=[
-                        Problem(file="pyproject.toml", field="tool.workbench", message=str(error))
-                    ]
-                ),
+                catalog=Catalog(problems=list(error.problems)),
                 registry=SurfaceRegistry(),
             )
         self.post_message(self.CatalogLoaded(project, generation))
@@ -249,9 +246,11 @@ class FixtureScreen(Screen[None]):
             approval_gate=self._approval_gate,
             start_index=start_index,
         )
+        # The replay continues the call from ``state``; only the state is shown, so no events kept.
+        record = CallRecord(state, keep_events=False)
         try:
             async for event in self._replayer.events():
-                state = reduce(state, event)
+                state = record.add(event)
                 if self.script is not None and state.phase in self.script.phases:
                     self.phase_index = self.script.phases.index(state.phase)
                 self.show_state(state)
@@ -274,7 +273,9 @@ class FixtureScreen(Screen[None]):
         state = self.state
         if state is None or state.phase is not Phase.AWAITING_APPROVAL or self.script is None:
             return
-        decided = reduce(state, decision.event(state.timings.last_event_ms + 1))
+        decided = CallRecord(state, keep_events=False).add(
+            decision.event(state.timings.last_event_ms + 1)
+        )
         if decision.action == "approve":
             self._replay(self._start_index_for(Phase.AWAITING_APPROVAL) + 1, decided)
         else:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -25,34 +25,34 @@ from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.source_tree import ApiAddress, SourceTree
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
+from workbench.core.identifiers import slug
 from workbench.core.problems import Problem
-from workbench.core.reducer import reduce
 from workbench.core.sanitize import clean
 from workbench.fixtures.recorder import (
     RecordingError,
     save_manifest,
     save_variant,
-    slug,
     variant_from_events,
 )
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import check_approval
+from workbench.policy.verdict import ApprovalDecision
+from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
-from workbench.sources.session import LiveSession
 from workbench.sources.timeouts import resolve_timeout_ms
 from workbench.surfaces.registry import SurfaceKind
 
 FRAME_S = 1 / 30
-"""Live events are folded into the card at most this often (output can arrive far faster)."""
+"""The running call is drawn at most this often (output can arrive far faster)."""
 WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
 
 class LiveScreen(Screen[None]):
     """Sources on the left; the API form, the tool card and the call history on the right."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "call", "Call"),
         Binding("escape", "cancel_call", "Cancel call"),
         Binding("f5", "rerun", "Re-run"),
@@ -75,14 +75,15 @@ class LiveScreen(Screen[None]):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.session = session
-        self.animate = animate
+        self.animated = animate
         self.address: ApiAddress | None = None
         self.current_call: LiveCall | None = None
         self.current_entry: HistoryEntry | None = None
         """The call that is running (at most one)."""
         self.viewed: HistoryEntry | None = None
         """The call the card shows: the running one, or one picked in the history."""
-        self._pending: list[ev.CallEvent] = []
+        self._changed = False
+        """The running call has events the screen has not drawn yet."""
         self._decision: asyncio.Future[ApprovalDecision] | None = None
         self.width_index = 1
 
@@ -99,8 +100,10 @@ class LiveScreen(Screen[None]):
                 with ScrollableContainer(id="stage"):
                     yield ToolCard(
                         registry,
-                        animate=self.animate,
-                        empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays through every surface here.",
+                        animate=self.animated,
+                        empty_hint="Fill in the arguments and press Call "
+                        "(ctrl+s): the call plays through "
+                        "every surface here.",
                         id="card",
                     )
                     yield InterventionBar(id="intervention")
@@ -115,7 +118,7 @@ class LiveScreen(Screen[None]):
         self.query_one("#stepper", PhaseStepper).speed = "live"
         self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
         self.query_one("#sources", SourceTree).loading = True
-        self.set_interval(FRAME_S, self._drain)
+        self.set_interval(FRAME_S, self._draw_running)
         self._start_sources()
 
     @work(exclusive=True, group="sources")
@@ -195,28 +198,25 @@ class LiveScreen(Screen[None]):
         history = self.query_one("#history", HistoryPanel)
         entry = HistoryEntry(
             source=source_name,
-            tool=tool,
-            api=api,
             args=dict(args),
+            record=CallRecord.start(tool, api, call_id=f"live-{len(history.entries) + 1}"),
             manifest=resolved.entry.manifest,
-            state=CallState(tool=tool, api=api, call_id=f"live-{len(history.entries) + 1}"),
-            phases=[Phase.ARGS_STREAMING],
         )
         self.current_entry = entry
         self.viewed = entry
-        self._pending.clear()
+        self._changed = False
         call = LiveCall(
             resolved.entry.source,
             resolved.entry.manifest,
             tool,
             api,
             args,
-            on_event=self._queue_event,
+            on_event=lambda event: self._record_event(entry, event),
             timeout_ms=timeout_ms,
             approval=check,
             approval_gate=self._approval_gate,
             workspace=self.session.policy.workspace,
-            args_chunk_delay_s=0.01 if self.animate else 0.0,
+            args_chunk_delay_s=0.01 if self.animated else 0.0,
         )
         self.current_call = call
         history.add(entry)
@@ -229,7 +229,7 @@ class LiveScreen(Screen[None]):
             await call.run()
         finally:
             try:
-                self._drain()
+                self._draw_running()
                 self.current_call = None
                 self.current_entry = None
                 self.query_one("#history", HistoryPanel).refresh_entry(entry)
@@ -241,23 +241,16 @@ class LiveScreen(Screen[None]):
                 self.current_call = None
                 self.current_entry = None
 
-    def _queue_event(self, event: ev.CallEvent) -> None:
-        self._pending.append(event)
-        if self.current_entry is not None:
-            self.current_entry.events.append(event)
+    def _record_event(self, entry: HistoryEntry, event: ev.CallEvent) -> None:
+        entry.record.add(event)
+        self._changed = True
 
-    def _drain(self) -> None:
-        """Fold every queued event into the running call's state, then draw once."""
+    def _draw_running(self) -> None:
+        """Draw the running call once, however many events arrived since the last frame."""
         entry = self.current_entry
-        if not self._pending or entry is None or entry.state is None:
+        if not self._changed or entry is None:
             return
-        events, self._pending = self._pending, []
-        state = entry.state
-        for event in events:
-            state = reduce(state, event)
-            if state.phase not in entry.phases:
-                entry.phases.append(state.phase)
-        entry.state = state
+        self._changed = False
         if self.viewed is entry:
             self.show_entry(entry)
 
@@ -266,7 +259,7 @@ class LiveScreen(Screen[None]):
         self._decision = asyncio.get_running_loop().create_future()
         # Draw the Intervention now, with the decision it will resolve (the request itself may
         # already have been drawn by the frame timer, before there was anything to decide).
-        self._drain()
+        self._draw_running()
         if self.current_entry is not None:
             self.viewed = self.current_entry
             self.show_entry(self.current_entry)
@@ -296,7 +289,7 @@ class LiveScreen(Screen[None]):
         card = self.query_one("#card", ToolCard)
         card.show(state, manifest)
         stepper = self.query_one("#stepper", PhaseStepper)
-        stepper.phases = tuple(entry.phases) if entry is not None else ()
+        stepper.phases = tuple(entry.record.phases) if entry is not None else ()
         stepper.current = state.phase if state is not None else None
         stepper.playing = running and state is not None and not state.phase.is_terminal
         self.query_one("#details", DetailsPane).show(state, manifest)
@@ -392,8 +385,7 @@ class LiveScreen(Screen[None]):
         self.app.call_from_thread(self._saved, entry, saved_as)
 
     def _saved(self, entry: HistoryEntry, saved_as: str) -> None:
-        entry.saved_as = saved_as
-        self.query_one("#history", HistoryPanel).refresh_entry(entry)
+        self.query_one("#history", HistoryPanel).mark_saved(entry, saved_as)
         self.notify(clean(f"Saved as {saved_as}"), timeout=4, markup=False)
 
     def save_entry(self, entry: HistoryEntry) -> str:
@@ -404,8 +396,8 @@ class LiveScreen(Screen[None]):
             (value for value in entry.args.values() if isinstance(value, (str, int, float))), "call"
         )
         variant = variant_from_events(
-            entry.events,
-            variant_id=slug(f"{entry.api}-{first_value}"),
+            entry.record.events,
+            variant_id=slug(f"{entry.api}-{first_value}", fallback="call"),
             label=f"Recorded {entry.tool}.{entry.api} call",
         )
         variant_id = save_variant(path, entry.tool, entry.api, variant)

@@ -57,9 +57,8 @@ class DetailsPane(Vertical):
     def compose(self) -> ComposeResult:
         with TabbedContent():
             for tab_id, title in TABS:
-                with TabPane(title, id=f"details-{tab_id}"):
-                    with VerticalScroll():
-                        yield Static(Text("—"), id=f"details-{tab_id}-body")
+                with TabPane(title, id=f"details-{tab_id}"), VerticalScroll():
+                    yield Static(Text("—"), id=f"details-{tab_id}-body")
 
     def on_mount(self) -> None:
         # JSON colours follow the theme: redraw what is shown when it changes.

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Label, ListItem, ListView
 
-from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean
@@ -29,31 +29,43 @@ PHASE_MARKS = {
 
 @dataclass
 class HistoryEntry:
-    """One live call, running or finished: its own state, so viewing one never touches another."""
+    """One live call, running or finished: where it went, with which args, and its own record
+    (so viewing one never touches another). Its record folds the call's events; the panel
+    owns the rest (``mark_saved``, eviction)."""
 
     source: str
-    tool: str
-    api: str
     args: dict[str, Any]
+    record: CallRecord
     manifest: ToolManifest | None = None
-    events: list[ev.CallEvent] = field(default_factory=list)
-    state: CallState | None = None
-    phases: list[Phase] = field(default_factory=list)
     saved_as: str | None = None
-    evicted: bool = False
-    """Its events were dropped to bound memory; it can be viewed and re-run, not saved."""
+
+    @property
+    def tool(self) -> str:
+        return self.record.tool
+
+    @property
+    def api(self) -> str:
+        return self.record.api
+
+    @property
+    def state(self) -> CallState:
+        return self.record.state
 
     @property
     def finished(self) -> bool:
-        return self.state is not None and self.state.phase.is_terminal
+        return self.record.finished
+
+    @property
+    def evicted(self) -> bool:
+        """Its events were let go to bound memory: it can be viewed and re-run, not saved."""
+        return not self.record.keep_events
 
     def label(self, number: int) -> Text:
-        phase = self.state.phase if self.state is not None else Phase.EXECUTING
-        mark, style = PHASE_MARKS.get(phase, ("…", "yellow"))
+        mark, style = PHASE_MARKS.get(self.state.phase, ("…", "yellow"))
         text = Text(f"{number:>3} ", style="dim")
         text.append(f"{mark} ", style=style)
         text.append(clean(f"{self.tool}.{self.api}"))
-        run_ms = self.state.timings.run_ms if self.state is not None else None
+        run_ms = self.state.timings.run_ms
         if run_ms is not None:
             text.append(f"  {run_ms:,} ms", style="dim")
         if self.saved_as:
@@ -102,9 +114,13 @@ class HistoryPanel(ListView):
         self.index = len(self.entries) - 1
         # Each entry keeps its events (to be saved as a fixture): old ones let theirs go.
         for old in self.entries[:-MAX_KEPT_EVENTS]:
-            if old.events and old.saved_as is None and old.finished:
-                old.events = []
-                old.evicted = True
+            if old.record.events and old.saved_as is None and old.finished:
+                old.record.forget_events()
+
+    def mark_saved(self, entry: HistoryEntry, saved_as: str) -> None:
+        """``entry`` was written to ``saved_as`` (``path#variant``); its events are kept."""
+        entry.saved_as = saved_as
+        self.refresh_entry(entry)
 
     def refresh_entry(self, entry: HistoryEntry) -> None:
         index = self.entries.index(entry)

@@ -10,9 +10,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.core.sanitize import clean, safe_json
+from workbench.policy.verdict import ApprovalAction
 
 
 class InterventionBar(Vertical):
@@ -43,7 +45,11 @@ class InterventionBar(Vertical):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
         def __init__(
-            self, control: InterventionBar, action: str, args: dict[str, Any] | None, reason: str
+            self,
+            control: InterventionBar,
+            action: ApprovalAction,
+            args: dict[str, Any] | None,
+            reason: str,
         ) -> None:
             super().__init__()
             self._control = control
@@ -86,7 +92,7 @@ class InterventionBar(Vertical):
         fields = self.query_one("#fields", Vertical)
         fields.remove_children()
         self.query_one("#edit-error", Label).update(Text(""))
-        widgets = []
+        widgets: list[Widget] = []
         self._editors = {}
         if editable_fields:
             for field in editable_fields:

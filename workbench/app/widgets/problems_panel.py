@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -40,14 +41,17 @@ class ProblemsPanel(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.problems: list[Problem] = []
 
-    def compose(self):  # noqa: ANN201 - ComposeResult
+    def compose(self) -> ComposeResult:
         yield Static(Text(""), id="problems-body")
 
     def show(self, problems: Sequence[Problem]) -> None:
         self.problems = list(problems)
         self.set_class(bool(problems), "-has-problems")
         files = len({problem.file for problem in problems})
-        self.border_title = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        self.border_title = (
+            f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {files} "
+            f"file{'s' if files != 1 else ''}"
+        )
         body = Text()
         for problem in problems[:MAX_SHOWN]:
             style = "bold red" if problem.severity == "error" else "yellow"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape as escape_markup
 from textual.message import Message
@@ -30,7 +30,7 @@ from workbench.core.form_spec import (
 )
 from workbench.core.manifest import ToolApi
 from workbench.core.sanitize import clean, safe_json
-from workbench.fixtures.loader import validate_args
+from workbench.core.schema import validate_args
 from workbench.surfaces.kit import truncate_line
 
 MAX_DESCRIPTION_CHARS = 300
@@ -49,7 +49,7 @@ class SchemaForm(Vertical):
     can always be edited as JSON instead.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Submit the arguments (the screen's ctrl+s does the same from anywhere).
         Binding("ctrl+s", "submit", "Call", show=True),
         # Switch between the generated form and one JSON editor for the whole object.
@@ -213,7 +213,13 @@ class SchemaForm(Vertical):
                 soft_wrap=True,
             )
         else:
-            kind = {"integer": "integer", "number": "number"}.get(spec.kind, "text")
+            kind: Literal["integer", "number", "text"] = (
+                "integer"
+                if spec.kind == "integer"
+                else "number"
+                if spec.kind == "number"
+                else "text"
+            )
             placeholder = (
                 "comma-separated values"
                 if spec.kind == "array"
@@ -225,7 +231,7 @@ class SchemaForm(Vertical):
                 type=kind,
                 id=_widget_id(index),
                 compact=True,
-            )  # type: ignore[arg-type]
+            )
         widget.tooltip = Text(clean(spec.key))
         self._widgets[spec.key] = widget
         error = Label(Text(""), classes="-error")
@@ -296,7 +302,7 @@ class SchemaForm(Vertical):
                 }
             if not isinstance(value, dict):
                 return None, {"": "the arguments must be a JSON object"}
-            args, errors = value, {}
+            args, errors = value, dict[str, str]()
         else:
             args, errors = self.form_args()
         if self.api is not None and not errors:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
 
 from workbench.core.sanitize import clean
 from workbench.sources.manager import ToolManager
@@ -84,17 +87,21 @@ class SourceTree(Tree[ApiAddress | str | None]):
                 self.select_node(node)
                 return
 
-    def _walk(self, node):  # noqa: ANN001, ANN202
+    def _walk(
+        self, node: TreeNode[ApiAddress | str | None]
+    ) -> Iterator[TreeNode[ApiAddress | str | None]]:
         yield node
         for child in node.children:
             yield from self._walk(child)
 
-    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+    def on_tree_node_selected(self, event: Tree.NodeSelected[ApiAddress | str | None]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data))
 
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+    def on_tree_node_highlighted(
+        self, event: Tree.NodeHighlighted[ApiAddress | str | None]
+    ) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data))

@@ -40,7 +40,7 @@ class ToolCard(Widget):
     card_width: reactive[int] = reactive(80, layout=True)
     """Columns the card is framed at (the width presets)."""
     frame: reactive[int] = reactive(0)
-    """Spinner frame; only advances when ``animate`` is on."""
+    """Spinner frame; only advances when ``animated`` is on."""
 
     def __init__(
         self,
@@ -56,7 +56,7 @@ class ToolCard(Widget):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.registry = registry
         self.manifest: ToolManifest | None = None
-        self.animate = animate
+        self.animated = animate
         self.empty_hint = empty_hint
         self.body_kind: SurfaceKind | None = None
         self.body_fallback = False
@@ -83,8 +83,11 @@ class ToolCard(Widget):
         )
 
     def on_mount(self) -> None:
-        self.watch(self.app, "theme", lambda _: self.refresh(layout=True), init=False)
+        self.watch(self.app, "theme", self._theme_changed, init=False)
         self.styles.width = self.card_width
+
+    def _theme_changed(self) -> None:
+        self.refresh(layout=True)
 
     def watch_card_width(self, width: int) -> None:
         self.styles.width = width
@@ -92,7 +95,7 @@ class ToolCard(Widget):
     def watch_call_state(self, state: CallState | None) -> None:
         self.set_class(state is None, "-empty")
         active = state is not None and (state.is_args_streaming or state.is_loading)
-        if self.animate and active and self._spinner is None:
+        if self.animated and active and self._spinner is None:
             self._spinner = self.set_interval(SPINNER_INTERVAL, self._advance_frame)
         elif not active and self._spinner is not None:
             self._spinner.stop()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.calculator.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.calculator.runtime import CalculatorRuntime
 from workbench.tools.calculator.surfaces import SURFACES
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.package import ToolPackage
 
 
 def create_runtime(services: RuntimeServices) -> CalculatorRuntime:

@@ -43,14 +43,16 @@ MANIFEST = ToolManifest.model_validate(
                             "type": "string",
                             "minLength": 1,
                             "maxLength": 500,
-                            "description": 'The expression, e.g. "(2 + 3) * sqrt(16)" or "factorial(20) / 3".',
+                            "description": 'The expression, e.g. "(2 + 3) * sqrt(16)" '
+                            'or "factorial(20) / 3".',
                         },
                         "precision": {
                             "type": "integer",
                             "minimum": 0,
                             "maximum": 15,
                             "default": 10,
-                            "description": "Significant digits for non-integer results (default 10).",
+                            "description": "Significant digits for non-integer results "
+                            "(default 10).",
                         },
                     },
                 },

@@ -136,13 +136,14 @@ def _evaluate(node: ast.AST) -> Any:
             and isinstance(left, int)
             and isinstance(right, int)
             and right > 0
+            and abs(left) > 1
+            and right * math.log10(abs(left)) > MAX_INTEGER_DIGITS
         ):
-            if abs(left) > 1 and right * math.log10(abs(left)) > MAX_INTEGER_DIGITS:
-                raise CalculationError(
-                    "ResultTooLarge",
-                    f"the result has more than {MAX_INTEGER_DIGITS:,} digits",
-                    _column(node),
-                )
+            raise CalculationError(
+                "ResultTooLarge",
+                f"the result has more than {MAX_INTEGER_DIGITS:,} digits",
+                _column(node),
+            )
         try:
             return _check_size(_BINARY[type(node.op)](left, right), node)
         except ZeroDivisionError:
@@ -240,7 +241,10 @@ class CalculatorRuntime(BaseRuntime):
         value = state["value"]
         if len(value) > CONTENT_DIGITS:
             state["truncated"] = True
-            content = f"{expression} = {value[:CONTENT_DIGITS]}… ({state['digits']:,} digits; showing the first {CONTENT_DIGITS})"
+            content = (
+                f"{expression} = {value[:CONTENT_DIGITS]}… ({state['digits']:,} digits; "
+                f"showing the first {CONTENT_DIGITS})"
+            )
         else:
             content = f"{expression} = {value}"
         return to_result(success=True, content=content, state=state)

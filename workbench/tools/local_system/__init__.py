@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.local_system.files import WorkspaceFiles
 from workbench.tools.local_system.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.local_system.runtime import LocalSystemRuntime
 from workbench.tools.local_system.surfaces import SURFACES
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.package import ToolPackage
 
 
 def create_runtime(services: RuntimeServices) -> LocalSystemRuntime:

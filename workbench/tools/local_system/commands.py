@@ -16,10 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.core.events import OutputStream
+
 READ_CHUNK = 64 * 1024
 KILL_GRACE_S = 2.0
 
-OutputCallback = Callable[[str, str], None]
+OutputCallback = Callable[[str, OutputStream], None]
 """``(text, stream)`` with stream ``stdout`` or ``stderr``."""
 
 
@@ -59,7 +61,7 @@ class CommandRunner:
         )
         assert process.stdout is not None and process.stderr is not None
 
-        async def pump(reader: asyncio.StreamReader, stream: str) -> None:
+        async def pump(reader: asyncio.StreamReader, stream: OutputStream) -> None:
             # An incremental decoder never splits a UTF-8 character across two chunks.
             decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
             while True:

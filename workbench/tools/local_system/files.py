@@ -7,6 +7,7 @@ reported (``total`` beside what is returned, ``truncated: true``).
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import os
 import re
@@ -215,7 +216,8 @@ class WorkspaceFiles:
         if size > MAX_READ_BYTES:
             raise WorkspaceError(
                 "FileTooLarge",
-                f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} (use startLine/endLine on a smaller file or grepContent)",
+                f"{path} is {size:,} bytes; readFile reads up to {MAX_READ_BYTES:,} "
+                "(use startLine/endLine on a smaller file or grepContent)",
                 path,
             )
         data = file.read_bytes()
@@ -333,8 +335,9 @@ class WorkspaceFiles:
 
     # --- search --------------------------------------------------------------------------
 
-    def _walk_files(self, base: Path) -> list[Path]:
-        found: list[Path] = []
+    # ``list`` is an API of this class: inside it, the builtin is spelled ``builtins.list``.
+    def _walk_files(self, base: Path) -> builtins.list[Path]:
+        found: builtins.list[Path] = []
         for folder, dirs, files in os.walk(base):
             dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
             found.extend(Path(folder) / name for name in sorted(files))
@@ -345,7 +348,7 @@ class WorkspaceFiles:
         if not base.is_dir():
             raise WorkspaceError("NotADirectory", f"{path} is not a directory", path)
         limit = max(1, min(limit, MAX_LIST))
-        matches = []
+        matches: builtins.list[str] = []
         total = 0
         for file in self._walk_files(base):
             if glob_matches(pattern, file.relative_to(base).as_posix()):

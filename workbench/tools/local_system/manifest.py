@@ -60,7 +60,8 @@ MANIFEST = ToolManifest.model_validate(
         "api": [
             {
                 "name": "listFiles",
-                "description": "List the entries of a directory (directories first). Set recursive to walk sub-directories; hidden entries are skipped unless includeHidden.",
+                "description": "List the entries of a directory (directories first). Set recursive "
+                "to walk sub-directories; hidden entries are skipped unless includeHidden.",
                 "humanIntervention": READ_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -90,7 +91,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "readFile",
-                "description": "Read a UTF-8 text file, or the lines startLine..endLine of it (1-based, inclusive). At most 2,000 lines are returned per call.",
+                "description": "Read a UTF-8 text file, or the lines "
+                "startLine..endLine of it (1-based, "
+                "inclusive). At most 2,000 lines are returned per call.",
                 "humanIntervention": READ_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -114,7 +117,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "writeFile",
-                "description": "Create or overwrite a file with the given content. Parent directories are created. Use editFile for small changes to an existing file.",
+                "description": "Create or overwrite a file with the "
+                "given content. Parent directories "
+                "are created. Use editFile for small changes to an existing file.",
                 "humanIntervention": WRITE_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -137,7 +142,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "editFile",
-                "description": "Replace an exact snippet of a file. oldString must match exactly once (include surrounding lines to make it unique) unless replaceAll is true.",
+                "description": "Replace an exact snippet of a file. oldString must match exactly "
+                "once (include surrounding lines to make it unique) unless replaceAll "
+                "is true.",
                 "humanIntervention": WRITE_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -162,7 +169,8 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "globFiles",
-                "description": 'Find files whose workspace-relative path matches a glob such as "**/*.py" or "docs/*.md".',
+                "description": "Find files whose workspace-relative path matches a glob such as "
+                '"**/*.py" or "docs/*.md".',
                 "humanIntervention": READ_POLICY,
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
@@ -174,7 +182,9 @@ MANIFEST = ToolManifest.model_validate(
                             "type": "string",
                             "format": "path",
                             "minLength": 1,
-                            "description": 'Glob pattern, e.g. "src/**/*.ts"; * stays in one directory, ** crosses them.',
+                            "description": 'Glob pattern, e.g. "src/**/*.ts"; * '
+                            "stays in one directory, ** crosses "
+                            "them.",
                         },
                         "path": {
                             **_PATH,
@@ -187,7 +197,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "grepContent",
-                "description": "Search file contents for a regular expression (Python syntax). Returns matching lines with their file and line number.",
+                "description": "Search file contents for a regular expression "
+                "(Python syntax). Returns "
+                "matching lines with their file and line number.",
                 "humanIntervention": READ_POLICY,
                 "defaultTimeoutMs": 60_000,
                 "parameters": {
@@ -222,7 +234,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "runCommand",
-                "description": "Run a shell command (/bin/sh) in the workspace and return its exit code and output. Output streams while it runs. The command is killed when the timeout passes.",
+                "description": "Run a shell command (/bin/sh) in the workspace and return its exit "
+                "code and output. Output streams while it runs. The command is killed "
+                "when the timeout passes.",
                 "humanIntervention": COMMAND_POLICY,
                 "defaultTimeoutMs": 120_000,
                 "parameters": {
@@ -237,7 +251,9 @@ MANIFEST = ToolManifest.model_validate(
                         },
                         "description": {
                             "type": "string",
-                            "description": "One sentence on what the command does, shown to the user when asking approval.",
+                            "description": "One sentence on what the command does, "
+                            "shown to the user when asking "
+                            "approval.",
                         },
                         "cwd": {
                             **_PATH,
@@ -247,7 +263,8 @@ MANIFEST = ToolManifest.model_validate(
                             "type": "integer",
                             "minimum": 1000,
                             "maximum": 800000,
-                            "description": "Milliseconds before the command is killed (default 120000).",
+                            "description": "Milliseconds before the command is killed "
+                            "(default 120000).",
                         },
                     },
                 },

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
@@ -91,7 +92,8 @@ class LocalSystemRuntime(BaseRuntime):
         if state["totalLines"] == 0:
             return to_result(success=True, content=f"{path} is empty (0 bytes).", state=state)
         note = (
-            f"\n[truncated: showing lines {state['startLine']}-{state['endLine']} of {state['totalLines']}; read further with startLine]"
+            f"\n[truncated: showing lines {state['startLine']}-{state['endLine']} "
+            f"of {state['totalLines']}; read further with startLine]"
             if state["truncated"]
             else ""
         )
@@ -135,7 +137,9 @@ class LocalSystemRuntime(BaseRuntime):
             return _error(error)
         return to_result(
             success=True,
-            content=f"Edited {path}: {state['replacements']} replacement(s), +{state['linesAdded']} -{state['linesRemoved']} lines.\n{state['diff']}",
+            content=f"Edited {path}: {state['replacements']} "
+            f"replacement(s), +{state['linesAdded']} "
+            f"-{state['linesRemoved']} lines.\n{state['diff']}",
             state=state,
         )
 
@@ -184,7 +188,8 @@ class LocalSystemRuntime(BaseRuntime):
         shown = state["matches"][:CONTENT_LIST_ITEMS]
         lines = [f"{match['path']}:{match['line']}: {match['text']}" for match in shown]
         more = (
-            f"\n… {state['total'] - len(shown)} more matches (showing {len(shown)} of {state['total']})"
+            f"\n… {state['total'] - len(shown)} more matches (showing {len(shown)} "
+            f"of {state['total']})"
             if state["total"] > len(shown)
             else ""
         )
@@ -216,8 +221,8 @@ class LocalSystemRuntime(BaseRuntime):
         partial = {"stdout": "", "stderr": ""}
         counts = {"stdout": 0, "stderr": 0}
 
-        def on_output(text: str, stream: str) -> None:
-            ctx.emit(text, stream)  # type: ignore[arg-type]
+        def on_output(text: str, stream: OutputStream) -> None:
+            ctx.emit(text, stream)
             pieces = (partial[stream] + text).split("\n")
             partial[stream] = pieces.pop()
             counts[stream] += len(pieces)
@@ -251,7 +256,10 @@ class LocalSystemRuntime(BaseRuntime):
         # The model reads plain text: colour codes would only cost tokens.
         body = head + clean("\n".join(shown))
         if outcome.timed_out:
-            message = f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} output line(s)"
+            message = (
+                f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} "
+                "output line(s)"
+            )
             return to_result(
                 success=False,
                 content=f"{message}.\n{body}".rstrip(),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.core.runtime import RuntimeServices
+from workbench.tools.package import ToolPackage
 from workbench.tools.skills.library import BUNDLED_SKILLS, SkillLibrary
 from workbench.tools.skills.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.skills.runtime import SkillsRuntime

@@ -42,7 +42,7 @@ class Skill:
                 and not any(part.startswith(".") for part in path.relative_to(self.folder).parts)
             ):
                 if folder not in Path(os.path.realpath(path)).parents:
-                    continue  # a symlink out of the skill: readReference refuses it, so do not offer it
+                    continue  # a symlink out of the skill: readReference refuses it, so hide it
                 files.append(path.relative_to(self.folder).as_posix())
         return files
 

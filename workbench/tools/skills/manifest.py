@@ -28,7 +28,9 @@ MANIFEST = ToolManifest.model_validate(
         "api": [
             {
                 "name": "activateSkill",
-                "description": "Activate a skill by name to load its instructions; returns the instructions to follow. Unknown names return the list of available skills.",
+                "description": "Activate a skill by name to load its "
+                "instructions; returns the instructions "
+                "to follow. Unknown names return the list of available skills.",
                 "parameters": {
                     "type": "object",
                     "additionalProperties": False,
@@ -44,7 +46,8 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "readReference",
-                "description": "Read one reference file of an activated skill, by its path inside the skill (as the instructions name it).",
+                "description": "Read one reference file of an activated skill, by its path inside "
+                "the skill (as the instructions name it).",
                 "parameters": {
                     "type": "object",
                     "additionalProperties": False,

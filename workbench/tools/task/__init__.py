@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from workbench.core.runtime import RuntimeServices
 from workbench.tools.local_system.commands import CommandRunner
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools.package import ToolPackage
 from workbench.tools.task.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.task.runtime import TaskRuntime
 from workbench.tools.task.store import TaskStore

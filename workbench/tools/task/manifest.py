@@ -76,7 +76,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "createTasks",
-                "description": "Create several tasks in one call (preferred for planning). Each is created independently; the result lists which succeeded and which failed and why.",
+                "description": "Create several tasks in one call (preferred for planning). Each "
+                "is created independently; the result lists which succeeded and which "
+                "failed and why.",
                 "parameters": {
                     "type": "object",
                     "additionalProperties": False,
@@ -94,7 +96,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "listTasks",
-                "description": "List tasks, most urgent first. Filters combine (AND); omitted filters are not applied.",
+                "description": "List tasks, most urgent first. Filters "
+                "combine (AND); omitted filters "
+                "are not applied.",
                 "parameters": {
                     "type": "object",
                     "additionalProperties": False,
@@ -110,7 +114,8 @@ MANIFEST = ToolManifest.model_validate(
                         },
                         "query": {
                             "type": "string",
-                            "description": "Only tasks whose name or instruction contains this text.",
+                            "description": "Only tasks whose name or instruction "
+                            "contains this text.",
                         },
                         "limit": {
                             "type": "integer",
@@ -124,7 +129,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "updateTaskStatus",
-                "description": "Set a task's status by hand. This does NOT run the task (use runTask). Include error when setting failed.",
+                "description": "Set a task's status by hand. This does "
+                "NOT run the task (use runTask). "
+                "Include error when setting failed.",
                 "humanIntervention": "required",
                 "parameters": {
                     "type": "object",
@@ -146,7 +153,9 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "runTask",
-                "description": "Start a task: run its command in the workspace, stream its output, and record completed (exit 0) or failed. All dependsOn tasks must be completed.",
+                "description": "Start a task: run its command in the workspace, stream its output, "
+                "and record completed (exit 0) or failed. All dependsOn tasks must "
+                "be completed.",
                 "humanIntervention": "required",
                 "defaultTimeoutMs": 300_000,
                 "parameters": {

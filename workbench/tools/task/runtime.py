@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
@@ -121,7 +122,8 @@ class TaskRuntime(BaseRuntime):
         if not tasks:
             return to_result(success=True, content="No tasks match.", state=state)
         lines = [
-            f"- {task.identifier} [{task.status}] {task.name} (priority: {PRIORITIES[task.priority]})"
+            f"- {task.identifier} [{task.status}] "
+            f"{task.name} (priority: {PRIORITIES[task.priority]})"
             for task in tasks[:CONTENT_TASKS]
         ]
         more = (
@@ -173,7 +175,11 @@ class TaskRuntime(BaseRuntime):
         base = {"identifier": task.identifier, "name": task.name, "previousStatus": task.status}
         if blocking:
             names = ", ".join(f"TASK-{dep}" for dep in blocking)
-            message = f"{task.identifier} depends on {names}, which {'is' if len(blocking) == 1 else 'are'} not completed"
+            message = (
+                f"{task.identifier} depends on {names}, "
+                f"which {'is' if len(blocking) == 1 else 'are'} "
+                "not completed"
+            )
             return to_result(
                 success=False,
                 content=message,
@@ -200,8 +206,8 @@ class TaskRuntime(BaseRuntime):
         tail: list[str] = []
         partial = {"stdout": "", "stderr": ""}
 
-        def on_output(text: str, stream: str) -> None:
-            ctx.emit(text, stream)  # type: ignore[arg-type]
+        def on_output(text: str, stream: OutputStream) -> None:
+            ctx.emit(text, stream)
             # A chunk may end mid-line: keep the rest until its line is complete.
             pieces = (partial[stream] + text).split("\n")
             partial[stream] = pieces.pop()
@@ -256,7 +262,8 @@ class TaskRuntime(BaseRuntime):
         if ok:
             return to_result(
                 success=True,
-                content=f"{task.identifier} completed (`{task.command}` exited 0).\n{text}".rstrip(),
+                content=f"{task.identifier} completed (`{task.command}` "
+                f"exited 0).\n{text}".rstrip(),
                 state=state,
             )
         message = f"{task.identifier} failed: `{task.command}` {reason}"

@@ -153,7 +153,8 @@ class TaskStore:
             self._db.execute("BEGIN")
             try:
                 cursor = self._db.execute(
-                    "INSERT INTO tasks (name, instruction, priority, parent, command) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO tasks (name, instruction, priority, parent, command) "
+                    "VALUES (?, ?, ?, ?, ?)",
                     (name.strip(), instruction, priority, parent_id, command),
                 )
                 task_id = int(cursor.lastrowid or 0)
@@ -175,7 +176,8 @@ class TaskStore:
         query: str | None = None,
         limit: int = 50,
     ) -> tuple[list[Task], int]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[str | int] = []
         if statuses:
             unknown = [status for status in statuses if status not in STATUSES]
             if unknown:
@@ -196,7 +198,8 @@ class TaskStore:
         with self._lock:
             total = self._db.execute(f"SELECT COUNT(*) FROM tasks {where}", params).fetchone()[0]
             rows = self._db.execute(
-                f"SELECT * FROM tasks {where} ORDER BY CASE priority WHEN 0 THEN 9 ELSE priority END, id LIMIT ?",
+                f"SELECT * FROM tasks {where} ORDER BY CASE priority WHEN 0 THEN 9 "
+                "ELSE priority END, id LIMIT ?",
                 [*params, limit],
             ).fetchall()
             return [self._row(row) for row in rows], int(total)

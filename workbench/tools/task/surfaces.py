@@ -415,7 +415,8 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
         return Group(*rows)
     if ctx.api_name == "createTasks" and "results" in state:
         rows = [Text("📋 Created tasks", style="bold")]
-        specs = ctx.args.get("tasks") if isinstance(ctx.args.get("tasks"), list) else []
+        requested = ctx.args.get("tasks")
+        specs = requested if isinstance(requested, list) else []
         for index, item in enumerate(state["results"][:PORTAL_ROWS]):
             head = kit.join(
                 (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.core.runtime import RuntimeServices
+from workbench.tools.package import ToolPackage
 from workbench.tools.web_browsing.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.web_browsing.surfaces import SURFACES
 

@@ -34,7 +34,9 @@ MANIFEST = ToolManifest.model_validate(
         "api": [
             {
                 "name": "search",
-                "description": "Search the web. Returns up to `limit` results (title, url, snippet, engine) and the total number found.",
+                "description": "Search the web. Returns up to `limit` "
+                "results (title, url, snippet, "
+                "engine) and the total number found.",
                 "defaultTimeoutMs": 30_000,
                 "renderDisplayControl": "expand",
                 "parameters": {
@@ -71,7 +73,8 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "crawlSinglePage",
-                "description": "Fetch one web page and return its readable text (title and main content, at most 25,000 characters).",
+                "description": "Fetch one web page and return its readable text (title and main "
+                "content, at most 25,000 characters).",
                 "defaultTimeoutMs": 60_000,
                 "parameters": {
                     "type": "object",
@@ -89,7 +92,8 @@ MANIFEST = ToolManifest.model_validate(
             },
             {
                 "name": "crawlMultiPages",
-                "description": "Fetch several pages concurrently and return each page's readable text; failures are reported per page.",
+                "description": "Fetch several pages concurrently and return each page's readable "
+                "text; failures are reported per page.",
                 "defaultTimeoutMs": 120_000,
                 "parameters": {
                     "type": "object",

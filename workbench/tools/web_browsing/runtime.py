@@ -59,10 +59,12 @@ class WebBrowsingRuntime(BaseRuntime):
         lines = []
         for index, result in enumerate(response.results[:CONTENT_RESULTS], start=1):
             lines.append(
-                f"{index}. {clean(result.title)}\n   {clean(result.url)}\n   {clean(result.content)[:200]}"
+                f"{index}. {clean(result.title)}\n   {clean(result.url)}\n "
+                f"  {clean(result.content)[:200]}"
             )
         more = (
-            f"\n({response.total} results in all; showing {min(len(response.results), CONTENT_RESULTS)})"
+            f"\n({response.total} results in all; "
+            f"showing {min(len(response.results), CONTENT_RESULTS)})"
             if response.total > CONTENT_RESULTS
             else ""
         )
@@ -107,7 +109,10 @@ class WebBrowsingRuntime(BaseRuntime):
         if page["length"] > MAX_PAGE_CHARS:
             note = f"\n[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]"
         elif page["truncated"]:
-            note = f"\n[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]"
+            note = (
+                "\n[truncated: the page was too large to download whole; showing "
+                f"its first {page['length']:,} characters]"
+            )
         return f"# {clean(page['title']) or url}\n{url}\n\n{clean(page['content'])}{note}"
 
     async def crawlSinglePage(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
@@ -142,7 +147,8 @@ class WebBrowsingRuntime(BaseRuntime):
                 ctx.stderr(f"✗ {url}: {page['error']['type']}\n")
             else:
                 ctx.stdout(
-                    f"✓ {url} ({page['length']:,} characters{', truncated' if page['truncated'] else ''})\n"
+                    f"✓ {url} ({page['length']:,} "
+                    f"characters{', truncated' if page['truncated'] else ''})\n"
                 )
             ctx.progress(done, len(urls), f"{done} of {len(urls)} pages")
             return page

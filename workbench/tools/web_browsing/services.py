@@ -137,7 +137,12 @@ def _archive_pages() -> list[CorpusPage]:
     for number in range(1, ARCHIVE_MESSAGES + 1):
         topic = topics[number % len(topics)]
         title = f"[asyncio] Re: {topic} (message {number})"
-        body = f"<html><head><title>{title}</title></head><body><h1>{title}</h1><p>Archive message {number} on asyncio {topic}. The thread discusses how {topic} behaves when a task is cancelled while awaiting I/O, with a minimal example and a reply from a maintainer.</p></body></html>"
+        body = (
+            f"<html><head><title>{title}</title></head><body><h1>{title}</h1><p>Archive "
+            f"message {number} on asyncio {topic}. The thread discusses how {topic} "
+            "behaves when a task is cancelled while awaiting I/O, with a minimal "
+            "example and a reply from a maintainer.</p></body></html>"
+        )
         month = 1 + number % 12
         pages.append(
             CorpusPage(
@@ -155,12 +160,15 @@ def _long_spec_page() -> CorpusPage:
     sections = []
     for index in range(1, 121):
         sections.append(
-            f"<h2>{index}. Requirement {index}</h2><p>Section {index} of the long specification. An implementation MUST accept input that conforms to the grammar in section {index}, SHOULD report the line and column of the first error, and MAY recover and continue. Paragraph padding keeps this page deliberately long so that crawlers cap it.</p>"
+            f"<h2>{index}. Requirement {index}</h2><p>Section {index} of the long "
+            "specification. An implementation MUST accept input that conforms "
+            f"to the grammar in section {index}, SHOULD report the line and column "
+            "of the first error, and MAY recover and continue. Paragraph padding "
+            "keeps this page deliberately long so that crawlers cap it.</p>"
         )
     html = (
-        "<html><head><title>The Very Long Specification</title></head><body><h1>The Very Long Specification</h1>"
-        + "".join(sections)
-        + "</body></html>"
+        "<html><head><title>The Very Long Specification</title></head><body><h1>The "
+        "Very Long Specification</h1>" + "".join(sections) + "</body></html>"
     )
     return CorpusPage(
         "https://spec.example.org/very-long-spec.html",
@@ -268,7 +276,8 @@ class OfflinePageFetcher:
         if page is None:
             raise WebError(
                 "PageNotFound",
-                f"{url} is not in the offline corpus ({len(self.pages)} pages); set WORKBENCH_WEB_ONLINE=1 to fetch the web",
+                f"{url} is not in the offline corpus ({len(self.pages)} pages); set "
+                "WORKBENCH_WEB_ONLINE=1 to fetch the web",
                 {"url": url, "status": 404},
             )
         return FetchedPage(url, url, 200, "text/html; charset=utf-8", page.html)
@@ -333,7 +342,8 @@ class SearxngSearchService:
         if response.status_code == 403:
             raise WebError(
                 "PluginSettingsInvalid",
-                f"{self.base_url} refused the JSON format (403): enable json under search.formats in its settings.yml",
+                f"{self.base_url} refused the JSON format (403): enable json under "
+                "search.formats in its settings.yml",
                 {"provider": "searxng", "setting": "search.formats", "status": 403},
             )
         if response.status_code >= 400:

@@ -18,8 +18,10 @@ PORTAL_RESULTS = 200
 PORTAL_LINES = 500
 
 HINTS = {
-    "RequestRefused": "The address is private, loopback or link-local. Add it to the allow-list (WORKBENCH_WEB_ALLOW) only if you trust it.",
-    "PageNotFound": "Offline mode only knows the bundled pages; set WORKBENCH_WEB_ONLINE=1 to fetch the web.",
+    "RequestRefused": "The address is private, loopback or link-local. Add it to the allow-list "
+    "(WORKBENCH_WEB_ALLOW) only if you trust it.",
+    "PageNotFound": "Offline mode only knows the bundled pages; set WORKBENCH_WEB_ONLINE=1 "
+    "to fetch the web.",
     "HttpError": "The server answered with an error status; check the URL.",
     "FetchTimeout": "The site is slow or unreachable; try again or another source.",
     "TooManyRedirects": "The URL redirects in a loop.",
@@ -235,7 +237,9 @@ def _page_view(
     if page.get("truncated"):
         rows.append(
             Text(
-                f"page capped: the model received {len(content):,} of {int(page.get('length', 0)):,} characters",
+                f"page capped: the model received {len(content):,} "
+                f"of {int(page.get('length', 0)):,} "
+                "characters",
                 style=f"italic {palette.warning}",
             )
         )
@@ -273,11 +277,8 @@ def crawl_multi_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def crawl_placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
-    urls = (
-        ctx.args.get("urls")
-        if isinstance(ctx.args.get("urls"), list)
-        else [ctx.args.get("url", "")]
-    )
+    requested = ctx.args.get("urls")
+    urls = requested if isinstance(requested, list) else [ctx.args.get("url", "")]
     rows: list[RenderableType] = []
     for url in urls[:RESULT_ROWS]:
         rows.append(

@@ -18,7 +18,8 @@ ERROR_HINTS = {
     "BinaryFile": "Binary files cannot be shown as text.",
     "EditNotFound": "oldString must match the file exactly, including whitespace.",
     "AmbiguousEdit": "Include more surrounding lines in oldString, or set replaceAll.",
-    "InvalidPattern": "The pattern is a Python regular expression; escape ( [ { . * + ? with a backslash.",
+    "InvalidPattern": "The pattern is a Python regular expression; escape ( [ { . * + ? "
+    "with a backslash.",
     "PermissionDenied": "The workspace user cannot write there.",
     "CommandTimeout": "Raise the timeout argument, or run a narrower command.",
     "LineOutOfRange": "The file is shorter than startLine.",

@@ -49,7 +49,8 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.error is None and "bytesWritten" in state:
         suffix = Text(
-            f"({'new, ' if state.get('created') else ''}{kit.human_size(int(state['bytesWritten']))})",
+            f"({'new, ' if state.get('created') else ''}"
+            f"{kit.human_size(int(state['bytesWritten']))})",
             style=ctx.palette.muted,
         )
     verb_active = (

@@ -64,7 +64,8 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
             ("write ", palette.muted),
             kit.text(path, "bold"),
             (
-                f" · {lines:,} lines · {kit.human_size(len(content.encode('utf-8')))} · replaces the whole file if it exists",
+                f" · {lines:,} lines · {kit.human_size(len(content.encode('utf-8')))} "
+                "· replaces the whole file if it exists",
                 palette.muted,
             ),
         )

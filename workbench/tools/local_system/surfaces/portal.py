@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -49,7 +51,7 @@ def _title(ctx: SurfaceContext, text: str) -> Text:
     )
 
 
-def _list(ctx: SurfaceContext, state: dict) -> RenderableType | None:
+def _list(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     entries = state.get("entries")
     if not isinstance(entries, list):
         return None
@@ -68,14 +70,15 @@ def _list(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     return Group(*rows)
 
 
-def _read(ctx: SurfaceContext, state: dict) -> RenderableType | None:
+def _read(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     if "content" not in state:
         return None
     path = path_of(ctx)
     return Group(
         _title(ctx, "File"),
         Text(
-            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} · {kit.human_size(int(state.get('size', 0)))}",
+            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} "
+            f"· {kit.human_size(int(state.get('size', 0)))}",
             style=ctx.palette.muted,
         ),
         kit.code_block(
@@ -88,7 +91,7 @@ def _read(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     )
 
 
-def _write(ctx: SurfaceContext, state: dict) -> RenderableType:
+def _write(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
     return Group(
@@ -97,7 +100,7 @@ def _write(ctx: SurfaceContext, state: dict) -> RenderableType:
     )
 
 
-def _edit(ctx: SurfaceContext, state: dict) -> RenderableType | None:
+def _edit(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     if "diff" not in state:
         return None
     return Group(
@@ -105,7 +108,7 @@ def _edit(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     )
 
 
-def _glob(ctx: SurfaceContext, state: dict) -> RenderableType | None:
+def _glob(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     matches = state.get("matches")
     if not isinstance(matches, list):
         return None
@@ -120,13 +123,13 @@ def _glob(ctx: SurfaceContext, state: dict) -> RenderableType | None:
     return Group(*rows)
 
 
-def _grep(ctx: SurfaceContext, state: dict) -> RenderableType | None:
+def _grep(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     if "matches" not in state:
         return None
     return Group(_title(ctx, "Search"), renders.grep_view(ctx, state, PORTAL_ROWS))
 
 
-def _command(ctx: SurfaceContext, state: dict) -> RenderableType:
+def _command(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
     rows: list[RenderableType] = [renders.command_header(ctx)]
     output = ctx.output
     if not output.is_empty():

@@ -46,7 +46,9 @@ def list_files(ctx: SurfaceContext) -> RenderableType | None:
         )
     total = int(state.get("total", len(entries)))
     shown = entries[:LIST_ROWS]
-    rows = [header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))]
+    rows: list[RenderableType] = [
+        header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))
+    ]
     rows.append(kit.rows_table((entry_row(entry, palette) for entry in shown), palette))
     if total > len(shown):
         rows.append(kit.more_note(total - len(shown), len(shown), total, "entries", palette))
@@ -73,7 +75,8 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
         ctx,
         kit.text(path, "bold"),
         (
-            f" · lines {start}-{end} of {total:,} · {language} · {kit.human_size(int(state.get('size', 0)))}",
+            f" · lines {start}-{end} of {total:,} "
+            f"· {language} · {kit.human_size(int(state.get('size', 0)))}",
             palette.muted,
         ),
     )
@@ -107,7 +110,9 @@ def write_file(ctx: SurfaceContext) -> RenderableType | None:
         ("✓ ", palette.success),
         kit.text(path, "bold"),
         (
-            f" {verb} · {kit.human_size(int(state['bytesWritten']))} · {int(state.get('lines', 0)):,} lines",
+            f" {verb} · {kit.human_size(int(state['bytesWritten']))} "
+            f"· {int(state.get('lines', 0)):,} "
+            "lines",
             palette.muted,
         ),
     )
@@ -229,7 +234,8 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
         if total > len(shown):
             rows.append(
                 Text(
-                    f"… {total - len(shown):,} earlier lines hidden · showing the last {len(shown)} of {total:,}",
+                    f"… {total - len(shown):,} earlier lines hidden · showing the last "
+                    f"{len(shown)} of {total:,}",
                     style=f"italic {palette.muted}",
                 )
             )

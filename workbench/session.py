@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, load_config
+from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
-from workbench.fixtures.catalog import load_tool_modules
+from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
+from workbench.sources.mcp_config import read_mcp_config
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices, ToolPackage
+from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.package import ToolPackage
 
 
 class SetupError(ValueError):
@@ -54,33 +55,13 @@ class LiveSession:
         return self.config.fixture_dirs[0]
 
 
-def read_mcp_config(path: Path) -> list[McpServerSpec]:
-    """The ``mcpServers`` mapping other MCP clients use (command/args/env or url/headers)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SetupError(f"{path}: cannot read: {error.strerror or error}") from None
-    except json.JSONDecodeError as error:
-        raise SetupError(f"{path}:{error.lineno}: not valid JSON: {error.msg}") from None
-    servers = data.get("mcpServers") if isinstance(data, dict) else None
-    if not isinstance(servers, dict):
-        raise SetupError(f"{path}: expected an object with an mcpServers mapping")
-    specs = []
-    for name, entry in servers.items():
-        try:
-            specs.append(McpServerSpec.from_config(str(name), entry))
-        except ValueError as error:
-            raise SetupError(f"{path}: {error}") from None
-    return specs
-
-
 def _skills_package(root: Path) -> ToolPackage:
-    from workbench.fixtures.recorder import slug
-    from workbench.tools.skills import MANIFEST, SURFACES
     from workbench.tools.skills.library import SkillLibrary
+    from workbench.tools.skills.manifest import MANIFEST
     from workbench.tools.skills.runtime import SkillsRuntime
+    from workbench.tools.skills.surfaces import SURFACES
 
-    identifier = slug(root.resolve().name) or "skills"
+    identifier = slug(root.resolve().name, fallback="skills")
     manifest = MANIFEST.model_copy(
         update={
             "identifier": identifier,

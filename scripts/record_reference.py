@@ -1,6 +1,6 @@
 """Record the reference tools' fixtures from real calls.
 
-    python -m workbench.tools.record_reference [--out fixtures] [--only local-system/runCommand]
+    python scripts/record_reference.py [--out fixtures] [--only local-system/runCommand]
 
 Every variant is a real call of the bundled runtime — in a freshly built sample workspace,
 with a fresh task database — recorded through the same live-call path the TUI uses, then
@@ -21,14 +21,15 @@ from typing import Any
 
 from workbench.config import bundled_fixtures_dir
 from workbench.core import events as ev
+from workbench.core.call_record import CallRecord
+from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import dump_fixture, variant_from_events
-from workbench.fixtures.replay import ApprovalDecision
 from workbench.policy.engine import PolicyContext, check_approval
+from workbench.policy.verdict import ApprovalDecision
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.python_source import PythonToolSource
 from workbench.tools import bundled_packages
-from workbench.tools.package import RuntimeServices
 
 
 @dataclass
@@ -106,7 +107,8 @@ def build_workspace(root: Path) -> None:
     (root / "src" / "util.py").write_text(UTIL_PY)
     (root / "tests").mkdir()
     (root / "tests" / "test_app.py").write_text(
-        "from src.app import greet\n\n\ndef test_greet():\n    assert greet('Ada') == 'Hello, Ada!'\n"
+        "from src.app import greet\n\n\ndef test_greet():\n    assert greet('Ada') "
+        "== 'Hello, Ada!'\n"
     )
     (root / "README.md").write_text(
         "# sample\n\nA sample project for the workbench fixtures.\n\n## TODO\n\n- write docs\n"
@@ -135,15 +137,18 @@ def build_workspace(root: Path) -> None:
     huge = skills / "style-guide"
     (huge / "references").mkdir(parents=True)
     rules = "\n".join(
-        f"{index}. Rule {index}: prefer clear names, short functions and comments that say why; example {index} shows the before and after."
+        f"{index}. Rule {index}: prefer clear names, short functions and comments "
+        f"that say why; example {index} shows the before and after."
         for index in range(1, 601)
     )
     (huge / "SKILL.md").write_text(
-        f"---\nname: style-guide\ndescription: The house style guide, every rule of it.\n---\n# Style guide\n\n{rules}\n"
+        "---\nname: style-guide\ndescription: The house style guide, every "
+        f"rule of it.\n---\n# Style guide\n\n{rules}\n"
     )
     (huge / "references" / "glossary.md").write_text(
         "\n".join(
-            f"- term {index}: the definition of term {index}, with an example sentence that uses it."
+            f"- term {index}: the definition of term {index}, with an example "
+            "sentence that uses it."
             for index in range(1, 2001)
         )
         + "\n"
@@ -192,7 +197,8 @@ def seed_runnable(root: Path) -> None:
         "Build the site",
         "Build the static site.",
         priority=2,
-        command="for step in fetch render minify write; do echo \"[build] $step\"; sleep 0.25; done; echo 'built 42 pages'",
+        command='for step in fetch render minify write; do echo "[build] $step"; '
+        "sleep 0.25; done; echo 'built 42 pages'",
     )
     store.create(
         "Publish",
@@ -211,7 +217,11 @@ def seed_runnable(root: Path) -> None:
 
 # --- the variants -------------------------------------------------------------------------------
 
-HOSTILE_COMMAND = "printf '\\033[1;32mPASS\\033[0m tests/test_app.py\\n'; printf 'title\\033]0;pwned\\007 and clipboard\\033]52;c;cGF5bG9hZA==\\007 gone\\n'; printf '[bold]not markup[/] [@click=app.quit]quit[/]\\n'"
+HOSTILE_COMMAND = (
+    "printf '\\033[1;32mPASS\\033[0m tests/test_app.py\\n'; printf 'title\\033]0;pwned\\007 "
+    "and clipboard\\033]52;c;cGF5bG9hZA==\\007 gone\\n'; printf '[bold]not "
+    "markup[/] [@click=app.quit]quit[/]\\n'"
+)
 
 SPECS: list[Spec] = [
     # web-browsing
@@ -456,7 +466,8 @@ SPECS: list[Spec] = [
         "typical",
         {
             "path": "notes/todo.md",
-            "content": "# TODO\n\n- [ ] write the parser\n- [ ] add tests\n- [ ] wire the CLI\n- [x] sketch the design\n",
+            "content": "# TODO\n\n- [ ] write the parser\n- [ ] add tests\n- [ ] wire the "
+            "CLI\n- [x] sketch the design\n",
         },
     ),
     Spec(
@@ -607,7 +618,8 @@ SPECS: list[Spec] = [
         "A command that prints as it goes (with ANSI colour)",
         "typical",
         {
-            "command": "for step in install build test; do printf '\\033[36m==>\\033[0m %s\\n' \"$step\"; sleep 0.3; done; echo finished",
+            "command": "for step in install build test; do printf '\\033[36m==>\\033[0m "
+            '%s\\n\' "$step"; sleep 0.3; done; echo finished',
             "description": "Run the three build steps",
         },
     ),
@@ -634,7 +646,8 @@ SPECS: list[Spec] = [
         "20,000 lines of output",
         "truncated",
         {
-            "command": 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo "line $i of the long output"; done'
+            "command": 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); echo "line $i of the '
+            'long output"; done'
         },
     ),
     Spec(
@@ -662,7 +675,8 @@ SPECS: list[Spec] = [
         "typical",
         {
             "name": "Write the parser",
-            "instruction": "Parse the config file into typed settings; report errors with line numbers.",
+            "instruction": "Parse the config file into typed settings; report errors with line "
+            "numbers.",
             "priority": 2,
             "command": "python -m parser --check",
         },
@@ -684,7 +698,8 @@ SPECS: list[Spec] = [
         {
             "name": "Migrate the database",
             "instruction": "\n".join(
-                f"Step {index}: migrate table {index}, verify the row counts, and record the duration."
+                f"Step {index}: migrate table {index}, verify the row counts, and "
+                "record the duration."
                 for index in range(1, 61)
             ),
         },
@@ -935,7 +950,7 @@ async def record(spec: Spec) -> dict[str, Any]:
         source = PythonToolSource("bundled", packages, services)
         await source.start()
         manifest = packages[0].manifest
-        events: list[ev.CallEvent] = []
+        record = CallRecord.start(spec.tool, spec.api)
 
         async def gate(request: ev.ApprovalRequested) -> ApprovalDecision:
             await asyncio.sleep(0)
@@ -952,7 +967,7 @@ async def record(spec: Spec) -> dict[str, Any]:
             spec.tool,
             spec.api,
             spec.args,
-            on_event=events.append,
+            on_event=record.add,
             timeout_ms=spec.timeout_ms,
             approval=check,
             approval_gate=gate,
@@ -963,13 +978,14 @@ async def record(spec: Spec) -> dict[str, Any]:
         finally:
             await source.stop()
         variant = variant_from_events(
-            events,
+            record.events,
             variant_id=spec.variant_id,
             label=spec.label,
             kind=spec.kind,
             description=spec.description,
         )
-        return _scrub(variant, str(workspace))
+        scrubbed: dict[str, Any] = _scrub(variant, str(workspace))
+        return scrubbed
 
 
 def _scrub(value: Any, workspace: str) -> Any:
@@ -1001,7 +1017,10 @@ async def main_async(out: Path, only: set[str]) -> int:
         FixtureFile.model_validate(data)
         path = out / tool / f"{api}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        header = "# Recorded from real calls by `python -m workbench.tools.record_reference`; edit labels freely.\n"
+        header = (
+            "# Recorded from real calls by `python scripts/record_reference.py`; "
+            "edit labels freely.\n"
+        )
         path.write_text(header + dump_fixture(data), encoding="utf-8")
         print(f"wrote {path} ({len(variants)} variants)", file=sys.stderr)
     return 0

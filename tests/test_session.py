@@ -1,4 +1,4 @@
-"""build_session turns live options into sources; read_mcp_config reads the mcpServers format."""
+"""build_session turns live options into sources: tools, MCP servers, skills, HTTP tools."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 
 from tests.sources.helpers import MISBEHAVING
 from workbench.config import WorkbenchConfig, load_config
+from workbench.session import LiveOptions, SetupError, build_session
 from workbench.sources.http_source import HttpToolSource
 from workbench.sources.mcp_source import McpSource
 from workbench.sources.python_source import PythonToolSource
-from workbench.sources.session import LiveOptions, SetupError, build_session, read_mcp_config
 
 
 @pytest.fixture(autouse=True)
@@ -32,63 +32,6 @@ def quiet_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def write_config(path: Path, servers: object) -> Path:
     path.write_text(json.dumps({"mcpServers": servers}, indent=2))
     return path
-
-
-def test_read_mcp_config_reads_stdio_and_http_entries(tmp_path: Path) -> None:
-    config = write_config(
-        tmp_path / "mcp.json",
-        {
-            "files": {"command": sys.executable, "args": [str(MISBEHAVING)], "env": {"LEVEL": "3"}},
-            "remote": {
-                "url": "http://127.0.0.1:9/mcp",
-                "headers": {"Authorization": "Bearer x"},
-                "tools": ["search"],
-            },
-        },
-    )
-    files, remote = read_mcp_config(config)
-    assert (files.name, files.command, files.args, files.env, files.transport) == (
-        "files",
-        sys.executable,
-        [str(MISBEHAVING)],
-        {"LEVEL": "3"},
-        "stdio",
-    )
-    assert (remote.name, remote.url, remote.headers, remote.tools, remote.transport) == (
-        "remote",
-        "http://127.0.0.1:9/mcp",
-        {"Authorization": "Bearer x"},
-        ["search"],
-        "http",
-    )
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ('{"mcpServers": {\n  "a": }', ":2: not valid JSON: Expecting value"),
-        ('["not", "an", "object"]', ": expected an object with an mcpServers mapping"),
-        ('{"servers": {}}', ": expected an object with an mcpServers mapping"),
-        (
-            '{"mcpServers": {"broken": {"args": []}}}',
-            ": mcpServers.broken needs a command or a url",
-        ),
-    ],
-)
-def test_read_mcp_config_problems_are_setup_errors_naming_the_file(
-    tmp_path: Path, text: str, message: str
-) -> None:
-    path = tmp_path / "mcp.json"
-    path.write_text(text)
-    with pytest.raises(SetupError) as raised:
-        read_mcp_config(path)
-    assert str(raised.value).startswith(str(path))
-    assert message in str(raised.value)
-
-
-def test_an_unreadable_config_is_a_setup_error(tmp_path: Path) -> None:
-    with pytest.raises(SetupError, match="cannot read"):
-        read_mcp_config(tmp_path / "missing.json")
 
 
 def test_build_session_makes_one_source_per_option(tmp_path: Path) -> None:
@@ -195,24 +138,3 @@ def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) ->
     assert http.allow == ["127.0.0.1"]
     assert session.fixture_dir == (tmp_path / "fx").resolve()
     assert not any(isinstance(source, PythonToolSource) for source in session.manager.sources)
-
-
-@pytest.mark.parametrize(
-    ("key", "entry", "message"),
-    [
-        ("my server", {"command": "x"}, "must be letters"),
-        ("a/b", {"command": "x"}, "must be letters"),
-        ("ok", {"command": "x", "policies": {"echo": "ask"}}, "policies maps tool names"),
-    ],
-)
-def test_bad_mcp_config_entries_are_setup_errors(
-    tmp_path: Path, key: str, entry: dict, message: str
-) -> None:
-    import json
-
-    from workbench.sources.session import SetupError, read_mcp_config
-
-    path = tmp_path / "mcp.json"
-    path.write_text(json.dumps({"mcpServers": {key: entry}}))
-    with pytest.raises(SetupError, match=message):
-        read_mcp_config(path)

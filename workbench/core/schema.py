@@ -1,8 +1,61 @@
-"""A plausible sample value for a JSON Schema, for APIs that have no fixture yet."""
+"""JSON Schema for tool arguments: check a schema, validate args against it, sample args from it.
+
+jsonschema is imported when first needed: it is not on the start-up path.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+ArgsProblem = tuple[tuple[str | int, ...], str]
+"""Where in the args (a path of keys and indexes) and what is wrong there."""
+
+
+def check_json_schema(schema: dict[str, Any]) -> None:
+    """Raise ``ValueError`` if ``schema`` is not a valid JSON Schema for its dialect."""
+    import jsonschema.validators  # Deferred: keeps jsonschema off the start-up path.
+
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        validator.check_schema(schema)
+    except jsonschema.SchemaError as error:
+        where = "/".join(str(part) for part in error.absolute_path) or "(root)"
+        raise ValueError(f"not a valid JSON Schema at {where}: {error.message}") from None
+
+
+def validate_args(schema: Mapping[str, Any], args: Any) -> list[ArgsProblem]:
+    """Check ``args`` against a JSON Schema; returns ``(path, message)`` pairs, best first."""
+    import jsonschema.validators
+
+    validator_class = jsonschema.validators.validator_for(
+        schema, default=jsonschema.Draft202012Validator
+    )
+    validator = validator_class(schema)
+    try:
+        errors = sorted(
+            validator.iter_errors(args),
+            key=lambda error: (list(map(str, error.absolute_path)), error.message),
+        )
+    except Exception as error:  # noqa: BLE001 - e.g. a $ref that resolves nowhere
+        return [
+            (
+                (),
+                f"the API's schema cannot check arguments: {type(error).__name__}: "
+                f"{str(error)[:200]}",
+            )
+        ]
+    return [(tuple(error.absolute_path), _short(error.message)) for error in errors]
+
+
+def _short(message: str, limit: int = 300) -> str:
+    """jsonschema quotes the whole offending value; a 20 KB string makes a useless message."""
+    return (
+        message
+        if len(message) <= limit
+        else message[:limit] + f"… (+{len(message) - limit:,} characters)"
+    )
+
 
 MAX_DEPTH = 6
 

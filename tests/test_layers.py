@@ -1,0 +1,66 @@
+"""The import contracts in pyproject.toml hold over the real import graph, and the pure layers
+load no Textual when every one of their modules is imported (checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import workbench
+
+REPO = Path(__file__).resolve().parents[1]
+PYPROJECT = REPO / "pyproject.toml"
+
+
+def contract(contract_type: str) -> dict[str, Any]:
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    [found] = [item for item in contracts if item["type"] == contract_type]
+    return found
+
+
+def modules_under(names: list[str]) -> list[str]:
+    """Every module of the named packages (and the named plain modules), found on disk."""
+    found: list[str] = []
+    for name in names:
+        found.append(name)
+        path = Path(workbench.__file__).parent.joinpath(*name.split(".")[1:])
+        if path.is_dir():
+            found += [info.name for info in pkgutil.walk_packages([str(path)], prefix=f"{name}.")]
+    return sorted(found)
+
+
+def test_the_import_contracts_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlinter.cli import lint_imports
+
+    exit_code = lint_imports(config_filename=str(PYPROJECT), no_cache=True, no_logo=True)
+    assert exit_code == 0, capsys.readouterr().out
+
+
+def test_the_pure_layers_import_no_textual() -> None:
+    pure = modules_under(contract("forbidden")["source_modules"])
+    # Discovery really walked the packages (a typo in the contract must not pass vacuously).
+    assert {"workbench.core.reducer", "workbench.tools.task.surfaces", "workbench.session"} <= set(
+        pure
+    )
+    assert len(pure) > 60
+    code = (
+        "import importlib, sys\n"
+        f"for name in {pure!r}:\n"
+        "    importlib.import_module(name)\n"
+        "from workbench.tools import bundled_packages\n"
+        "bundled_packages()\n"
+        "import workbench.cli\n"  # every command module: `workbench check` must not load Textual
+        "leaked = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
+        "print(','.join(leaked))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert result.stdout.strip() == "", f"Textual imported by a pure layer: {result.stdout}"

@@ -1,0 +1,161 @@
+"""mcp.json: the ``mcpServers`` mapping other MCP clients use, parsed by pydantic models.
+
+```json
+{"mcpServers": {
+  "files": {"command": "npx", "args": ["-y", "server"], "env": {"TOKEN": "x"}, "cwd": "/srv",
+            "inheritEnv": false, "tools": ["read"], "policies": {"read": "never"}},
+  "remote": {"url": "https://host/mcp", "headers": {"Authorization": "Bearer t"}}
+}}
+```
+
+Keys other clients add (``type``, ``disabled``, ...) are ignored, so one file serves them all.
+A mistake is a :class:`~workbench.config.ConfigError` whose problems read
+``mcp.json:LINE: mcpServers.NAME.KEY: message``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from workbench.config import ConfigError
+from workbench.core.problems import Problem, problems_from_validation
+from workbench.core.source_map import SourceError, SourceMap, load_with_lines
+from workbench.sources.mcp_source import SERVER_NAME, McpServerSpec
+
+
+def _scalar_text(value: object) -> object:
+    # Other clients accept numbers and booleans where a string is meant ("args": ["-p", 8080]).
+    if isinstance(value, (int, float, bool)):
+        return str(value)
+    return value
+
+
+def _server_name(name: str) -> str:
+    if not SERVER_NAME.match(name):
+        raise ValueError(
+            "a server's key must be letters, digits, '_', '.' or '-' "
+            "(it becomes the tool's name in TOOL.API)"
+        )
+    return name
+
+
+Text = Annotated[str, BeforeValidator(_scalar_text)]
+ServerName = Annotated[str, AfterValidator(_server_name)]
+
+
+class McpServerEntry(BaseModel):
+    """One server: a command to run over stdio, or a streamable-HTTP URL."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    command: str | None = None
+    args: list[Text] = Field(default_factory=list)
+    env: dict[str, Text] = Field(default_factory=dict)
+    cwd: str | None = None
+    inherit_env: bool = Field(default=True, alias="inheritEnv")
+    url: str | None = None
+    headers: dict[str, Text] = Field(default_factory=dict)
+    tools: list[str] | None = None
+    """Allow-list of MCP tool names (omitted: all)."""
+    policies: dict[str, Literal["never", "required", "always"]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _reachable(self) -> McpServerEntry:
+        if not self.url and not self.command:
+            raise ValueError("needs a command or a url")
+        return self
+
+    def to_spec(self, name: str) -> McpServerSpec:
+        policies: dict[str, str] = dict(self.policies)
+        if self.url:
+            return McpServerSpec(
+                name=name,
+                url=self.url,
+                headers=dict(self.headers),
+                tools=self.tools,
+                policies=policies,
+            )
+        return McpServerSpec(
+            name=name,
+            command=self.command,
+            args=list(self.args),
+            env=dict(self.env),
+            cwd=self.cwd,
+            inherit_env=self.inherit_env,
+            tools=self.tools,
+            policies=policies,
+        )
+
+
+class McpConfigFile(BaseModel):
+    """The file: an object whose ``mcpServers`` maps server names to entries."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    servers: dict[ServerName, McpServerEntry] = Field(alias="mcpServers")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _has_servers(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "mcpServers" not in data:
+            raise ValueError("expected an object with an mcpServers mapping")
+        return data
+
+
+# JSON spells a character beyond the BMP as a surrogate pair (\uD83D\uDE00) and YAML refuses
+# surrogates; \U0001F600 means the same to both, and a lone surrogate becomes \uFFFD.
+_ESCAPED = r"(?<!\\)((?:\\\\)*)"  # an even run of backslashes: the next one escapes
+_PAIR = re.compile(_ESCAPED + r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+_LONE = re.compile(_ESCAPED + r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _astral(match: re.Match[str]) -> str:
+    high, low = int(match.group(2), 16) - 0xD800, int(match.group(3), 16) - 0xDC00
+    return f"{match.group(1)}\\U{0x10000 + (high << 10) + low:08x}"
+
+
+def _yaml_safe(text: str) -> str:
+    return _LONE.sub(r"\1\\ufffd", _PAIR.sub(_astral, text))
+
+
+def _json_lines(text: str) -> SourceMap:
+    """Lines of every key (JSON is YAML as far as positions go); none if that reading fails."""
+    try:
+        return load_with_lines(_yaml_safe(text)).source
+    except SourceError:
+        return SourceMap()
+
+
+def read_mcp_config(path: Path) -> list[McpServerSpec]:
+    """The servers of an mcp.json; raises :class:`ConfigError` naming file, line and key."""
+    file = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise ConfigError([Problem(file=file, message=f"cannot read: {reason or error}")]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        problem = Problem(
+            file=file, line=error.lineno, message=f"not valid JSON: {error.msg}", code="syntax"
+        )
+        raise ConfigError([problem]) from None
+    try:
+        config = McpConfigFile.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(problems_from_validation(error, file, _json_lines(text))) from None
+    return [entry.to_spec(name) for name, entry in config.servers.items()]

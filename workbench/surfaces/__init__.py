@@ -1,0 +1,1 @@
+"""Surfaces: the registry, generic fallbacks, crash boundary and card composition (Rich only)."""
