@@ -67,10 +67,21 @@ def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:  
             )
             for width in (60, 100)
         ]
-        + ["done-100-light", "portal-80-dark"]
+        + [
+            f"{phase}-60-light"
+            for phase in (
+                "args-streaming",
+                "awaiting-approval",
+                "executing",
+                "streaming-output",
+                "done",
+            )
+        ]
+        + ["done-100-light", "portal-80-dark", "portal-80-light"]
     )
     calculator = [
         case.name for case in cases if case.tool == "calculator" and case.variant_id == "arithmetic"
     ]
     assert "portal-80-dark" not in calculator  # No Portal of its own: none snapshotted.
+    assert "portal-80-light" not in calculator
     assert len({case.test_id for case in cases}) == len(cases)

@@ -13,7 +13,11 @@ from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 CARD_WIDTHS: tuple[int, ...] = (60, 100)
+"""Dark-theme cards: every phase at both widths."""
+LIGHT_PHASE_WIDTH = 60
+"""Light-theme cards: every phase at the narrowest width, where a surface must still read."""
 LIGHT_WIDTH = 100
+"""... and the ending at the usual width too."""
 PORTAL_WIDTH = 80
 
 
@@ -69,10 +73,41 @@ class SnapshotCase:
         return f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} columns, {self.theme} theme"
 
 
+@dataclass(frozen=True)
+class AuditCase:
+    """The render audit of one variant (every phase x 60/100/120 columns x both themes)."""
+
+    ref: VariantRef
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.ref.tool}/{self.ref.api}/{self.ref.variant.id}/audit"
+
+    @property
+    def description(self) -> str:
+        return (
+            f"{self.ref.tool}/{self.ref.api} '{self.ref.variant.label}' passes the render "
+            "principles in every phase, width and theme"
+        )
+
+
+def audit_cases(catalog: Catalog) -> list[AuditCase]:
+    """One audit per real fixture variant, in the snapshots' order."""
+    return [
+        AuditCase(ref)
+        for ref in sorted(
+            catalog.all_variants(include_generated=False),
+            key=lambda item: (item.tool, item.api, item.variant.id),
+        )
+    ]
+
+
 def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[SnapshotCase]:
     """Every case, in a stable order (generated samples are skipped: they are gaps, not UI).
 
-    Dark cases come first and light ones last, so the renderer switches theme only once.
+    Dark: every phase at 60 and 100 columns, and the Portal. Light: every phase at 60
+    columns, the ending at 100, and the Portal. Dark cases come first and light ones last,
+    so an app-drawn run switches theme only once.
     """
     dark: list[SnapshotCase] = []
     light: list[SnapshotCase] = []
@@ -84,9 +119,12 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
         for phase in script.phases:
             for width in CARD_WIDTHS:
                 dark.append(SnapshotCase(ref, phase, width, "dark"))
-        if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
-            dark.append(
-                SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, "dark", surface="portal")
-            )
+        for phase in script.phases:
+            light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, "light"))
         light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
+        if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
+            for theme, cases in (("dark", dark), ("light", light)):
+                cases.append(
+                    SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, theme, surface="portal")
+                )
     return dark + light
