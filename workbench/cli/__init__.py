@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from workbench.cli.audit import audit
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
@@ -59,6 +60,7 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
 
 main.add_command(show)
 main.add_command(check)
+main.add_command(audit)
 main.add_command(coverage)
 main.add_command(snapshot)
 main.add_command(live)
