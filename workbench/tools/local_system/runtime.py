@@ -135,7 +135,10 @@ class LocalSystemRuntime(BaseRuntime):
             return _error(error)
         return to_result(
             success=True,
-            content=f"Edited {path}: {state['replacements']} replacement(s), +{state['linesAdded']} -{state['linesRemoved']} lines.\n{state['diff']}",
+            content=(
+                f"Edited {path}: {_plural(state['replacements'], 'replacement')}, "
+                f"+{state['linesAdded']} -{state['linesRemoved']} lines.\n{state['diff']}"
+            ),
             state=state,
         )
 
@@ -251,7 +254,10 @@ class LocalSystemRuntime(BaseRuntime):
         # The model reads plain text: colour codes would only cost tokens.
         body = head + clean("\n".join(shown))
         if outcome.timed_out:
-            message = f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} output line(s)"
+            message = (
+                f"`{command}` was killed after {timeout_s:g} s (timeout) "
+                f"with {_plural(total, 'output line')}"
+            )
             return to_result(
                 success=False,
                 content=f"{message}.\n{body}".rstrip(),
@@ -278,3 +284,8 @@ class LocalSystemRuntime(BaseRuntime):
             else f"`{command}` exited 0 with no output.",
             state=state,
         )
+
+
+def _plural(count: int, noun: str) -> str:
+    """``1 replacement``, ``2 replacements``: what the model reads agrees too."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
