@@ -558,8 +558,11 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
     rows: list[RenderableType] = []
     if phase is Phase.SKIPPED:
         rows.append(join(("⊘ Skipped: ", f"bold {palette.warning}"), (f"{what} did not run", "")))
-        reason = ctx.state.approval.note if ctx.state.approval is not None else ""
-        reason = reason or _after_colon(message)
+        state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+        note = ctx.state.approval.note if ctx.state.approval is not None else ""
+        # The user's own words: the runtime keeps them as state["reason"]; a live skip's note
+        # and message wrap them ("The user skipped x.y: <their words>").
+        reason = str(state.get("reason") or "") or _after_colon(note or message) or note
         if reason:
             rows.append(join(("the user said: ", palette.muted), text(reason, "italic")))
     elif phase is Phase.BLOCKED:
