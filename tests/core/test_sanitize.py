@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.style import Style
 
-from workbench.core.sanitize import ansi_text, clean, plain
+from workbench.core.sanitize import ansi_text, clean, plain, safe_json
 
 FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -95,3 +96,26 @@ def test_bidi_overrides_are_removed() -> None:
     """An RTL override can make a shown command differ from the one that runs."""
     assert clean("rm -rf \u202eexe.gnp") == "rm -rf exe.gnp"
     assert clean("a\u2066b\u2069c") == "abc"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES)
+def test_safe_json_keeps_every_value_and_no_unsafe_character(value: object) -> None:
+    text = safe_json(value, indent=2)
+    assert json.loads(text) == value
+    assert not re.search(
+        "[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]", text
+    )
+    text.encode("utf-8")  # lone surrogates are escaped, so any stream can take it
+
+
+def test_safe_json_keeps_wide_text_readable() -> None:
+    assert safe_json({"title": "検索 🔎 \x9b"}) == '{"title": "検索 🔎 \\u009b"}'

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 from xml.etree import ElementTree
 
 from workbench.audit.model import Finding
 from workbench.audit.runner import AuditReport
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean, safe_json
 from workbench.fixtures.catalog import VariantRef
 from workbench.fixtures.loader import display_path
 
@@ -131,7 +130,8 @@ def to_json(report: AuditReport) -> dict[str, Any]:
 
 
 def format_json(report: AuditReport) -> str:
-    return json.dumps(to_json(report), indent=2, ensure_ascii=False)
+    """JSON whose strings cannot carry terminal escapes (fixture text is untrusted)."""
+    return safe_json(to_json(report), indent=2)
 
 
 def format_junit(report: AuditReport) -> str:

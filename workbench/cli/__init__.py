@@ -14,21 +14,25 @@ from workbench.cli.audit import audit
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
+from workbench.cli.output import fail_usage, install_log_handler
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
 
 
 class WorkbenchGroup(click.Group):
-    """Turns configuration errors into one line and exit code 2, for every command."""
+    """Turns configuration errors into one line and exit code 2, for every command.
+
+    It also routes log records through the cleaning stderr handler before any command runs.
+    """
 
     def invoke(self, ctx: click.Context) -> object:
         from workbench.config import ConfigError
 
+        install_log_handler()
         try:
             return super().invoke(ctx)
         except ConfigError as error:
-            click.echo(f"workbench: error: {error}", err=True)
-            raise SystemExit(2) from None
+            fail_usage(str(error))
 
 
 @click.group(

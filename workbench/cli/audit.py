@@ -72,12 +72,12 @@ def audit(
         unused_lines,
     )
     from workbench.audit.runner import audit_refs, run_audit
-    from workbench.cli.show import fail_usage
+    from workbench.cli.output import echo, fail_usage
     from workbench.project import open_project
 
     if list_rules:
         for item in all_rules():
-            click.echo(f"rule {item.number} ({item.name}): {item.summary}")
+            echo(f"rule {item.number} ({item.name}): {item.summary}")
         return
     known = rules_by_name()
     unknown = [name for name in rule_names if name not in known]
@@ -88,8 +88,8 @@ def audit(
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:
-            click.echo(problem.format(), err=True)
-        click.echo(
+            echo(problem.format(), err=True)
+        echo(
             "workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True
         )
         raise SystemExit(2)
@@ -97,6 +97,7 @@ def audit(
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
+            # Our own counter (trusted): the carriage return must survive the cleaning echo.
             click.echo(f"\r{done}/{total} variants", nl=False, err=True)
 
     report = run_audit(
@@ -118,9 +119,9 @@ def audit(
     if output_path is not None:
         output_path.write_text(body + "\n", encoding="utf-8")
     elif body:
-        click.echo(body)
+        echo(body)
     for line in unused_lines(report):
-        click.echo(line, err=True)
-    click.echo(format_summary(report), err=True)
+        echo(line, err=True)
+    echo(format_summary(report), err=True)
     if not report.ok:
         raise SystemExit(1)

@@ -3,11 +3,12 @@ on any problem."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+
+from workbench.cli.output import echo, echo_json
 
 if TYPE_CHECKING:
     from workbench.core.problems import Problem
@@ -66,14 +67,14 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
             "variants": len(catalog.all_variants(include_generated=False)),
             "problems": [problem.to_json() for problem in problems],
         }
-        click.echo(json.dumps(report, indent=2))
+        echo_json(report)
     else:
         for problem in problems:
-            click.echo(problem.format())
+            echo(problem.format())
         files = len(catalog.fixture_files) + len(catalog.broken_files)
         variants = len(catalog.all_variants(include_generated=False))
         summary = f"{files} fixture file(s), {variants} variant(s), {len(problems)} problem(s)"
-        click.echo(("✗ " if errors else "✓ ") + summary, err=True)
+        echo(("✗ " if errors else "✓ ") + summary, err=True)
     if errors:
         raise SystemExit(1)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 
 import click
+
+from workbench.cli.output import echo, echo_json
 
 SURFACE_LETTERS = (
     ("inspector", "I"),
@@ -44,6 +45,7 @@ def coverage(output_format: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from workbench.core.sanitize import plain
     from workbench.fixtures.coverage import coverage as compute
     from workbench.project import open_project
 
@@ -51,11 +53,7 @@ def coverage(output_format: str) -> None:
     rows = compute(project.catalog, project.registry)
     gaps = sum(len(row.gaps) for row in rows)
     if output_format == "json":
-        click.echo(
-            json.dumps(
-                {"ok": not gaps, "gaps": gaps, "apis": [row.to_json() for row in rows]}, indent=2
-            )
-        )
+        echo_json({"ok": not gaps, "gaps": gaps, "apis": [row.to_json() for row in rows]})
     else:
         table = Table(title="Workbench coverage", show_lines=False)
         table.add_column("tool")
@@ -84,13 +82,13 @@ def coverage(output_format: str) -> None:
                     else Text("✗", style="bold red")
                 )
             table.add_row(
-                Text(row.tool),
-                Text(row.api),
+                plain(row.tool),
+                plain(row.api),
                 surfaces,
                 *cells,
-                Text("; ".join(row.gaps), style="red"),
+                plain("; ".join(row.gaps), style="red"),
             )
         Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
-        click.echo(f"{len(rows)} APIs, {gaps} gap(s)")
+        echo(f"{len(rows)} APIs, {gaps} gap(s)")
     if gaps:
         raise SystemExit(1)

@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 
 import click
 
+from workbench.cli.output import echo, echo_json, fail_usage
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -96,8 +98,7 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
             )
         )
     except SetupError as error:
-        click.echo(f"workbench: error: {error}", err=True)
-        raise SystemExit(2) from None
+        fail_usage(str(error))
 
 
 @click.command()
@@ -126,14 +127,9 @@ def _parse_args(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        click.echo(
-            f"workbench: error: --args is not valid JSON: {error.msg} at column {error.colno}",
-            err=True,
-        )
-        raise SystemExit(2) from None
+        fail_usage(f"--args is not valid JSON: {error.msg} at column {error.colno}")
     if not isinstance(value, dict):
-        click.echo("workbench: error: --args must be a JSON object", err=True)
-        raise SystemExit(2)
+        fail_usage("--args must be a JSON object")
     return value
 
 
@@ -181,7 +177,6 @@ def call(
     bare API name works when only one tool has it. Exit code 0 on success, 1 on a failed
     result, 2 on usage errors.
     """
-    from workbench.core.sanitize import clean
     from workbench.sources.headless import UsageProblem, call_once
 
     args = _parse_args(args_text)
@@ -189,8 +184,7 @@ def call(
     try:
         outcome = asyncio.run(call_once(session, name, args, timeout_s=timeout))
     except UsageProblem as error:
-        click.echo(f"workbench: error: {error}", err=True)
-        raise SystemExit(2) from None
+        fail_usage(str(error))
     state = outcome.state
     result = state.result
     assert result is not None
@@ -203,14 +197,11 @@ def call(
             "output": state.output.text() if not state.output.is_empty() else None,
             "timings": {"startedMs": state.timings.started_ms, "endedMs": state.timings.ended_ms},
         }
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+        echo_json(payload)
     else:
-        click.echo(clean(result.content))
+        echo(result.content)
         if result.error is not None:
-            click.echo(
-                f"[{state.phase.value}] {result.error.type}: {clean(result.error.message)}",
-                err=True,
-            )
+            echo(f"[{state.phase.value}] {result.error.type}: {result.error.message}", err=True)
     raise SystemExit(0 if result.success else 1)
 
 
@@ -250,7 +241,7 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
 
     entries, conflicts, statuses, functions = asyncio.run(gather())
     if as_openai:
-        click.echo(json.dumps(functions, indent=2, ensure_ascii=False))
+        echo_json(functions)
         return
     if output_format == "json":
         listing = {
@@ -267,10 +258,10 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
             ],
             "conflicts": conflicts,
         }
-        click.echo(json.dumps(listing, indent=2, ensure_ascii=False))
+        echo_json(listing)
         return
     for name, state, detail in statuses:
-        click.echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
+        echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
         for entry in entries:
             if entry.source.name == name:
                 flag = (
@@ -279,8 +270,8 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
                     if entry.tool in conflicts
                     else ""
                 )
-                click.echo(f"    {entry.tool}{flag}")
+                echo(f"    {entry.tool}{flag}")
                 for api in entry.manifest.api:
-                    click.echo(f"      .{api.name}")
+                    echo(f"      .{api.name}")
     if conflicts:
-        click.echo(f"{len(conflicts)} name conflict(s): address them as SOURCE/TOOL.API", err=True)
+        echo(f"{len(conflicts)} name conflict(s): address them as SOURCE/TOOL.API", err=True)

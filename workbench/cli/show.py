@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
+from workbench.cli.output import fail_usage
 from workbench.core.call_state import Phase
 
 PHASE_NAMES = [phase.value for phase in Phase]
-
-
-def fail_usage(message: str) -> NoReturn:
-    """One line on stderr and exit code 2: a usage error a script can grep."""
-    click.echo(f"workbench: error: {message}", err=True)
-    raise SystemExit(2)
 
 
 @click.command()

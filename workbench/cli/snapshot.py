@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from workbench.cli.output import echo
+
 
 @click.command()
 @click.option(
@@ -52,7 +54,7 @@ def snapshot(
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:
-            click.echo(problem.format(), err=True)
+            echo(problem.format(), err=True)
         click.echo(
             "workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True
         )
@@ -76,12 +78,12 @@ def snapshot(
         click.echo("", err=True)
     for outcome in run.outcomes:
         if outcome.status == "failed":
-            click.echo(f"FAILED {outcome.case.test_id}")
-            click.echo(outcome.diff or "  (the SVG differs; the text is the same)")
+            echo(f"FAILED {outcome.case.test_id}")
+            echo(outcome.diff or "  (the SVG differs; the text is the same)")
         elif outcome.status == "new" and not update:
-            click.echo(f"MISSING {outcome.case.test_id}")
+            echo(f"MISSING {outcome.case.test_id}")
     for path in run.unused:
-        click.echo(f"UNUSED {path}")
+        echo(f"UNUSED {path}")
     summary = ", ".join(
         f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated")
     )

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from workbench.core.sanitize import clean, safe_json
+
 FieldKind = Literal["string", "integer", "number", "boolean", "enum", "array", "object", "json"]
 UNSUPPORTED_KEYS = (
     "anyOf",
@@ -199,16 +201,20 @@ def parse_text(spec: FieldSpec, text: str) -> tuple[Any, str | None]:
 
 
 def to_text(spec: FieldSpec, value: Any) -> str:
-    """The input text that shows ``value`` (the inverse of :func:`parse_text`)."""
-    if value is MISSING or value is None and spec.kind != "json":
+    """The input text that shows ``value`` (the inverse of :func:`parse_text`).
+
+    Values come from schemas' defaults and earlier calls: text is cleaned of escapes and JSON
+    escapes what a terminal would act on, so the field can be shown as it is.
+    """
+    if value is MISSING or (value is None and spec.kind != "json"):
         return ""
     if spec.kind == "array" and spec.item_kind is not None and isinstance(value, list):
-        return ", ".join(str(item) for item in value)
+        return clean(", ".join(str(item) for item in value))
     if spec.kind in ("json", "array", "object"):
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return safe_json(value, indent=2)
     if spec.kind == "boolean":
         return "true" if value else "false"
-    return str(value)
+    return clean(str(value))
 
 
 def set_path(target: dict[str, Any], path: tuple[str, ...], value: Any) -> None:

@@ -10,11 +10,14 @@ terminal as anything but inert characters. Every surface builds its text through
 - :func:`ansi_text` does the same but keeps SGR colour by turning it into Rich styles; it
   never creates links or actions.
 - :func:`plain` wraps clean text in a :class:`rich.text.Text`, which is never parsed as markup.
+- :func:`safe_json` writes JSON that keeps every value but escapes what a terminal would act on.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from rich.color import Color, ColorParseError
 from rich.style import Style
@@ -34,6 +37,9 @@ _ESCAPES = re.compile(f"{_STRING_SEQUENCE}|{_CSI_SEQUENCE}|{_OTHER_ESCAPE}")
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SURROGATES = re.compile("[\ud800-\udfff]")
+# What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (it already
+# escapes C0): DEL, C1, bidi controls, and lone surrogates (which cannot even be encoded).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 _SGR_BASIC: dict[int, str] = {
     1: "bold",
@@ -160,3 +166,22 @@ def is_safe(text: str) -> bool:
 def plain(text: object, style: Style | str = "") -> Text:
     """Return a :class:`Text` holding ``text`` cleaned; markup-looking text stays literal."""
     return Text(clean(text if isinstance(text, str) else str(text)), style=style)
+
+
+def safe_json(
+    value: Any,
+    *,
+    indent: int | None = None,
+    sort_keys: bool = False,
+    default: Any = None,
+) -> str:
+    """JSON text of ``value`` that is safe to print: the same data, unsafe code points escaped.
+
+    Unlike :func:`clean` this loses nothing: a reader decoding the JSON gets every character
+    back, while a terminal printing it sees only ``\\u009b``-style escapes. Non-ASCII text
+    such as CJK stays readable (``ensure_ascii`` would escape all of it).
+    """
+    text = json.dumps(
+        value, indent=indent, ensure_ascii=False, sort_keys=sort_keys, default=default
+    )
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

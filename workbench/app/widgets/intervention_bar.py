@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, TextArea
 
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean, safe_json
 
 
 class InterventionBar(Vertical):
@@ -91,10 +91,10 @@ class InterventionBar(Vertical):
         if editable_fields:
             for field in editable_fields:
                 value = args.get(field, "")
-                text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                text = clean(value) if isinstance(value, str) else safe_json(value)
                 widgets.append(Label(Text(f"edit {field}"), classes="-field-label"))
                 editor = TextArea(
-                    clean(text),
+                    text,
                     soft_wrap=True,
                     show_line_numbers=False,
                     classes=f"-editor -field-{field}",
@@ -104,7 +104,7 @@ class InterventionBar(Vertical):
         else:
             widgets.append(Label(Text("edit arguments (JSON)"), classes="-field-label"))
             editor = TextArea(
-                clean(json.dumps(args, indent=2, ensure_ascii=False)),
+                safe_json(args, indent=2),
                 language=None,
                 soft_wrap=True,
                 classes="-editor -field-json",

@@ -29,7 +29,7 @@ from workbench.core.form_spec import (
     to_text,
 )
 from workbench.core.manifest import ToolApi
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean, safe_json
 from workbench.fixtures.loader import validate_args
 from workbench.surfaces.kit import truncate_line
 
@@ -132,7 +132,9 @@ class SchemaForm(Vertical):
         title = Text(api.name, style="bold")
         if api.description:
             title.append_text(
-                Text(f"  {truncate_line(api.description, MAX_DESCRIPTION_CHARS)}", style="dim")
+                Text(
+                    f"  {truncate_line(clean(api.description), MAX_DESCRIPTION_CHARS)}", style="dim"
+                )
             )
         self.query_one("#form-title", Static).update(title)
         fields = self.query_one("#fields", Vertical)
@@ -144,9 +146,7 @@ class SchemaForm(Vertical):
         if not rows and not self.spec.raw_only:
             rows = [Label(Text("This API takes no arguments.", style="dim"))]
         fields.mount_all(rows)
-        self.query_one("#raw", TextArea).text = json.dumps(
-            initial or {}, indent=2, ensure_ascii=False
-        )
+        self.query_one("#raw", TextArea).text = safe_json(initial or {}, indent=2)
         self.raw_mode = self.spec.raw_only
         if self.spec.raw_only:
             self._summary(f"Edit the arguments as JSON: {self.spec.reason}.")
@@ -346,7 +346,7 @@ class SchemaForm(Vertical):
         raw = self.query_one("#raw", TextArea)
         if not self.raw_mode:
             args, _ = self.form_args()
-            raw.text = json.dumps(args, indent=2, ensure_ascii=False)
+            raw.text = safe_json(args, indent=2)
             self.raw_mode = True
             return
         try:
