@@ -1,7 +1,8 @@
 """The ``workbench`` command line.
 
-Subcommands import what they need when they run, so ``workbench check`` never loads Textual
-and ``workbench`` itself reaches its first screen quickly.
+Subcommands import what they need when they run, so ``workbench check --no-audit`` never
+loads Textual (the render audit draws with it) and ``workbench`` itself reaches its first
+screen quickly.
 """
 
 from __future__ import annotations
