@@ -76,7 +76,8 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         command = field(form, "command")
         assert isinstance(command, Input)
         command.focus()
-        await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.2; done")
+        # Slow enough that the streaming phase outlasts a click (about 1 s under load).
+        await pilot.press(*"for i in 1 2 3; do echo step-$i; sleep 0.6; done")
         await pilot.press("ctrl+s")
         card = screen.query_one(ToolCard)
         await wait_for(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 from workbench.audit.model import Finding
+from workbench.audit.rules import all_rules
 from workbench.audit.runner import AuditReport
 from workbench.core.sanitize import clean, safe_json
 from workbench.fixtures.catalog import VariantRef
@@ -43,26 +45,15 @@ def format_text(report: AuditReport, *, show_waived: bool = False) -> list[str]:
         for where, finding in _grouped(shown):
             waived = f"  [waived: {finding.waived_by}]" if finding.waived_by else ""
             lines.append(clean(f"{variant_label(ref)} {where}: {finding.message()}{waived}"))
+    names = ", ".join(sorted(item.name for item in all_rules()))
     for unknown in report.unknown_rules:
         lines.append(
             clean(
-                f"{display_path_text(unknown.file)}:{unknown.line}: audit_waivers: no rule named "
-                f"{unknown.waiver.rule!r} (rules: {', '.join(sorted(rule_names(report)))})"
+                f"{display_path(Path(unknown.file))}:{unknown.line}: audit_waivers: no rule "
+                f"named {unknown.waiver.rule!r} (rules: {names})"
             )
         )
     return lines
-
-
-def display_path_text(path: str) -> str:
-    from pathlib import Path
-
-    return display_path(Path(path))
-
-
-def rule_names(report: AuditReport) -> set[str]:
-    from workbench.audit.rules import all_rules
-
-    return {item.name for item in all_rules()}
 
 
 def format_summary(report: AuditReport) -> str:
@@ -82,7 +73,7 @@ def format_summary(report: AuditReport) -> str:
 def unused_lines(report: AuditReport) -> list[str]:
     return [
         clean(
-            f"{display_path_text(item.file)}:{item.line}: audit_waivers: waiver for rule "
+            f"{display_path(Path(item.file))}:{item.line}: audit_waivers: waiver for rule "
             f"{item.waiver.rule!r} matches no finding any more: remove it"
         )
         for item in report.unused_waivers
@@ -119,11 +110,11 @@ def to_json(report: AuditReport) -> dict[str, Any]:
             for finding in findings
         ],
         "unusedWaivers": [
-            {"file": display_path_text(item.file), "line": item.line, "rule": item.waiver.rule}
+            {"file": display_path(Path(item.file)), "line": item.line, "rule": item.waiver.rule}
             for item in report.unused_waivers
         ],
         "unknownRules": [
-            {"file": display_path_text(item.file), "line": item.line, "rule": item.waiver.rule}
+            {"file": display_path(Path(item.file)), "line": item.line, "rule": item.waiver.rule}
             for item in report.unknown_rules
         ],
     }
