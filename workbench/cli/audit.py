@@ -89,9 +89,7 @@ def audit(
     if errors:
         for problem in errors:
             echo(problem.format(), err=True)
-        echo(
-            "workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True
-        )
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
         raise SystemExit(2)
     refs = audit_refs(project.catalog)
 
