@@ -1,7 +1,7 @@
 """Per-snapshot cost: our reused headless app against a fresh app per snapshot.
 
 Renders the same N snapshot cases both ways in one run:
-- ours: workbench.testing.renderer.SnapshotRenderer (one app, state swapped per snapshot);
+- ours: workbench.rendering.renderer.SnapshotRenderer (one app, state swapped per snapshot);
 - baseline: a fresh ``App.run_test()`` + ``pilot.pause()`` + ``export_screenshot()`` per
   snapshot (what pytest-textual-snapshot does), showing the same ToolCard.
 Prints both per-snapshot times and the ratio (goal: ours at least 5x faster).
@@ -19,8 +19,8 @@ from textual.app import App, ComposeResult
 
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.project import open_project
-from workbench.testing.matrix import snapshot_cases
-from workbench.testing.renderer import SnapshotRenderer
+from workbench.rendering.matrix import snapshot_cases
+from workbench.rendering.renderer import SnapshotRenderer
 
 
 class FreshApp(App[None]):

@@ -47,7 +47,7 @@ async def run_ours(total: int) -> dict[str, float]:
     from workbench.core import events as ev
     from workbench.core.call_record import CallRecord
     from workbench.project import open_project
-    from workbench.testing.screen import screen_text, settle
+    from workbench.rendering.screen import screen_text, settle
 
     project = open_project()
     manifest = project.catalog.tools["local-system"].manifest
@@ -97,7 +97,7 @@ async def run_log(total: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
     from textual.widgets import Log
 
-    from workbench.testing.screen import screen_text, settle
+    from workbench.rendering.screen import screen_text, settle
 
     batches = lines(total)
 

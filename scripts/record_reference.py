@@ -45,6 +45,10 @@ class Spec:
     decision: str = "approve"
     timeout_ms: int = 60_000
     description: str = ""
+    cancel_after_ms: int | None = None
+    """Cancel the call this long after it started (the user pressing escape)."""
+    mode: str = "manual"
+    """The approval mode; ``headless`` turns a needed approval into a blocked call."""
 
 
 WAIVERS: dict[tuple[str, str], list[dict[str, str]]] = {
@@ -101,6 +105,22 @@ UTIL_PY = '''def chunks(items, size):
 '''
 
 
+NOTES_ZH = """# 发布说明 🚀 Release notes
+
+## 新功能 ✨
+- 支持 asyncio 任务取消 ⏹️ (cancellation)
+- 搜索结果显示中文、日本語、한국어 标题 🌏
+- 表情符号宽度正确：👍 🐍 🎉 ✅
+
+## 修复 🐛
+- 修复超时后进度条不消失的问题 ⏱️
+- 日本語のファイル名（設定.toml）を正しく表示 📁
+
+## 致谢 🙏
+感谢所有贡献者！
+"""  # noqa: RUF001 - full-width punctuation is the point of this file
+
+
 def build_workspace(root: Path) -> None:
     (root / "src").mkdir(parents=True)
     (root / "src" / "app.py").write_text(APP_PY)
@@ -115,6 +135,7 @@ def build_workspace(root: Path) -> None:
     )
     (root / "docs").mkdir()
     (root / "docs" / "guide.md").write_text("# Guide\n\nRun `python src/app.py`.\n")
+    (root / "docs" / "notes-zh.md").write_text(NOTES_ZH, encoding="utf-8")
     (root / "empty-dir").mkdir()
     (root / "empty.txt").write_text("")
     (root / "data").mkdir()
@@ -228,10 +249,18 @@ SPECS: list[Spec] = [
     Spec(
         "web-browsing",
         "search",
-        "asyncio-cancellation",
-        "Search with a few results",
+        "asyncio-tutorials",
+        "Search with a handful of results",
         "typical",
-        {"query": "asyncio cancellation timeout"},
+        {"query": "asyncio tutorial"},
+    ),
+    Spec(
+        "web-browsing",
+        "search",
+        "cjk-and-emoji",
+        "Results in Chinese and Japanese with emoji in the titles (wide characters)",
+        "wide-text",
+        {"query": "asyncio 教程"},
     ),
     Spec(
         "web-browsing",
@@ -434,6 +463,14 @@ SPECS: list[Spec] = [
         {"path": "src/app.py"},
     ),
     Spec("local-system", "readFile", "empty-file", "An empty file", "empty", {"path": "empty.txt"}),
+    Spec(
+        "local-system",
+        "readFile",
+        "cjk-and-emoji",
+        "A file of Chinese and Japanese notes with emoji (wide characters)",
+        "wide-text",
+        {"path": "docs/notes-zh.md"},
+    ),
     Spec(
         "local-system",
         "readFile",
@@ -657,6 +694,47 @@ SPECS: list[Spec] = [
         "A command killed at its timeout",
         "timeout",
         {"command": "echo starting; sleep 30", "timeout": 1500},
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "timed-out",
+        "The call's own deadline passes while the command still runs",
+        "timed-out",
+        {"command": "echo 'warming the cache'; sleep 0.4; echo 'still warming'; sleep 30"},
+        timeout_ms=1000,
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "cancelled",
+        "The user cancels a long build half-way",
+        "cancelled",
+        {
+            "command": (
+                'for step in fetch compile link package; do echo "[build] $step"; sleep 0.4; done'
+            ),
+            "description": "Build the release package",
+        },
+        cancel_after_ms=1000,
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "blocked",
+        "A command that needs approval, in headless mode: blocked, never run",
+        "blocked",
+        {"command": "rm -rf build", "description": "Remove the build folder"},
+        mode="headless",
+    ),
+    Spec(
+        "local-system",
+        "runCommand",
+        "skipped",
+        "The user skips a command they did not ask for",
+        "skipped",
+        {"command": "rm -rf build; echo done", "description": "Clean the build folder"},
+        decision="skip",
     ),
     Spec(
         "local-system",
@@ -959,7 +1037,10 @@ async def record(spec: Spec) -> dict[str, Any]:
             return ApprovalDecision("approve", args=spec.args)
 
         check = check_approval(
-            manifest, spec.api, spec.args, PolicyContext(mode="manual", workspace=workspace)
+            manifest,
+            spec.api,
+            spec.args,
+            PolicyContext(mode=spec.mode, workspace=workspace),  # type: ignore[arg-type]
         )
         call = LiveCall(
             source,
@@ -974,7 +1055,13 @@ async def record(spec: Spec) -> dict[str, Any]:
             workspace=workspace,
         )
         try:
-            await call.run()
+            if spec.cancel_after_ms is None:
+                await call.run()
+            else:
+                running = asyncio.ensure_future(call.run())
+                await asyncio.sleep(spec.cancel_after_ms / 1000)
+                call.cancel("stopped by the user")
+                await running
         finally:
             await source.stop()
         variant = variant_from_events(

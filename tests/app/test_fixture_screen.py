@@ -20,8 +20,8 @@ from workbench.config import load_config
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
 from workbench.project import open_project
+from workbench.rendering.screen import screen_text, settle
 from workbench.surfaces.registry import SurfaceKind
-from workbench.testing.screen import screen_text, settle
 
 SIZE = (150, 48)
 

@@ -20,9 +20,9 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.cli import main
 from workbench.config import WorkbenchConfig
 from workbench.core.call_state import Phase
+from workbench.rendering.screen import screen_text, settle
 from workbench.session import LiveOptions, build_session
 from workbench.surfaces.registry import SurfaceKind
-from workbench.testing.screen import screen_text, settle
 
 SIZE = (170, 56)
 

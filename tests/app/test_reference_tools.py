@@ -14,8 +14,8 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
+from workbench.rendering.screen import screen_text, settle
 from workbench.surfaces.registry import SurfaceKind
-from workbench.testing.screen import screen_text, settle
 
 SIZE = (190, 70)
 
@@ -61,9 +61,9 @@ EXPECTATIONS = [
     (
         "web-browsing",
         "search",
-        "asyncio-cancellation",
+        "asyncio-tutorials",
         None,
-        ["Searched: asyncio cancellation timeout (1)", "Coroutines and Tasks — asyncio guide"],
+        ["Searched: asyncio tutorial (5 results)", "An asyncio tutorial: first steps"],
     ),
     (
         "web-browsing",
@@ -84,7 +84,10 @@ EXPECTATIONS = [
         "search",
         "hundreds-of-results",
         None,
-        ["Searched: asyncio archive (320)", "+314 more · showing 6 of 320 results"],
+        [
+            "Searched: asyncio archive (320 results)",
+            "showing 6 of 300 results returned · 320 in all",
+        ],
     ),
     (
         "web-browsing",
@@ -96,9 +99,9 @@ EXPECTATIONS = [
     (
         "web-browsing",
         "search",
-        "asyncio-cancellation",
+        "asyncio-tutorials",
         Phase.EXECUTING,
-        ["searching for asyncio cancellation timeout", "░░░"],
+        ["searching for asyncio tutorial", "░░░"],
     ),
     (
         "web-browsing",
@@ -119,7 +122,7 @@ EXPECTATIONS = [
         "crawlMultiPages",
         "three-docs",
         Phase.STREAMING_OUTPUT,
-        ["3 of 3 pages", "✓ https://mcp.example.dev/spec/tools.html"],
+        ["3 of 3 pages read", "✓ mcp.example.dev/spec/tools.html", "428 characters"],
     ),
     (
         "web-browsing",
@@ -128,7 +131,7 @@ EXPECTATIONS = [
         None,
         ["2 of 3 pages read · 1 failed", "PageNotFound"],
     ),
-    ("local-system", "listFiles", "whole-tree", None, ["more · showing 12 of"]),
+    ("local-system", "listFiles", "whole-tree", None, ["showing 12 of 500 entries returned"]),
     (
         "local-system",
         "listFiles",
@@ -144,7 +147,13 @@ EXPECTATIONS = [
         None,
         ["src/app.py · lines 1-", "def greet(name: str) -> str:"],
     ),
-    ("local-system", "readFile", "large-csv", None, ["showing 24 of 2,000 lines"]),
+    (
+        "local-system",
+        "readFile",
+        "large-csv",
+        None,
+        ["showing 20 of 2,000 lines", "the tool returned lines 1-2,000; the file has 3,201"],
+    ),
     (
         "local-system",
         "readFile",
@@ -214,7 +223,7 @@ EXPECTATIONS = [
         "listTasks",
         "hundred-twenty",
         None,
-        ["120 tasks", "+108 more · showing 12 of 120 tasks"],
+        ["120 tasks", "showing 12 of 50 tasks returned · 120 in all"],
     ),
     (
         "task",
@@ -244,7 +253,7 @@ EXPECTATIONS = [
         "activateSkill",
         "huge-style-guide",
         None,
-        ["the skill is longer than the model is given"],
+        ["the model got only the first 344 of 602 lines"],
     ),
     (
         "skills",

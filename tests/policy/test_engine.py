@@ -688,22 +688,47 @@ def test_never_is_never_asked_or_blocked(workspace: Path, mode: ApprovalMode) ->
     assert check.needed is False and check.blocked is False and check.policy == "never"
 
 
-def test_reasons_name_what_triggered_them(workspace: Path) -> None:
+def test_reasons_speak_to_the_person_and_rules_name_what_triggered_them(workspace: Path) -> None:
     ctx = PolicyContext(workspace=workspace)
     outside = check_approval(MANIFEST, "readFile", {"path": "/etc/passwd"}, ctx)
-    assert outside.reason == "pathScopeAudit: path outside the workspace: /etc/passwd"
+    assert outside.reason == "path outside the workspace: /etc/passwd"
+    assert outside.rule == "pathScopeAudit (required)"
     inside_write = check_approval(MANIFEST, "writeFile", {"path": "src/x.py", "content": ""}, ctx)
-    assert (
-        inside_write.reason
-        == "local-system.writeFile asks before it changes anything (pathScopeAudit "
-        "found nothing outside the workspace)"
+    assert inside_write.reason == (
+        "it changes files, so it asks first (everything it touches is inside the workspace)"
     )
+    assert inside_write.rule == "pathScopeAudit found nothing; default (required)"
     rm = check_approval(MANIFEST, "runCommand", {"command": "rm -rf x"}, ctx)
-    assert rm.reason == "command matches 'rm *' (always)"
+    assert (rm.reason, rm.rule) == ("it deletes files", "command matches 'rm *' (always)")
+    chained = check_approval(MANIFEST, "runCommand", {"command": "ls; echo hi"}, ctx)
+    assert chained.reason.startswith("it chains, pipes or redirects commands")
+    assert "*[;&|" in chained.rule
     other = check_approval(MANIFEST, "runCommand", {"command": "make"}, ctx)
-    assert other.reason == "no rule lets these arguments run without asking (required)"
+    assert other.reason == "it is not one of the read-only commands that run freely"
+    assert other.rule == "no matching rule: fallback (required)"
     unknown = check_approval(MANIFEST, "formatDisk", {}, ctx)
     assert unknown.reason == "local-system.formatDisk is not a known tool API"
+
+
+def test_a_rule_without_a_reason_still_reads_as_a_sentence(workspace: Path) -> None:
+    manifest = ToolManifest.model_validate(
+        {
+            "identifier": "demo",
+            "meta": {"title": "Demo"},
+            "api": [
+                {
+                    "name": "send",
+                    "humanIntervention": [
+                        {"match": {"to": "*@example.com"}, "policy": "required"},
+                        {"policy": "never"},
+                    ],
+                }
+            ],
+        }
+    )
+    check = check_approval(manifest, "send", {"to": "a@example.com"}, PolicyContext())
+    assert check.reason == "its to matches a rule that asks first"
+    assert check.rule == "to matches '*@example.com' (required)"
 
 
 def test_allow_listed_reason_says_so(workspace: Path) -> None:
@@ -729,7 +754,8 @@ def test_an_unknown_audit_applies_the_flagged_policy(workspace: Path) -> None:
         MANIFEST, "readFile", {"path": "src/app.py"}, PolicyContext(workspace=workspace, audits={})
     )
     assert (read.needed, read.policy) == (True, "required")
-    assert read.reason == "unknown audit 'pathScopeAudit', so approval is required"
+    assert read.reason == "its safety check is not available here, so it asks first"
+    assert read.rule == "unknown audit 'pathScopeAudit' (required)"
     write = check_approval(
         MANIFEST,
         "writeFile",
@@ -750,7 +776,8 @@ def test_a_custom_audit_is_looked_up_by_name(workspace: Path) -> None:
     ctx = PolicyContext(workspace=workspace, audits={"pathScopeAudit": audit})
     assert not check_approval(MANIFEST, "readFile", {"path": "/etc/passwd"}, ctx).needed
     flagged = check_approval(MANIFEST, "readFile", {"path": "flag-me"}, ctx)
-    assert flagged.needed and flagged.reason == "pathScopeAudit: custom says no"
+    assert flagged.needed and flagged.reason == "custom says no"
+    assert flagged.rule == "pathScopeAudit (required)"
     assert calls == [({"path": "/etc/passwd"}, workspace), ({"path": "flag-me"}, workspace)]
 
 
@@ -772,7 +799,8 @@ def test_a_plain_string_policy(api: str, mode: ApprovalMode, needed: bool, polic
         needed and mode == "headless",
     )
     if needed:
-        assert check.reason == f"task.{api} is marked 'required'"
+        assert check.reason == "this action asks before it runs"
+        assert check.rule == f"humanIntervention: required (task.{api})"
 
 
 def test_the_api_policy_wins_over_the_tool_policy() -> None:

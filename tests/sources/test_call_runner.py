@@ -367,7 +367,7 @@ async def test_output_lines_are_events_and_a_timeout_counts_them(
         (f"line {index}\n", "stdout") for index in range(3)
     ]
     assert isinstance(run.terminal, ev.TimedOut)
-    assert "the tool was still running after 3 output line(s)" in run.result.content
+    assert "the tool was still running after 3 output lines" in run.result.content
 
 
 async def test_nothing_is_emitted_after_the_terminal_event(python_source: PythonToolSource) -> None:
@@ -478,8 +478,9 @@ async def test_headless_mode_blocks_a_destructive_call_without_running_it(
     assert "Started" not in run.names and "ApprovalRequested" not in run.names
     assert run.result.error is not None and run.result.error.type == ErrorType.BLOCKED
     assert (
-        run.result.content == "Blocked by policy: files.remove needs approval (files.remove is "
-        "marked 'required') and no one can approve in headless mode."
+        run.result.content
+        == "Blocked by policy: files.remove needs approval (this action asks before it runs) "
+        "and no one can approve in headless mode."
     )
     assert removals.paths == []
     assert run.state().phase.value == "blocked"
@@ -501,7 +502,7 @@ async def test_a_skip_at_the_gate_is_skipped_with_the_reason(
         approval=check,
         approval_gate=gate(ApprovalDecision("skip", reason="not today"), seen),
     )
-    assert [request.reason for request in seen] == ["files.remove is marked 'required'"]
+    assert [request.reason for request in seen] == ["this action asks before it runs"]
     assert run.names[-2:] == ["ApprovalRequested", "Skipped"]
     terminal = run.terminal
     assert isinstance(terminal, ev.Skipped) and terminal.reason == "not today"
@@ -580,7 +581,7 @@ async def test_approval_needed_without_a_gate_is_blocked(files: tuple[McpSource,
     run = await run_call(source, "files", "remove", {"path": "x"}, approval=check)
     assert isinstance(run.terminal, ev.Blocked)
     assert (
-        run.result.content == "files.remove needs approval (files.remove is marked 'required') "
+        run.result.content == "files.remove needs approval (this action asks before it runs) "
         "but nothing can ask for it."
     )
     assert removals.paths == []

@@ -1,7 +1,8 @@
 """The ``workbench`` command line.
 
-Subcommands import what they need when they run, so ``workbench check`` never loads Textual
-and ``workbench`` itself reaches its first screen quickly.
+Subcommands import what they need when they run, so ``workbench check --no-audit`` never
+loads Textual (the render audit draws with it) and ``workbench`` itself reaches its first
+screen quickly.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from workbench.cli.audit import audit
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
@@ -64,6 +66,7 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
 
 main.add_command(show)
 main.add_command(check)
+main.add_command(audit)
 main.add_command(coverage)
 main.add_command(snapshot)
 main.add_command(live)

@@ -1,12 +1,18 @@
-"""``workbench check``: validate fixtures and manifests; fail the build on any problem."""
+"""``workbench check``: validate fixtures and manifests, run the render audit; fail the build
+on any problem."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from workbench.cli.output import echo, echo_json
+
+if TYPE_CHECKING:
+    from workbench.core.problems import Problem
+    from workbench.project import Project
 
 
 @click.command()
@@ -19,13 +25,21 @@ from workbench.cli.output import echo, echo_json
     show_default=True,
     help="Output format.",
 )
-def check(paths: tuple[Path, ...], output_format: str) -> None:
+@click.option(
+    "--audit/--no-audit",
+    "with_audit",
+    default=True,
+    show_default=True,
+    help="Also run `workbench audit` on the fixtures that load.",
+)
+def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None:
     """Load and validate every fixture and manifest (PATHS, or the configured fixture dirs).
 
     Without PATHS it is also the coverage gate: it fails when an API lacks a typical, empty,
     error or truncated variant and has no waiver with a reason, or has an approval policy but
-    no Intervention surface. Each problem is printed as FILE:LINE: FIELD: MESSAGE; exit code 1
-    if any is an error (warnings are printed only).
+    no Intervention surface. Then the render audit draws every variant and checks it against
+    the render principles (see `workbench audit`). Each problem is printed as
+    FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an error (warnings are printed only).
     """
     from workbench.coverage import coverage, coverage_problems
     from workbench.project import open_project
@@ -42,6 +56,9 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
         [*catalog.problems, *gaps],
         key=lambda problem: (problem.file, problem.line or 0, problem.field),
     )
+    loads = not any(problem.severity == "error" for problem in catalog.problems)
+    if with_audit and loads:
+        problems.extend(_audit_problems(project))
     errors = [problem for problem in problems if problem.severity == "error"]
     if output_format == "json":
         report = {
@@ -60,3 +77,47 @@ def check(paths: tuple[Path, ...], output_format: str) -> None:
         echo(("✗ " if errors else "✓ ") + summary, err=True)
     if errors:
         raise SystemExit(1)
+
+
+def _audit_problems(project: Project) -> list[Problem]:
+    """The audit's open findings (and stale waivers) as check problems, at the variant's line."""
+    from workbench.audit.report import variant_label
+    from workbench.audit.runner import audit_refs, run_audit
+    from workbench.cli.audit import default_jobs
+    from workbench.core.problems import Problem
+    from workbench.fixtures.loader import display_path
+
+    report = run_audit(
+        project.catalog, project.registry, refs=audit_refs(project.catalog), jobs=default_jobs()
+    )
+    problems = []
+    for ref, findings in report.subjects:
+        for finding in findings:
+            if finding.waived_by is not None:
+                continue
+            problems.append(
+                Problem(
+                    file=display_path(ref.fixture.path, project.config.root),
+                    line=ref.fixture.variant_lines.get(ref.variant.id),
+                    field=f"audit.{finding.rule}",
+                    message=f"{variant_label(ref)} {finding.key.label}: {finding.message()}",
+                    code="audit",
+                )
+            )
+    for item in [*report.unknown_rules, *report.unused_waivers]:
+        unknown = item in report.unknown_rules
+        problems.append(
+            Problem(
+                file=display_path(Path(item.file), project.config.root),
+                line=item.line,
+                field="audit_waivers",
+                message=(
+                    f"no rule named {item.waiver.rule!r}"
+                    if unknown
+                    else f"the waiver for {item.waiver.rule!r} matches no finding any more"
+                ),
+                severity="error" if unknown else "warning",
+                code="audit",
+            )
+        )
+    return problems

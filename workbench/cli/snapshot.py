@@ -45,8 +45,8 @@ def snapshot(
     """
     from workbench.config import load_config
     from workbench.project import open_project
-    from workbench.testing.matrix import snapshot_cases
-    from workbench.testing.renderer import SnapshotRenderer
+    from workbench.rendering.matrix import snapshot_cases
+    from workbench.rendering.renderer import SnapshotRenderer
     from workbench.testing.report import run_snapshots, write_report
 
     config = load_config()

@@ -49,6 +49,8 @@ class Approval:
     """``None`` while waiting; then ``approved``, ``skipped``, ``cancelled`` or ``blocked``."""
     note: str = ""
     args_edited: bool = False
+    rule: str = ""
+    """The policy rule or audit that asked: debug detail for the details pane."""
 
 
 @dataclass(frozen=True, slots=True)

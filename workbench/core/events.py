@@ -48,6 +48,8 @@ class ApprovalRequested(CallEvent):
 
     reason: str = ""
     policy: str = "required"
+    rule: str = ""
+    """The policy rule or audit that asked (for the details pane, not the card)."""
 
 
 @dataclass(frozen=True, slots=True)

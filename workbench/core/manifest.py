@@ -43,6 +43,9 @@ class InterventionRule(BaseModel):
     match: dict[str, str] | None = None
     """Parameter name -> glob (``*``, ``?``, ``[...]``); ``None`` matches every call."""
     policy: InterventionPolicy
+    reason: str | None = None
+    """Why this rule asks, in words for the person approving ("it deletes files"). The glob
+    itself is an implementation detail: it is shown only in the details pane."""
 
 
 class DynamicAudit(BaseModel):

@@ -78,7 +78,7 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
         return replace(
             state,
             phase=Phase.AWAITING_APPROVAL,
-            approval=Approval(reason=event.reason, policy=event.policy),
+            approval=Approval(reason=event.reason, policy=event.policy, rule=event.rule),
         )
 
     if isinstance(event, ev.Approved):

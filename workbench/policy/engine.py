@@ -54,13 +54,21 @@ def rule_matches(rule: InterventionRule, args: Mapping[str, Any]) -> bool:
 
 def static_policy(
     manifest: ToolManifest, api: str, args: Mapping[str, Any], ctx: PolicyContext
-) -> tuple[str, str]:
-    """``(policy, reason)`` from the manifest for these args."""
+) -> tuple[str, str, str]:
+    """``(policy, reason, rule)`` from the manifest for these args.
+
+    ``reason`` is for the person asked to approve; ``rule`` names the glob or audit that
+    decided, for the details pane (rule 15 of the render principles keeps it out of the card).
+    """
     policy = manifest.effective_intervention(api)
     if policy is None:
-        return "never", ""
+        return "never", "", ""
     if isinstance(policy, str):
-        return policy, f"{manifest.identifier}.{api} is marked {policy!r}"
+        return (
+            policy,
+            _standing_reason(policy),
+            f"humanIntervention: {policy} ({manifest.identifier}.{api})",
+        )
     if isinstance(policy, list):
         for rule in policy:
             if rule_matches(rule, args):
@@ -68,33 +76,51 @@ def static_policy(
                     matched = " and ".join(
                         f"{name} matches {pattern!r}" for name, pattern in rule.match.items()
                     )
-                    return rule.policy, f"{matched} ({rule.policy})"
+                    names = " and ".join(rule.match)
+                    reason = rule.reason or f"its {names} matches a rule that asks first"
+                    return rule.policy, reason, f"{matched} ({rule.policy})"
                 listed = any(item.match for item in policy)
                 return (
                     rule.policy,
-                    f"no rule lets these arguments run without asking ({rule.policy})"
+                    rule.reason
+                    or (
+                        "it is not one of the calls allowed to run without asking"
+                        if listed
+                        else _standing_reason(rule.policy)
+                    ),
+                    f"no matching rule: fallback ({rule.policy})"
                     if listed
-                    else f"{manifest.identifier}.{api} is marked {rule.policy!r}",
+                    else f"humanIntervention: {rule.policy}",
                 )
-        return "never", ""
+        return "never", "", ""
     assert isinstance(policy, DynamicIntervention)
-    audit = ctx.audits.get(policy.dynamic.type)
+    audit_name = policy.dynamic.type
+    audit = ctx.audits.get(audit_name)
     api_entry = manifest.get_api(api)
     schema = api_entry.parameters if api_entry is not None else {}
     if audit is None:
         return (
             policy.dynamic.policy,
-            f"unknown audit {policy.dynamic.type!r}, so approval is required",
+            "its safety check is not available here, so it asks first",
+            f"unknown audit {audit_name!r} ({policy.dynamic.policy})",
         )
-    reason = audit(args, schema, ctx.workspace)
-    if reason:
-        return policy.dynamic.policy, f"{policy.dynamic.type}: {reason}"
+    found = audit(args, schema, ctx.workspace)
+    if found:
+        return policy.dynamic.policy, found, f"{audit_name} ({policy.dynamic.policy})"
     if policy.dynamic.default == "never":
-        return "never", ""
+        return "never", "", ""
     return (
         policy.dynamic.default,
-        f"{manifest.identifier}.{api} asks before it changes anything ({policy.dynamic.type} "
-        "found nothing outside the workspace)",
+        "it changes files, so it asks first (everything it touches is inside the workspace)",
+        f"{audit_name} found nothing; default ({policy.dynamic.default})",
+    )
+
+
+def _standing_reason(policy: str) -> str:
+    return (
+        "this action always asks first and cannot be approved automatically"
+        if policy == "always"
+        else "this action asks before it runs"
     )
 
 
@@ -114,18 +140,20 @@ def check_approval(
         return ApprovalCheck(
             needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless"
         )
-    policy, reason = static_policy(manifest, api, args, ctx)
+    policy, reason, rule = static_policy(manifest, api, args, ctx)
     if policy == "never":
-        return ApprovalCheck(needed=False, policy="never")
+        return ApprovalCheck(needed=False, policy="never", rule=rule)
     if policy == "always":
         return ApprovalCheck(
-            needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless"
+            needed=True, reason=reason, policy="always", blocked=ctx.mode == "headless", rule=rule
         )
     # "required"
     if ctx.mode == "auto-run":
-        return ApprovalCheck(needed=False, reason=reason, policy="required")
+        return ApprovalCheck(needed=False, reason=reason, policy="required", rule=rule)
     if ctx.mode == "allow-list" and _allow_listed(manifest.identifier, api, ctx.allow_list):
-        return ApprovalCheck(needed=False, reason=f"{reason}; allow-listed", policy="required")
+        return ApprovalCheck(
+            needed=False, reason=f"{reason}; allow-listed", policy="required", rule=rule
+        )
     return ApprovalCheck(
-        needed=True, reason=reason, policy="required", blocked=ctx.mode == "headless"
+        needed=True, reason=reason, policy="required", blocked=ctx.mode == "headless", rule=rule
     )

@@ -18,7 +18,10 @@ class ApprovalCheck:
 
     needed: bool
     reason: str = ""
+    """Why a human is asked, in words for that human."""
     policy: str = "required"
+    rule: str = ""
+    """Which policy rule or audit decided (globs, audit names): for the details pane only."""
     blocked: bool = False
     """Headless mode: the call is refused instead of asking."""
 

@@ -87,7 +87,10 @@ class LiveCall:
 
     def _pending(self) -> str:
         if self._output_lines:
-            return f"the tool was still running after {self._output_lines} output line(s)"
+            lines = self._output_lines
+            return (
+                f"the tool was still running after {lines} output line{'' if lines == 1 else 's'}"
+            )
         if self._last_progress:
             return f"the tool was still running (last progress: {self._last_progress})"
         return "no result or output had arrived yet"
@@ -118,14 +121,14 @@ class LiveCall:
                     failure(
                         ErrorType.BLOCKED,
                         message,
-                        state={"type": "blocked", "reason": check.reason},
+                        state={"type": "blocked", "reason": check.reason, "rule": check.rule},
                     ),
                     at_ms=self._now_ms(),
                 )
             )
             return False
         request = ev.ApprovalRequested(
-            reason=check.reason, policy=check.policy, at_ms=self._now_ms()
+            reason=check.reason, policy=check.policy, rule=check.rule, at_ms=self._now_ms()
         )
         self._emit(request)
         if self.approval_gate is None:

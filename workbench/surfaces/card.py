@@ -33,6 +33,11 @@ PHASE_SURFACE: dict[Phase, SurfaceKind | None] = {
 }
 
 
+ARGS_PREVIEW_ROWS = 6
+FAILURE_PHASES = frozenset({Phase.FAILED, Phase.TIMED_OUT})
+"""Endings that are the tool's failure (a skip, a cancel or a block is someone's choice)."""
+
+
 def surface_kind_for(phase: Phase) -> SurfaceKind | None:
     """Which surface fills the card body in ``phase`` (``None``: args are still streaming)."""
     if phase.is_terminal:
@@ -63,19 +68,25 @@ def _resolve_body(
 
 
 def args_preview(ctx: SurfaceContext) -> RenderableType:
-    """The card body while the model is still writing the arguments."""
+    """The card body while the model is still writing the arguments.
+
+    The arguments so far, one per line and shortened: enough to see where the call is
+    going (the raw text and the parsed JSON are in the details pane).
+    """
     palette = ctx.palette
     raw = ctx.state.raw_args
     line = Text(
-        f"{kit.spinner(ctx.frame)} receiving arguments · {len(raw):,} characters",
+        f"{kit.spinner(ctx.frame)} receiving arguments · {kit.plural(len(raw), 'character')}",
         style=f"italic {palette.muted}",
     )
-    if not ctx.state.partial_args:
+    args = ctx.state.partial_args
+    if not args:
         return line
-    return Group(line, kit.json_block(ctx.state.partial_args, palette, max_lines=8))
+    return Group(line, kit.args_table(args, palette, ctx.inner_width, limit=ARGS_PREVIEW_ROWS))
 
 
-def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
+def inspector_renderable(ctx: SurfaceContext, registry: SurfaceRegistry) -> RenderableType:
+    """The Inspector line (the tool's, or the generic one when it has none or draws nothing)."""
     inspector_surface = registry.resolve(ctx.tool, ctx.api_name, SurfaceKind.INSPECTOR)
     inspector = run_surface(inspector_surface, ctx)
     if inspector is None:
@@ -83,11 +94,16 @@ def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
             ResolvedSurface(GENERIC_SURFACES[SurfaceKind.INSPECTOR], SurfaceKind.INSPECTOR, True),
             ctx,
         )
+    return inspector or Text("")
+
+
+def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
+    inspector = inspector_renderable(ctx, registry)
     kind = surface_kind_for(ctx.phase)
     if kind is None:
-        return CardView(inspector or Text(""), args_preview(ctx), None, True)
+        return CardView(inspector, args_preview(ctx), None, True)
     body, fallback = _resolve_body(ctx, registry, kind)
-    return CardView(inspector or Text(""), body, kind, fallback)
+    return CardView(inspector, body, kind, fallback)
 
 
 def phase_label(ctx: SurfaceContext) -> Text:
@@ -97,7 +113,7 @@ def phase_label(ctx: SurfaceContext) -> Text:
         Phase.DONE: palette.success,
         Phase.FAILED: palette.error,
         Phase.TIMED_OUT: palette.error,
-        Phase.BLOCKED: palette.error,
+        Phase.BLOCKED: palette.warning,
         Phase.CANCELLED: palette.warning,
         Phase.SKIPPED: palette.warning,
         Phase.AWAITING_APPROVAL: palette.warning,
@@ -118,13 +134,12 @@ def card_renderable(
     palette = ctx.palette
     parts: list[RenderableType] = [view.inspector]
     if view.body is not None:
-        parts.append(
-            Rule(style=palette.panel if not palette.dark else palette.muted, characters="─")
-        )
+        parts.append(Rule(style=palette.divider, characters="─"))
         parts.append(view.body)
     title = Text(f" {clean(ctx.emoji)} {clean(ctx.title)} ", style="bold")
     title.append_text(kit.text(f"· {ctx.api_name} ", palette.muted))
-    border = palette.error if ctx.error is not None else palette.primary
+    # Only a failure is drawn in the error colour: a skip, a cancel or a block is not one.
+    border = palette.error if ctx.phase in FAILURE_PHASES else palette.primary
     return Panel(
         Group(*parts),
         title=title,

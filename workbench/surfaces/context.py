@@ -13,35 +13,53 @@ from workbench.core.result import ToolError, ToolResult
 
 @dataclass(frozen=True, slots=True)
 class Palette:
-    """Theme colours as plain strings, so surfaces stay free of Textual."""
+    """Theme colours as plain strings, so surfaces stay free of Textual.
 
-    primary: str = "#0178D4"
-    secondary: str = "#004578"
+    Every colour a surface writes text in (``primary`` to ``muted``) reaches 4.5:1 against
+    ``background``, and ``divider`` reaches 3:1: ``palette_for`` derives them from the theme
+    and ``workbench audit`` checks what was drawn.
+    """
+
+    primary: str = "#0180e1"
+    secondary: str = "#0081df"
     accent: str = "#ffa62b"
-    success: str = "#4EBF71"
+    success: str = "#4ebf71"
     warning: str = "#ffa62b"
-    error: str = "#ba3c5b"
+    error: str = "#c95974"
     foreground: str = "#e0e0e0"
     muted: str = "#8a8f98"
-    panel: str = "#2b2f36"
+    panel: str = "#242f38"
     surface: str = "#1e1e1e"
+    background: str = "#121212"
+    """What surfaces are drawn on (the card's and the Portal's background)."""
+    divider: str = "#6f6f6f"
+    """Rules and other quiet decoration."""
     dark: bool = True
+
+    @property
+    def subject(self) -> str:
+        """The colour of the object an Inspector names (a path, a query, a command)."""
+        return self.primary if self.dark else self.secondary
 
 
 DARK_PALETTE = Palette()
+"""``palette_for`` of Textual's ``textual-dark`` theme (a test keeps them equal)."""
 LIGHT_PALETTE = Palette(
     primary="#004578",
-    secondary="#0178D4",
-    accent="#b35c00",
-    success="#2a7a45",
-    warning="#9a5b00",
-    error="#a3253f",
+    secondary="#0164b0",
+    accent="#905400",
+    success="#286f3e",
+    warning="#905400",
+    error="#ac3854",
     foreground="#1f1f1f",
-    muted="#5f6670",
-    panel="#e6e8eb",
-    surface="#f4f5f7",
+    muted="#5c636c",
+    panel="#d0d0d0",
+    surface="#d8d8d8",
+    background="#e0e0e0",
+    divider="#7d7d7d",
     dark=False,
 )
+"""``palette_for`` of Textual's ``textual-light`` theme (a test keeps them equal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +101,11 @@ class SurfaceContext:
     def args(self) -> dict[str, Any]:
         """Final args when complete, else the partial args streamed so far."""
         return self.state.known_args
+
+    def list_arg(self, name: str) -> list[Any]:
+        """The argument ``name`` when it is a list (partial args may hold anything else)."""
+        value = self.args.get(name)
+        return value if isinstance(value, list) else []
 
     @property
     def is_loading(self) -> bool:

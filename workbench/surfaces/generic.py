@@ -133,21 +133,49 @@ def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> l
         else:
             rows.append(kit.text(f"[{kind} block]", palette.muted))
     if hidden:
-        rows.append(kit.more_note(hidden, len(shown), len(blocks), "blocks", palette))
+        rows.append(kit.more_note(hidden, len(shown), len(blocks), "block", palette))
     return rows
+
+
+def _same_json(text: object, value: Any) -> bool:
+    if not isinstance(text, str):
+        return False
+    try:
+        return bool(json.loads(text) == value)
+    except ValueError:
+        return False
 
 
 def render(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
     if ctx.result is None:
         return None
+    notice = kit.ending_notice(ctx)
+    if notice is not None:
+        if ctx.output.is_empty():
+            return notice
+        return Group(notice, *kit.output_tail(ctx.output, STREAM_TAIL_LINES // 2, palette))
     state = ctx.result_state
     if ctx.error is None and isinstance(state, dict) and isinstance(state.get("blocks"), list):
-        blocks = content_blocks(state["blocks"], palette)
-        if state.get("structuredContent") is not None:
-            blocks.append(Text("structured content", style=f"bold {palette.muted}"))
-            blocks.append(kit.json_block(state["structuredContent"], palette, max_lines=20))
-        return Group(*blocks)
+        structured = state.get("structuredContent")
+        blocks = state["blocks"]
+        if structured is not None:
+            # MCP servers send structured content twice: as data and as its JSON in a text
+            # block (for clients that only read text). Show it once.
+            blocks = [
+                block
+                for block in blocks
+                if not (
+                    isinstance(block, dict)
+                    and block.get("type") == "text"
+                    and _same_json(block.get("text"), structured)
+                )
+            ]
+        shown = content_blocks(blocks, palette)
+        if structured is not None:
+            shown.append(Text("structured content", style=f"bold {palette.muted}"))
+            shown.append(kit.json_block(structured, palette, max_lines=20))
+        return Group(*shown)
     if ctx.error is not None:
         details: list[RenderableType] = []
         if ctx.error.body is not None:
@@ -176,7 +204,8 @@ def intervention(ctx: SurfaceContext) -> RenderableType:
             (f" — {reason}" if reason else "", palette.muted),
         )
     )
-    rows.append(kit.json_block(ctx.args, palette, max_lines=20))
+    rows.append(kit.join((f"{ctx.api_name} will run with:", palette.muted)))
+    rows.append(kit.args_table(ctx.args, palette, ctx.inner_width, limit=12))
     return Group(*rows)
 
 

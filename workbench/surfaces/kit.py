@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Group, JustifyMethod, RenderableType
 from rich.panel import Panel
+from rich.style import Style
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
+from workbench.core.call_state import Phase
 from workbench.core.output_buffer import OutputBuffer
 
 # ansi_text is part of the kit surfaces use (kit.ansi_text): re-exported explicitly.
@@ -53,16 +57,63 @@ def join(*parts: Text | str | tuple[object, str] | None) -> Text:
     return line
 
 
+_SIBILANT_ENDINGS = ("s", "x", "z", "ch", "sh")
+
+
+def noun(count: int, singular: str, plural_form: str | None = None) -> str:
+    """The form of ``singular`` that agrees with ``count``: ``file`` or ``files``.
+
+    Regular English plurals are made here (``entry`` -> ``entries``, ``match`` ->
+    ``matches``); pass ``plural_form`` for the irregular ones (``person``, ``people``).
+    """
+    if count == 1:
+        return singular
+    if plural_form is not None:
+        return plural_form
+    if singular.endswith("y") and singular[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return singular[:-1] + "ies"
+    if singular.endswith(_SIBILANT_ENDINGS):
+        return singular + "es"
+    return singular + "s"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``1,024 files``: every count a surface prints goes through here."""
+    return f"{count:,} {noun(count, singular, plural_form)}"
+
+
 def showing(shown: int, total: int, unit: str, palette: Palette) -> Text:
-    """The explicit cap note: ``showing 10 of 240 results``."""
-    return Text(f"showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}")
+    """The explicit cap note: ``showing 10 of 240 results`` (``unit`` is singular)."""
+    return Text(f"showing {shown:,} of {plural(total, unit)}", style=f"italic {palette.muted}")
 
 
 def more_note(hidden: int, shown: int, total: int, unit: str, palette: Palette) -> Text:
-    """``+230 more · showing 10 of 240 results``."""
+    """``+230 more · showing 10 of 240 results`` (``unit`` is singular)."""
     return Text(
-        f"+{hidden:,} more · showing {shown:,} of {total:,} {unit}", style=f"italic {palette.muted}"
+        f"+{hidden:,} more · showing {shown:,} of {plural(total, unit)}",
+        style=f"italic {palette.muted}",
     )
+
+
+def returned_note(
+    shown: int, returned: int, total: int, unit: str, palette: Palette, *, more_hint: str = ""
+) -> Text:
+    """The cap note when the tool itself returned fewer items than exist.
+
+    ``showing 12 of 50 tasks returned · 120 match`` says both cuts with the tool's own
+    numbers, where ``+108 more`` would promise items the call never brought back.
+    """
+    if returned >= total:
+        if shown >= returned:
+            return Text("")
+        return more_note(returned - shown, shown, returned, unit, palette)
+    line = Text(
+        f"showing {shown:,} of {plural(returned, unit)} returned · {total:,} in all",
+        style=f"italic {palette.muted}",
+    )
+    if more_hint:
+        line.append(f" · {more_hint}", style=f"italic {palette.muted}")
+    return line
 
 
 def cap_items(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
@@ -73,9 +124,52 @@ def cap_items(items: Sequence[T], limit: int) -> tuple[Sequence[T], int]:
 
 
 def truncate_line(value: str, width: int) -> str:
-    if len(value) <= width:
+    """``value`` cut to ``width`` cells, ending in ``…`` when cut."""
+    return shorten(value, width)
+
+
+def shorten(value: str, width: int, *, where: str = "end") -> str:
+    """``value`` in at most ``width`` terminal cells, with ``…`` where text was left out.
+
+    ``where="middle"`` keeps both ends (a path's folder and file name); wide characters
+    (CJK, emoji) count as the two cells they take on screen.
+    """
+    if len(value) > width * 2 + 8:
+        # Cell arithmetic is per character: never pay it for a 100 KB argument.
+        if where == "middle":
+            value = value[: width * 2] + value[-width * 2 :]
+        else:
+            value = value[: width * 2 + 8]
+    elif cell_len(value) <= width:
         return value
-    return value[: max(0, width - 1)] + "…"
+    if width <= 1:
+        return "…"[:width]
+    if where == "middle":
+        head_width = (width - 1) // 2
+        tail_width = width - 1 - head_width
+        head = set_cell_size(value, head_width).rstrip()
+        tail = _tail_cells(value, tail_width)
+        return f"{head}…{tail}"
+    return set_cell_size(value, width - 1).rstrip() + "…"
+
+
+def _tail_cells(value: str, width: int) -> str:
+    taken: list[str] = []
+    used = 0
+    for character in reversed(value):
+        size = cell_len(character)
+        if used + size > width:
+            break
+        taken.append(character)
+        used += size
+    return "".join(reversed(taken))
+
+
+def line_count(value: str) -> int:
+    """Lines in ``value`` as an editor counts them (a final newline ends a line, it adds none)."""
+    if not value:
+        return 0
+    return value.count("\n") + (0 if value.endswith("\n") else 1)
 
 
 def capped_text(
@@ -85,23 +179,36 @@ def capped_text(
     max_lines: int = 40,
     style: str = "",
     ansi: bool = False,
-    unit: str = "lines",
+    unit: str = "line",
+    total_lines: int | None = None,
+    width: int | None = None,
 ) -> RenderableType:
-    """A block of untrusted text cut at ``max_lines`` (and at a character cap)."""
-    total_lines = value.count("\n") + (0 if value.endswith("\n") else 1) if value else 0
+    """A block of untrusted text cut at ``max_lines`` (and at a character cap).
+
+    ``total_lines`` is the tool's own count when ``value`` is already a cut of something
+    longer: the note then says how much the tool had, not how much it passed on. With
+    ``width``, each line is one row, shortened with ``…`` (a preview whose height does not
+    depend on the terminal); without it, long lines wrap.
+    """
     cut = value[:MAX_TEXT_CHARS]
     lines = cut.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     shown = lines[:max_lines]
+    total = max(total_lines or 0, line_count(value))
+    if width is not None:
+        shown = [shorten(line, width) for line in shown]
     body = ansi_text("\n".join(shown), style) if ansi else plain("\n".join(shown), style)
+    if width is not None:
+        body.no_wrap = True
+        body.overflow = "ellipsis"
     notes: list[RenderableType] = []
-    if total_lines > len(shown):
-        notes.append(showing(len(shown), total_lines, unit, palette))
+    if total > len(shown):
+        notes.append(showing(len(shown), total, unit, palette))
     elif len(value) > MAX_TEXT_CHARS:
         notes.append(
             Text(
-                f"showing {MAX_TEXT_CHARS:,} of {len(value):,} characters",
+                f"showing {MAX_TEXT_CHARS:,} of {plural(len(value), 'character')}",
                 style=f"italic {palette.muted}",
             )
         )
@@ -116,7 +223,7 @@ def shorten_strings(value: Any, limit: int) -> Any:
     """``value`` with every string longer than ``limit`` cut, saying how much was left out."""
     if isinstance(value, str):
         if len(value) > limit:
-            return f"{value[:limit]}… (+{len(value) - limit:,} characters)"
+            return f"{value[:limit]}… (+{plural(len(value) - limit, 'character')})"
         return value
     if isinstance(value, dict):
         return {key: shorten_strings(item, limit) for key, item in value.items()}
@@ -125,19 +232,107 @@ def shorten_strings(value: Any, limit: int) -> Any:
     return value
 
 
+def syntax_theme(palette: Palette) -> Any:
+    """Code colours taken from the palette, so highlighted code passes contrast in every theme.
+
+    Pygments' own themes were made for their own backgrounds: on ours, ``default``'s greens
+    and ``monokai``'s greys fall below 4.5:1.
+    """
+    return _syntax_theme(palette)
+
+
+@lru_cache(maxsize=16)
+def _syntax_theme(palette: Palette) -> Any:
+    from pygments.token import (
+        Comment,
+        Error,
+        Generic,
+        Keyword,
+        Literal,
+        Name,
+        Number,
+        Operator,
+        Punctuation,
+        String,
+        Token,
+    )
+    from rich.syntax import ANSISyntaxTheme
+
+    def style(color: str, *, bold: bool = False, italic: bool = False) -> Style:
+        return Style(color=color, bold=bold or None, italic=italic or None)
+
+    return ANSISyntaxTheme(
+        {
+            Token: style(palette.foreground),
+            Comment: style(palette.muted, italic=True),
+            Keyword: style(palette.accent, bold=True),
+            Keyword.Constant: style(palette.secondary),
+            Name.Builtin: style(palette.secondary),
+            Name.Function: style(palette.primary),
+            Name.Class: style(palette.primary, bold=True),
+            Name.Decorator: style(palette.accent),
+            Name.Tag: style(palette.primary),
+            Name.Attribute: style(palette.secondary),
+            Literal: style(palette.success),
+            String: style(palette.success),
+            Number: style(palette.warning),
+            Operator: style(palette.foreground),
+            Punctuation: style(palette.foreground),
+            Generic.Heading: style(palette.primary, bold=True),
+            Generic.Subheading: style(palette.primary, bold=True),
+            Generic.Emph: style(palette.foreground, italic=True),
+            Generic.Strong: style(palette.foreground, bold=True),
+            Generic.Inserted: style(palette.success),
+            Generic.Deleted: style(palette.error),
+            Error: style(palette.error),
+        }
+    )
+
+
+def _syntax(
+    code: str,
+    language: str,
+    palette: Palette,
+    *,
+    line_numbers: bool = False,
+    start_line: int = 1,
+) -> RenderableType:
+    from rich.syntax import Syntax  # Deferred: pygments is slow to import.
+
+    class PaletteSyntax(Syntax):
+        # Rich draws line numbers 30% of the way from the background to the text (about
+        # 2:1, too faint to read), or dim when the console has fewer colours, so the picture
+        # would depend on the terminal. The palette's muted colour passes, everywhere.
+        def _get_number_styles(self, console: Any) -> tuple[Style, Style, Style]:
+            background = self._get_base_style()
+            number = background + Style(color=palette.muted)
+            return background, number, number + Style(bold=True)
+
+    return PaletteSyntax(
+        code,
+        language or "text",
+        theme=syntax_theme(palette),
+        background_color=palette.background,
+        line_numbers=line_numbers,
+        start_line=start_line,
+        word_wrap=True,
+    )
+
+
 def json_block(
     value: Any, palette: Palette, *, max_lines: int = 30, max_string: int = 400
 ) -> RenderableType:
-    """Highlighted JSON of untrusted data; long strings and long listings are capped."""
-    from rich.syntax import Syntax  # Deferred: pygments is slow to import.
+    """Highlighted JSON of untrusted data; long strings and long listings are capped.
 
+    For details panes and generic fallbacks: a tool's own surfaces show their data as
+    sentences, lists and tables, not as JSON (``workbench audit`` rule 15).
+    """
     dumped = clean(to_json_text(shorten_strings(value, max_string)))
     lines = dumped.split("\n")
     shown = "\n".join(lines[:max_lines])
-    theme = "monokai" if palette.dark else "default"
-    syntax = Syntax(shown, "json", theme=theme, background_color="default", word_wrap=True)
+    syntax = _syntax(shown, "json", palette)
     if len(lines) > max_lines:
-        return Group(syntax, showing(max_lines, len(lines), "lines", palette))
+        return Group(syntax, showing(max_lines, len(lines), "line", palette))
     return syntax
 
 
@@ -149,25 +344,28 @@ def code_block(
     max_lines: int = 40,
     start_line: int = 1,
     line_numbers: bool = True,
+    total_lines: int | None = None,
+    width: int | None = None,
 ) -> RenderableType:
-    """Syntax-highlighted untrusted code, capped."""
-    from rich.syntax import Syntax
+    """Syntax-highlighted untrusted code, capped.
 
-    total_lines = code.count("\n") + (0 if code.endswith("\n") else 1) if code else 0
+    ``total_lines``: the tool's own count when ``code`` is already a cut of a longer file.
+    ``width``: one row per line, each shortened with ``…`` to fit (a card's preview keeps
+    its height at any terminal width); without it, long lines wrap.
+    """
     lines = clean(code[:MAX_TEXT_CHARS]).split("\n")
-    shown = "\n".join(lines[:max_lines])
-    theme = "monokai" if palette.dark else "default"
-    syntax = Syntax(
-        shown,
-        language or "text",
-        theme=theme,
-        background_color="default",
-        line_numbers=line_numbers,
-        start_line=start_line,
-        word_wrap=True,
-    )
-    if total_lines > min(len(lines), max_lines):
-        return Group(syntax, showing(min(len(lines), max_lines), total_lines, "lines", palette))
+    if lines and lines[-1] == "" and code.endswith("\n"):
+        lines.pop()
+    visible_lines = lines[:max_lines]
+    if width is not None:
+        gutter = len(str(start_line + len(visible_lines))) + 3 if line_numbers else 0
+        visible_lines = [shorten(line, max(8, width - gutter)) for line in visible_lines]
+    shown = "\n".join(visible_lines)
+    syntax = _syntax(shown, language, palette, line_numbers=line_numbers, start_line=start_line)
+    total = max(total_lines or 0, line_count(code))
+    visible = min(len(lines), max_lines)
+    if total > visible:
+        return Group(syntax, showing(visible, total, "line", palette))
     return syntax
 
 
@@ -211,8 +409,28 @@ def key_values(rows: Iterable[tuple[str, object]], palette: Palette) -> Table:
     return table
 
 
+def args_table(
+    args: dict[str, Any], palette: Palette, width: int, *, limit: int = 6
+) -> RenderableType:
+    """Arguments as ``name  value`` rows, each value shortened to one line."""
+    rows: list[tuple[str, object]] = []
+    for key, value in list(args.items())[:limit]:
+        shown = value if isinstance(value, str) else to_json_text(value).replace("\n", " ")
+        room = max(8, width - cell_len(str(key)) - 2)
+        rows.append((str(key), shorten(str(shown).replace("\n", "⏎ "), room)))
+    table = key_values(rows, palette)
+    if len(args) > limit:
+        return Group(table, showing(limit, len(args), "argument", palette))
+    return table
+
+
 def skeleton_bar(width: int, palette: Palette) -> Text:
     return Text("░" * max(1, width), style=palette.muted)
+
+
+def skeleton_lines(widths: Sequence[int], palette: Palette) -> list[RenderableType]:
+    """Grey bars standing in for lines of text that have not arrived yet."""
+    return [skeleton_bar(width, palette) for width in widths]
 
 
 def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
@@ -226,6 +444,15 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     return bar
 
 
+ENDING_VERBS: dict[Phase, str] = {
+    Phase.SKIPPED: "Skipped",
+    Phase.CANCELLED: "Cancelled",
+    Phase.BLOCKED: "Blocked",
+    Phase.TIMED_OUT: "Timed out",
+}
+"""The Inspector's verb when a call ended without running to completion: never "Ran"."""
+
+
 def status_line(
     ctx: SurfaceContext,
     verb_active: str,
@@ -233,27 +460,76 @@ def status_line(
     subject: Text | None = None,
     suffix: Text | None = None,
     verb_failed: str | None = None,
+    *,
+    cut: str = "end",
 ) -> Text:
-    """The usual Inspector shape: ``Searching: query`` / ``Searched: query (12)``."""
+    """The usual Inspector: ``Searching: query`` while running, ``Searched: query (12)`` after.
+
+    One line at any width: when it does not fit, the subject (the argument) is shortened
+    with ``…`` (``cut="middle"`` keeps a path's file name) and the status at the end is
+    kept whole. A skipped, cancelled, blocked or timed-out call says so instead of the
+    completed verb, and only a failure is drawn in the error colour.
+    """
     palette = ctx.palette
+    phase = ctx.phase
     active = ctx.is_active
+    prefix = Text()
+    tail = Text()
+    if phase is Phase.AWAITING_APPROVAL:
+        # Plain marks only: "⏸" or "⏱" are one cell to Rich but drawn as two-cell emoji by
+        # many terminals and browsers, which shifts the rest of the line.
+        prefix.append("◆ ", style=palette.warning)
+        prefix.append("Awaiting approval", style="bold")
+    elif active:
+        prefix.append(f"{spinner(ctx.frame)} ", style=palette.accent)
+        prefix.append(verb_active, style="bold")
+    elif phase in ENDING_VERBS:
+        failure = phase is Phase.TIMED_OUT
+        color = palette.error if failure else palette.warning
+        prefix.append("✗ " if failure else "⊘ ", style=color)
+        prefix.append(ENDING_VERBS[phase], style=f"bold {color}")
+        run_ms = ctx.state.timings.run_ms
+        if run_ms is not None and phase in (Phase.TIMED_OUT, Phase.CANCELLED):
+            tail.append(f" after {run_ms / 1000:.1f} s", style=palette.muted)
+    elif ctx.error is not None:
+        prefix.append(verb_failed or verb_done, style=f"bold {palette.error}")
+        if suffix is not None and suffix.plain:
+            tail.append(" ")
+            tail.append_text(suffix)
+        tail.append(" ")
+        tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+    else:
+        prefix.append(verb_done, style="bold")
+        if suffix is not None and suffix.plain:
+            tail.append(" ")
+            tail.append_text(suffix)
     line = Text(no_wrap=True, overflow="ellipsis")
-    if active:
-        line.append(f"{spinner(ctx.frame)} ", style=palette.accent)
-    failed = ctx.error is not None and not active
-    verb = verb_active if active else (verb_failed or verb_done) if failed else verb_done
-    line.append(verb, style=f"bold {palette.error}" if failed else "bold")
+    line.append_text(prefix)
     if subject is not None and subject.plain:
+        room = ctx.inner_width - prefix.cell_len - 2 - tail.cell_len
+        shown = subject.copy()
+        if shown.cell_len > room:
+            # At worst the subject is a lone "…": the status after it is what must stay.
+            shown = _shorten_text(shown, max(1, room), cut)
+        shown.stylize(palette.subject)
         line.append(": ")
-        subject.stylize(palette.primary if palette.dark else palette.secondary)
-        line.append_text(subject)
-    if not active and suffix is not None:
-        line.append(" ")
-        line.append_text(suffix)
-    if ctx.error is not None and not active:
-        line.append(" ")
-        line.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+        line.append_text(shown)
+    line.append_text(tail)
     return line
+
+
+def _shorten_text(value: Text, width: int, where: str) -> Text:
+    """``value`` (styles kept) in ``width`` cells, ``…`` marking the cut."""
+    plain_text = value.plain
+    short = shorten(plain_text, width, where=where)
+    head, ellipsis, tail = short.partition("…")
+    if not ellipsis:
+        return value
+    result = value[: len(head)]
+    result.append("…")
+    if tail:
+        result.append_text(value[len(plain_text) - len(tail) :])
+    return result
 
 
 def human_size(size: int) -> str:
@@ -265,9 +541,89 @@ def human_size(size: int) -> str:
     return f"{size} B"
 
 
-def diff_block(diff: str, palette: Palette, *, max_lines: int = 30) -> RenderableType:
-    """A unified diff with added and removed lines coloured, capped."""
+def seconds(milliseconds: int | float) -> str:
+    """``1.2 s`` from milliseconds."""
+    return f"{milliseconds / 1000:.1f} s"
+
+
+def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableType | None:
+    """What a Render shows when the call did not run to the end, or ``None`` if it did.
+
+    A skip is the user's choice and a block is policy, so neither is drawn as an error; a
+    cancel says what was under way; a timeout is a failure and says after how long.
+    """
+    palette = ctx.palette
+    phase = ctx.phase
+    if phase not in ENDING_VERBS:
+        return None
+    message = ctx.error.message if ctx.error is not None else ctx.content
+    run_ms = ctx.state.timings.run_ms
+    rows: list[RenderableType] = []
+    if phase is Phase.SKIPPED:
+        rows.append(join(("⊘ Skipped: ", f"bold {palette.warning}"), (f"{what} did not run", "")))
+        state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+        note = ctx.state.approval.note if ctx.state.approval is not None else ""
+        # The user's own words: the runtime keeps them as state["reason"]; a live skip's note
+        # and message wrap them ("The user skipped x.y: <their words>").
+        reason = str(state.get("reason") or "") or _after_colon(note or message) or note
+        if reason:
+            rows.append(join(("the user said: ", palette.muted), text(reason, "italic")))
+    elif phase is Phase.BLOCKED:
+        rows.append(
+            join(
+                ("⊘ Blocked: ", f"bold {palette.warning}"),
+                (f"{what} needs approval, and no one can give it here", ""),
+            )
+        )
+        approval = ctx.state.approval
+        state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+        # The policy's reason is in the state; the reducer's approval holds the whole message.
+        reason = str(state.get("reason") or "") or (approval.reason if approval else "")
+        if reason and reason != message:
+            rows.append(join(("why it asks: ", palette.muted), text(reason)))
+        rows.append(
+            Text(
+                "run it where someone can approve it, or allow-list this API",
+                style=f"italic {palette.muted}",
+            )
+        )
+    elif phase is Phase.CANCELLED:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else " before it ran"
+        rows.append(
+            join(("⊘ Cancelled", f"bold {palette.warning}"), (f"{when}: {what} was stopped", ""))
+        )
+    else:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else ""
+        rows.append(
+            join(
+                ("✗ Timed out", f"bold {palette.error}"),
+                (f"{when}: {what} did not finish in time", ""),
+            )
+        )
+        rows.append(
+            Text(
+                "raise the call's timeout, or ask for less at once", style=f"italic {palette.muted}"
+            )
+        )
+    return Group(*rows)
+
+
+def _after_colon(message: str) -> str:
+    """The user's words from "Skipped by the user: not now" (the part after the colon)."""
+    _head, colon, rest = message.partition(":")
+    return rest.strip() if colon and rest.strip() else ""
+
+
+def diff_block(
+    diff: str, palette: Palette, *, max_lines: int = 30, wrap: bool = True
+) -> RenderableType:
+    """A unified diff with added and removed lines coloured, capped.
+
+    ``wrap=False``: one row per line, cut with ``…`` (a card's preview keeps its height).
+    """
     lines = clean(diff).split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     body = Text()
     for line in lines[:max_lines]:
         if line.startswith("+++") or line.startswith("---"):
@@ -282,8 +638,11 @@ def diff_block(diff: str, palette: Palette, *, max_lines: int = 30) -> Renderabl
             style = ""
         body.append(line + "\n", style=style)
     body.rstrip()
+    if not wrap:
+        body.no_wrap = True
+        body.overflow = "ellipsis"
     if len(lines) > max_lines:
-        return Group(body, showing(max_lines, len(lines), "diff lines", palette))
+        return Group(body, showing(max_lines, len(lines), "diff line", palette))
     return body
 
 
@@ -293,8 +652,17 @@ def rows_table(
     *,
     headers: Sequence[str] | None = None,
     justify: Sequence[JustifyMethod] | None = None,
+    keep: Sequence[int] = (),
+    width: int | None = None,
 ) -> Table:
-    """A borderless table of literal cells; header labels are trusted."""
+    """A borderless table of literal cells; header labels are trusted.
+
+    Columns listed in ``keep`` (ids, statuses, sizes) never shrink: given the ``width`` it
+    must fit, the other columns share what is left and are cut with ``…``.
+    """
+    materialised = [
+        [cell if isinstance(cell, Text) else plain(cell) for cell in row] for row in rows
+    ]
     table = Table(
         box=None,
         show_header=headers is not None,
@@ -303,19 +671,78 @@ def rows_table(
         pad_edge=False,
         expand=False,
     )
-    for index, header in enumerate(headers or []):
+    columns = (
+        len(headers) if headers is not None else max((len(r) for r in materialised), default=0)
+    )
+    widest = []
+    for index in range(columns):
+        cells = [row[index].cell_len for row in materialised if index < len(row)]
+        if headers is not None:
+            cells.append(cell_len(headers[index]))
+        widest.append(max(cells, default=0))
+    flexible = [index for index in range(columns) if index not in keep]
+    share: int | None = None
+    if width is not None and keep and flexible:
+        # Rich shrinks every column alike; here the kept ones keep their width.
+        room = width - sum(widest[index] for index in keep) - 2 * (columns - 1)
+        share = max(4, room // len(flexible))
+    for index in range(columns):
+        kept = index in keep
         table.add_column(
-            header,
+            headers[index] if headers is not None else "",
             justify=(justify[index] if justify else "left"),
             overflow="ellipsis",
             no_wrap=True,
+            width=widest[index] if kept and share is not None else None,
+            max_width=share if not kept else None,
         )
-    for row in rows:
-        if headers is None and not table.columns:
-            for _ in row:
-                table.add_column(overflow="ellipsis", no_wrap=True)
-        table.add_row(*(cell if isinstance(cell, Text) else plain(cell) for cell in row))
+    for row in materialised:
+        table.add_row(*row)
     return table
+
+
+def output_text(value: str, palette: Palette, style: str = "") -> Text:
+    """A line of program output with its SGR colours kept, but made to read on this theme.
+
+    Programs pick colours for a terminal they cannot see: ANSI cyan is 3.2:1 on the light
+    background. Each colour keeps its hue and is darkened or lightened just enough to pass.
+    """
+    line = ansi_text(value, style)
+    if not line.spans:
+        return line
+    line.spans = [Span(span.start, span.end, _readable(span.style, palette)) for span in line.spans]
+    return line
+
+
+@lru_cache(maxsize=1024)
+def _readable_style(style: Style, palette: Palette) -> Style:
+    from rich.terminal_theme import DEFAULT_TERMINAL_THEME, MONOKAI
+
+    from workbench.surfaces.colors import TEXT_CONTRAST, ensure_contrast
+
+    if style.color is None and style.bgcolor is None:
+        return style
+    theme = MONOKAI if palette.dark else DEFAULT_TERMINAL_THEME
+    background = (
+        style.bgcolor.get_truecolor(theme, foreground=False).hex
+        if style.bgcolor is not None and not style.bgcolor.is_default
+        else palette.background
+    )
+    if style.color is None or style.color.is_default:
+        return style
+    foreground = style.color.get_truecolor(theme).hex
+    readable = ensure_contrast(foreground, background, TEXT_CONTRAST + 0.1)
+    if style.bgcolor is not None and not style.bgcolor.is_default:
+        return style + Style(color=readable, bgcolor=background)
+    return style + Style(color=readable)
+
+
+def _readable(style: str | Style, palette: Palette) -> Style | str:
+    if isinstance(style, str):
+        if not style:
+            return style
+        style = Style.parse(style)
+    return _readable_style(style, palette)
 
 
 def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[RenderableType]:
@@ -324,14 +751,18 @@ def output_tail(output: OutputBuffer, lines: int, palette: Palette) -> list[Rend
     rows: list[RenderableType] = []
     hidden = output.line_count - len(tail)
     if hidden:
-        rows.append(
-            Text(
-                f"… {hidden:,} lines hidden · showing "
-                f"the last {len(tail)} of {output.line_count:,}",
-                style=f"italic {palette.muted}",
-            )
-        )
+        rows.append(hidden_lines_note(len(tail), output.line_count, palette))
     rows.extend(
-        ansi_text(line.text, palette.error if line.stream == "stderr" else "") for line in tail
+        output_text(line.text, palette, palette.error if line.stream == "stderr" else "")
+        for line in tail
     )
     return rows
+
+
+def hidden_lines_note(shown: int, total: int, palette: Palette) -> Text:
+    """``… 5,988 earlier lines hidden · showing the last 12 of 6,000 lines``."""
+    return Text(
+        f"… {plural(total - shown, 'earlier line')} hidden · showing the last {shown:,} of "
+        f"{plural(total, 'line')}",
+        style=f"italic {palette.muted}",
+    )

@@ -13,7 +13,7 @@ from typing import Any
 
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from workbench.testing.matrix import SnapshotCase
+from workbench.rendering.matrix import SnapshotCase
 
 CASE_PARAM = "workbench_case"
 

@@ -5,8 +5,9 @@ opts in with one line in a test module::
 
     from workbench.testing.snapshots import test_tool_ui_snapshot  # noqa: F401
 
-Nothing is loaded unless a test asks for ``workbench_case``, so the plugin costs nothing in
-projects that do not use it.
+The same import runs ``workbench audit`` too: one extra case per fixture variant checks every
+phase, width and theme against the render principles. Nothing is loaded unless a test asks
+for ``workbench_case``, so the plugin costs nothing in projects that do not use it.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from workbench.testing.extension import (
 )
 
 if TYPE_CHECKING:
+    from workbench.audit import Auditor
     from workbench.project import Project
-    from workbench.testing.renderer import SnapshotRenderer
+    from workbench.rendering.renderer import SnapshotRenderer
 
 _PROJECT_KEY = pytest.StashKey["Project"]()
 
@@ -46,7 +48,7 @@ def _project(config: pytest.Config) -> Project:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if CASE_PARAM not in metafunc.fixturenames:
         return
-    from workbench.testing.matrix import snapshot_cases
+    from workbench.rendering.matrix import audit_cases, snapshot_cases
 
     project = _project(metafunc.config)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
@@ -55,7 +57,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(
             f"the fixtures do not load cleanly; run `workbench check`:\n{details}"
         )
-    cases = snapshot_cases(project.catalog, project.registry)
+    # The snapshot matrix, then one render audit per variant: a project that opts into the
+    # snapshots gets the audit in CI without another line.
+    cases: list[Any] = [
+        *snapshot_cases(project.catalog, project.registry),
+        *audit_cases(project.catalog),
+    ]
     metafunc.parametrize(CASE_PARAM, cases, ids=[case.test_id for case in cases])
 
 
@@ -68,10 +75,18 @@ def workbench_project(request: pytest.FixtureRequest) -> Project:
 @pytest.fixture(scope="session")
 def workbench_renderer(workbench_project: Project) -> Iterator[SnapshotRenderer]:
     """One headless app for every snapshot of this session (or xdist worker)."""
-    from workbench.testing.renderer import SnapshotRenderer
+    from workbench.rendering.renderer import SnapshotRenderer
 
     with SnapshotRenderer(workbench_project.catalog, workbench_project.registry) as renderer:
         yield renderer
+
+
+@pytest.fixture(scope="session")
+def workbench_auditor(workbench_project: Project) -> Auditor:
+    """The render audit, drawing with the snapshot renderer's drawer."""
+    from workbench.audit import Auditor
+
+    return Auditor(workbench_project.catalog, workbench_project.registry)
 
 
 @pytest.fixture

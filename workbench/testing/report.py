@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.testing.matrix import SnapshotCase
-from workbench.testing.renderer import RenderedSnapshot, SnapshotRenderer
+from workbench.rendering.matrix import SnapshotCase
+from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.testing.snapshots import snapshot_text_of
 
 STATUSES = ("passed", "failed", "new", "updated")

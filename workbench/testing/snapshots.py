@@ -1,6 +1,7 @@
-"""The snapshot test, generated for every fixture variant x phase x width x theme.
+"""The snapshot test, generated for every fixture variant x phase x width x theme, and the
+render audit of every variant.
 
-Import it into a test module to run it::
+Import it into a test module to run both::
 
     from workbench.testing.snapshots import test_tool_ui_snapshot  # noqa: F401
 """
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.testing.matrix import SnapshotCase
-from workbench.testing.renderer import SnapshotRenderer
+import pytest
+
+from workbench.rendering.matrix import AuditCase, SnapshotCase
+from workbench.rendering.renderer import SnapshotRenderer
 
 
 def snapshot_text_of(case: SnapshotCase, text: str) -> str:
@@ -19,12 +22,17 @@ def snapshot_text_of(case: SnapshotCase, text: str) -> str:
 
 
 def test_tool_ui_snapshot(
-    workbench_case: SnapshotCase,
+    workbench_case: SnapshotCase | AuditCase,
     workbench_renderer: SnapshotRenderer,
     snapshot_text: Any,
     snapshot_svg: Any,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """Each tool surface looks as approved: text (for the diff) and SVG (for the eye)."""
+    """Each tool surface looks as approved (text for the diff, SVG for the eye), and each
+    variant passes the render audit."""
+    if isinstance(workbench_case, AuditCase):
+        _assert_audit_passes(workbench_case, request.getfixturevalue("workbench_auditor"))
+        return
     rendered = workbench_renderer.render(workbench_case)
     # Compare the SVG first without asserting, so both snapshots are recorded on --snapshot-update
     # and the readable text diff is what a failure shows.
@@ -32,4 +40,17 @@ def test_tool_ui_snapshot(
     assert snapshot_text_of(workbench_case, rendered.text) == snapshot_text
     assert svg_matches, (
         f"the SVG of {workbench_case.test_id} changed although its text did not (colours or styles)"
+    )
+
+
+def _assert_audit_passes(case: AuditCase, auditor: Any) -> None:
+    from workbench.audit.report import format_text
+    from workbench.audit.runner import AuditReport
+
+    findings, renders = auditor.check(case.ref)
+    report = AuditReport(findings=findings, subjects=[(case.ref, findings)], renders=renders)
+    lines = format_text(report)
+    assert not lines, (
+        f"{case.description}: {len(lines)} finding(s) (`workbench audit` prints the same):\n"
+        + "\n".join(lines)
     )

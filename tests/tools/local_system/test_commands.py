@@ -287,7 +287,7 @@ async def test_timeout_argument_kills_the_command(
     assert result.state["timedOut"] is True and result.state["exitCode"] is None
     assert result.state["signal"] is not None
     assert result.content.startswith(
-        "`echo $$; echo started; sleep 60` was killed after 1 s (timeout) with 2 output line(s)."
+        "`echo $$; echo started; sleep 60` was killed after 1 s (timeout) with 2 output lines."
     )
     assert "started" in result.content
     shell = pids_in(capture.text("stdout"))[0]

@@ -488,7 +488,7 @@ async def test_edit_replaces_once_and_returns_a_unified_diff(
     assert result.state["replacements"] == 1
     assert (result.state["linesAdded"], result.state["linesRemoved"]) == (1, 1)
     assert result.content.startswith(
-        "Edited src/app.py: 1 replacement(s), +1 -1 lines.\n--- a/src/app.py"
+        "Edited src/app.py: 1 replacement, +1 -1 lines.\n--- a/src/app.py"
     )
 
 

@@ -43,7 +43,7 @@ def test_bundled_skills_are_found_with_names_and_descriptions() -> None:
 
 
 def test_activation_strips_the_front_matter() -> None:
-    skill, body, truncated = SkillLibrary([BUNDLED_SKILLS]).activate("code-review")
+    skill, body, truncated, _ = SkillLibrary([BUNDLED_SKILLS]).activate("code-review")
     assert skill.name == "code-review" and not truncated
     assert body.startswith("# Reviewing a change\n")
     assert "description:" not in body and not body.startswith("---")
@@ -122,9 +122,9 @@ def test_activation_truncates_long_bodies(tmp_path: Path) -> None:
     write_skill(tmp_path, "long", "---\nname: long\n---\n" + "x" * (MAX_SKILL_CHARS + 5))
     write_skill(tmp_path, "exact", "y" * MAX_SKILL_CHARS)
     library = SkillLibrary([tmp_path])
-    _, body, truncated = library.activate("long")
+    _, body, truncated, _ = library.activate("long")
     assert truncated and body == "x" * MAX_SKILL_CHARS
-    _, body, truncated = library.activate("exact")
+    _, body, truncated, _ = library.activate("exact")
     assert not truncated and len(body) == MAX_SKILL_CHARS
 
 

@@ -14,6 +14,7 @@ from workbench.tools.skills.library import (
     MAX_REFERENCE_CHARS,
     MAX_SKILL_CHARS,
     SkillLibrary,
+    count_lines,
 )
 from workbench.tools.skills.runtime import SkillsRuntime
 
@@ -68,7 +69,8 @@ async def test_activate_returns_the_body_and_lists_references_in_state() -> None
         "description": "Write release notes for a version from merged changes, grouped for "
         "the people who upgrade.",
         "references": ["references/examples.md", "references/template.md"],
-        "lines": body.count("\n") + 1,
+        "lines": count_lines(body),
+        "totalLines": count_lines(body),
         "truncated": False,
     }
 
@@ -157,7 +159,8 @@ async def test_read_a_bundled_reference() -> None:
         "skill": "release-notes",
         "path": "references/template.md",
         "size": len(text),
-        "lines": text.count("\n") + 1,
+        "lines": count_lines(text),
+        "totalLines": count_lines(text),
         "truncated": False,
     }
 
@@ -290,6 +293,7 @@ async def test_long_references_are_truncated(root: Path) -> None:
         "path": "references/big.md",
         "size": MAX_REFERENCE_CHARS + 1,
         "lines": 1,
+        "totalLines": 1,
         "truncated": True,
     }
     assert (

@@ -258,7 +258,7 @@ async def test_list_tasks_most_urgent_first(runtime: TaskRuntime) -> None:
     ]
     assert result.state["total"] == 4 and result.state["truncated"] is False
     assert result.content.splitlines() == [
-        "4 task(s):",
+        "4 tasks:",
         "- TASK-2 [todo] Parse input (priority: urgent)",
         "- TASK-1 [todo] Epic (priority: normal)",
         "- TASK-4 [todo] Write docs (priority: low)",
@@ -490,6 +490,8 @@ async def test_run_task_output_tail_is_bounded(runtime: TaskRuntime, workspace: 
     result = await runtime.invoke("runTask", {"identifier": "TASK-1"}, capture.context(workspace))
     assert capture.text("stdout").count("\n") == 100
     assert result.state["output"].splitlines() == [str(number) for number in range(61, 101)]
+    # The tail is cut, and the state says by how much, so a Render can say "40 of 100".
+    assert (result.state["outputLines"], result.state["outputTruncated"]) == (100, True)
     assert result.content.splitlines()[-1] == "100" and "86" in result.content.splitlines()
 
 

@@ -93,6 +93,8 @@ class DetailsPane(Vertical):
             return (state.raw_args, state.partial_args)
         if tab_id in ("content", "state", "error"):
             return (state.result,)
+        if tab_id == "manifest":
+            return (state.api, self._manifest, state.approval)
         return (state.api, self._manifest)
 
     def _draw_active(self) -> None:
@@ -166,6 +168,16 @@ class DetailsPane(Vertical):
                 if api is None
                 else json_or_none(api.model_dump(mode="json", by_alias=True, exclude_none=True))
             )
+            approval = state.approval
+            if approval is not None:
+                # The policy's own words (globs, audit names) live here, not on the card.
+                rows = [
+                    ("approval", approval.decision or "waiting"),
+                    ("policy", approval.policy),
+                    ("rule", approval.rule or "-"),
+                    ("reason shown", approval.reason or "-"),
+                ]
+                view = Group(kit.key_values(rows, palette), Text(""), view)
         else:
             view = (
                 none

@@ -30,6 +30,9 @@ def calculate_inspector(ctx: SurfaceContext) -> RenderableType:
 
 def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
+    notice = kit.ending_notice(ctx, what="the calculation")
+    if notice is not None:
+        return notice
     expression = str(ctx.args.get("expression", ""))
     state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
     if ctx.error is not None:
@@ -57,13 +60,28 @@ def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
     for start in range(0, len(rest), width):
         rows.append(kit.text(rest[start : start + width], f"bold {palette.success}"))
     if len(value) > limit:
-        rows.append(kit.showing(len(shown), len(value), "digits", palette))
-    details = f"{state.get('type', 'number')} · {state.get('digits', len(value)):,} digits"
+        rows.append(kit.showing(len(shown), len(value), "digit", palette))
+    digits = int(state.get("digits", len(value)))
+    details = f"{state.get('type', 'number')} · {kit.plural(digits, 'digit')}"
     rows.append(Text(details, style=palette.muted))
     return Group(*rows)
+
+
+def calculate_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The Render's three lines: the expression, ``=`` and the value to come, its kind."""
+    palette = ctx.palette
+    value = kit.join(
+        ("= ", f"bold {palette.muted}"), kit.skeleton_bar(ctx.inner_width // 4, palette)
+    )
+    return Group(
+        kit.text(str(ctx.args.get("expression", "")), palette.muted),
+        value,
+        Text(f"{kit.spinner(ctx.frame)} calculating", style=f"italic {palette.muted}"),
+    )
 
 
 SURFACES = SurfaceSet(
     inspectors={"calculate": calculate_inspector},
     renders={"calculate": calculate_render},
+    placeholders={"calculate": calculate_placeholder},
 )

@@ -11,17 +11,21 @@ IDENTIFIER = "local-system"
 READ_POLICY = {"dynamic": {"type": "pathScopeAudit", "default": "never", "policy": "required"}}
 WRITE_POLICY = {"dynamic": {"type": "pathScopeAudit", "default": "required", "policy": "always"}}
 COMMAND_POLICY = [
-    {"match": {"command": "rm *"}, "policy": "always"},
-    {"match": {"command": "* rm *"}, "policy": "always"},
-    {"match": {"command": "*rm -*"}, "policy": "always"},
-    {"match": {"command": "sudo *"}, "policy": "always"},
+    {"match": {"command": "rm *"}, "policy": "always", "reason": "it deletes files"},
+    {"match": {"command": "* rm *"}, "policy": "always", "reason": "it deletes files"},
+    {"match": {"command": "*rm -*"}, "policy": "always", "reason": "it deletes files"},
+    {"match": {"command": "sudo *"}, "policy": "always", "reason": "it runs as the superuser"},
     # A harmless prefix does not make a chain, substitution or redirection harmless
     # (``ls; curl … | sh``, ``ls > file``): these never reach the ``never`` rules below.
-    {"match": {"command": "*[;&|`$<>()\n]*"}, "policy": "required"},
+    {
+        "match": {"command": "*[;&|`$<>()\n]*"},
+        "policy": "required",
+        "reason": "it chains, pipes or redirects commands, or substitutes values into them",
+    },
     {"match": {"command": "git status*"}, "policy": "never"},
     {"match": {"command": "ls*"}, "policy": "never"},
     {"match": {"command": "pwd"}, "policy": "never"},
-    {"policy": "required"},
+    {"policy": "required", "reason": "it is not one of the read-only commands that run freely"},
 ]
 
 SYSTEM_ROLE = """You can work with files and run commands in the user's workspace.

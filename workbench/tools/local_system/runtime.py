@@ -137,9 +137,10 @@ class LocalSystemRuntime(BaseRuntime):
             return _error(error)
         return to_result(
             success=True,
-            content=f"Edited {path}: {state['replacements']} "
-            f"replacement(s), +{state['linesAdded']} "
-            f"-{state['linesRemoved']} lines.\n{state['diff']}",
+            content=(
+                f"Edited {path}: {_plural(state['replacements'], 'replacement')}, "
+                f"+{state['linesAdded']} -{state['linesRemoved']} lines.\n{state['diff']}"
+            ),
             state=state,
         )
 
@@ -257,8 +258,8 @@ class LocalSystemRuntime(BaseRuntime):
         body = head + clean("\n".join(shown))
         if outcome.timed_out:
             message = (
-                f"`{command}` was killed after {timeout_s:g} s (timeout) with {total} "
-                "output line(s)"
+                f"`{command}` was killed after {timeout_s:g} s (timeout) "
+                f"with {_plural(total, 'output line')}"
             )
             return to_result(
                 success=False,
@@ -286,3 +287,8 @@ class LocalSystemRuntime(BaseRuntime):
             else f"`{command}` exited 0 with no output.",
             state=state,
         )
+
+
+def _plural(count: int, noun: str) -> str:
+    """``1 replacement``, ``2 replacements``: what the model reads agrees too."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

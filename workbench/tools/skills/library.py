@@ -88,13 +88,17 @@ class SkillLibrary:
             )
         return skills[name]
 
-    def activate(self, name: str) -> tuple[Skill, str, bool]:
+    def activate(self, name: str) -> tuple[Skill, str, bool, int]:
+        """The skill, its body (cut at ``MAX_SKILL_CHARS``), whether it was cut, and how many
+        lines the whole body has."""
         skill = self.get(name)
         _, body = parse_skill_file(skill.skill_file.read_text(encoding="utf-8", errors="replace"))
         truncated = len(body) > MAX_SKILL_CHARS
-        return skill, body[:MAX_SKILL_CHARS], truncated
+        return skill, body[:MAX_SKILL_CHARS], truncated, count_lines(body)
 
-    def read_reference(self, name: str, path: str) -> tuple[Skill, str, int, bool]:
+    def read_reference(self, name: str, path: str) -> tuple[Skill, str, int, bool, int]:
+        """The skill, the text (cut at ``MAX_REFERENCE_CHARS``), the whole file's characters,
+        whether it was cut, and how many lines the whole file has."""
         skill = self.get(name)
         references = skill.references()
         target = Path(os.path.realpath(skill.folder / path))
@@ -113,4 +117,17 @@ class SkillLibrary:
                 available=references,
             )
         text = target.read_text(encoding="utf-8", errors="replace")
-        return skill, text[:MAX_REFERENCE_CHARS], len(text), len(text) > MAX_REFERENCE_CHARS
+        return (
+            skill,
+            text[:MAX_REFERENCE_CHARS],
+            len(text),
+            len(text) > MAX_REFERENCE_CHARS,
+            count_lines(text),
+        )
+
+
+def count_lines(text: str) -> int:
+    """Lines as an editor counts them: none in an empty text, a final newline adds none."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)

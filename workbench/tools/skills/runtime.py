@@ -7,7 +7,7 @@ from typing import Any
 
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.tools.skills.library import SkillError, SkillLibrary
+from workbench.tools.skills.library import SkillError, SkillLibrary, count_lines
 
 
 def _error(error: SkillError, available_label: str) -> ToolResult:
@@ -32,7 +32,9 @@ class SkillsRuntime(BaseRuntime):
     async def activateSkill(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
         name = str(args.get("name", ""))
         try:
-            skill, body, truncated = await asyncio.to_thread(self.library.activate, name)
+            skill, body, truncated, total_lines = await asyncio.to_thread(
+                self.library.activate, name
+            )
         except SkillError as error:
             return _error(error, "Available skills")
         references = skill.references()
@@ -40,7 +42,8 @@ class SkillsRuntime(BaseRuntime):
             "name": skill.name,
             "description": skill.description,
             "references": references,
-            "lines": body.count("\n") + 1,
+            "lines": count_lines(body),
+            "totalLines": total_lines,
             "truncated": truncated,
         }
         note = "\n\n[the skill was longer; only the first part is shown]" if truncated else ""
@@ -50,7 +53,7 @@ class SkillsRuntime(BaseRuntime):
         name = str(args.get("skill", ""))
         path = str(args.get("path", ""))
         try:
-            skill, text, size, truncated = await asyncio.to_thread(
+            skill, text, size, truncated, total_lines = await asyncio.to_thread(
                 self.library.read_reference, name, path
             )
         except SkillError as error:
@@ -64,7 +67,8 @@ class SkillsRuntime(BaseRuntime):
             "skill": skill.name,
             "path": path,
             "size": size,
-            "lines": text.count("\n") + 1,
+            "lines": count_lines(text),
+            "totalLines": total_lines,
             "truncated": truncated,
         }
         if not text.strip():

@@ -12,10 +12,37 @@ from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.registry import SurfaceSet
 
 BODY_LINES = 14
+REFERENCE_LINES = 20
+TRUNCATION_MARKS = ("\n\n[the skill was longer", "\n\n[truncated:")
+"""What the runtime appends to a cut text for the model; the surfaces say it in their own
+words instead."""
 
 
 def _state(ctx: SurfaceContext) -> dict[str, Any]:
     return ctx.result_state if isinstance(ctx.result_state, dict) else {}
+
+
+def _text(ctx: SurfaceContext) -> str:
+    """The text the model was given, without the runtime's truncation marker."""
+    text = ctx.content
+    for mark in TRUNCATION_MARKS:
+        head, found, _ = text.rpartition(mark)
+        if found:
+            return head
+    return text
+
+
+def _lines_suffix(ctx: SurfaceContext, state: dict[str, Any]) -> Text | None:
+    if ctx.error is not None or "lines" not in state:
+        return None
+    lines = int(state["lines"])
+    total = int(state.get("totalLines", lines))
+    if total == 0:
+        return Text("(empty)", style=ctx.palette.muted)
+    words = (
+        f"{lines:,} of {kit.plural(total, 'line')}" if total > lines else kit.plural(total, "line")
+    )
+    return Text(f"({words})", style=ctx.palette.muted)
 
 
 def activate_inspector(ctx: SurfaceContext) -> RenderableType:
@@ -24,7 +51,7 @@ def activate_inspector(ctx: SurfaceContext) -> RenderableType:
     if ctx.error is None and isinstance(state.get("references"), list):
         count = len(state["references"])
         suffix = Text(
-            f"({count} reference{'s' if count != 1 else ''})" if count else "(no references)",
+            f"({kit.plural(count, 'reference')})" if count else "(no references)",
             style=ctx.palette.muted,
         )
     return kit.status_line(
@@ -41,19 +68,14 @@ def read_reference_inspector(ctx: SurfaceContext) -> RenderableType:
     subject = kit.text(
         "/".join(str(part) for part in (ctx.args.get("skill"), ctx.args.get("path")) if part)
     )
-    state = _state(ctx)
-    suffix = (
-        Text(f"({state['lines']:,} lines)", style=ctx.palette.muted)
-        if ctx.error is None and "lines" in state
-        else None
-    )
     return kit.status_line(
         ctx,
         "Reading reference",
         "Read reference",
         subject,
-        suffix,
+        _lines_suffix(ctx, _state(ctx)),
         verb_failed="Could not read reference",
+        cut="middle",
     )
 
 
@@ -64,31 +86,41 @@ def _not_found(ctx: SurfaceContext, noun: str) -> RenderableType | None:
     available = _state(ctx).get("available") or []
     details: list[RenderableType] = []
     if available:
-        details.append(Text(f"available {noun}:", style=palette.muted))
+        details.append(Text(f"available {kit.noun(len(available), noun)}:", style=palette.muted))
         details.extend(kit.text(f"  · {item}", palette.primary) for item in available[:12])
         if len(available) > 12:
             details.append(kit.showing(12, len(available), noun, palette))
     else:
-        details.append(Text(f"no {noun} are installed", style=f"italic {palette.muted}"))
+        details.append(
+            Text(f"no {kit.noun(2, noun)} are installed", style=f"italic {palette.muted}")
+        )
     return kit.error_box(f"{ctx.error.type}", ctx.error.message, palette, details=details)
 
 
+def _model_got(ctx: SurfaceContext, state: dict[str, Any], what: str) -> Text | None:
+    """The cut the tool made for the model, with its numbers."""
+    if not state.get("truncated"):
+        return None
+    lines = int(state.get("lines", 0))
+    total = int(state.get("totalLines", lines))
+    return Text(
+        f"the model got only the first {lines:,} of {kit.plural(total, 'line')} of {what}",
+        style=f"italic {ctx.palette.warning}",
+    )
+
+
 def activate_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = _not_found(ctx, "skills")
+    notice = kit.ending_notice(ctx, what="the skill")
+    if notice is not None:
+        return notice
+    failed = _not_found(ctx, "skill")
     if failed is not None:
         return failed
     state = _state(ctx)
     if "name" not in state:
         return None
     palette = ctx.palette
-    rows: list[RenderableType] = [
-        kit.join(
-            (f"🧠 {''}", ""),
-            kit.text(state["name"], "bold"),
-            (" · ", palette.muted),
-            kit.text(state.get("description", ""), palette.muted),
-        )
-    ]
+    rows: list[RenderableType] = [_skill_title(ctx, state)]
     references = state.get("references") or []
     if references:
         rows.append(
@@ -100,23 +132,48 @@ def activate_render(ctx: SurfaceContext) -> RenderableType | None:
                 ),
             )
         )
-    rows.append(
-        kit.code_block(ctx.content, "markdown", palette, max_lines=BODY_LINES, line_numbers=False)
-    )
-    if state.get("truncated"):
+    body = _text(ctx)
+    if not int(state.get("totalLines", state.get("lines", 0))) or not body.strip():
         rows.append(
-            Text(
-                "the skill is longer than the model is given; it received the first part",
-                style=f"italic {palette.warning}",
-            )
+            Text("∅ the skill has no instructions: its SKILL.md is empty", style=palette.muted)
         )
+        return Group(*rows)
+    rows.append(
+        kit.code_block(
+            body,
+            "markdown",
+            palette,
+            max_lines=BODY_LINES,
+            line_numbers=False,
+            total_lines=int(state.get("totalLines", 0)),
+            width=ctx.inner_width,
+        )
+    )
+    note = _model_got(ctx, state, "the skill")
+    if note is not None:
+        rows.append(note)
     return Group(*rows)
 
 
+def _skill_title(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
+    title = kit.join(
+        ("🧠 ", ""),
+        kit.text(state.get("name", ctx.args.get("name", "")), "bold"),
+        (" · ", ctx.palette.muted),
+        kit.text(state.get("description", ""), ctx.palette.muted),
+    )
+    title.no_wrap = True
+    title.overflow = "ellipsis"
+    return title
+
+
 def read_reference_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the read")
+    if notice is not None:
+        return notice
     failed = _not_found(
         ctx,
-        "references" if ctx.error is not None and ctx.error.type != "SkillNotFound" else "skills",
+        "reference" if ctx.error is not None and ctx.error.type != "SkillNotFound" else "skill",
     )
     if failed is not None:
         return failed
@@ -124,31 +181,70 @@ def read_reference_render(ctx: SurfaceContext) -> RenderableType | None:
     if "path" not in state:
         return None
     palette = ctx.palette
+    total = int(state.get("totalLines", state.get("lines", 0)))
     head = kit.join(
         kit.text(f"{state.get('skill', '')}/", palette.muted),
         kit.text(state["path"], "bold"),
         (
-            f" · {state.get('lines', 0):,} lines · {kit.human_size(int(state.get('size', 0)))}",
+            f" · {kit.plural(total, 'line')} · {kit.human_size(int(state.get('size', 0)))}",
             palette.muted,
         ),
     )
-    if int(state.get("size", 0)) == 0 or not ctx.content.strip():
+    head.no_wrap = True
+    head.overflow = "ellipsis"
+    text = _text(ctx)
+    if int(state.get("size", 0)) == 0 or not text.strip():
         return Group(head, Text("∅ the reference file is empty", style=palette.muted))
     language = "markdown" if str(state["path"]).endswith(".md") else "text"
     rows: list[RenderableType] = [
         head,
         kit.code_block(
-            ctx.content, language, palette, max_lines=BODY_LINES + 6, line_numbers=False
+            text,
+            language,
+            palette,
+            max_lines=REFERENCE_LINES,
+            line_numbers=False,
+            total_lines=total,
+            width=ctx.inner_width,
         ),
     ]
-    if state.get("truncated"):
-        rows.append(
-            Text("the file is longer than the model is given", style=f"italic {palette.warning}")
-        )
+    note = _model_got(ctx, state, "the file")
+    if note is not None:
+        rows.append(note)
     return Group(*rows)
+
+
+def _skeleton(ctx: SurfaceContext, rows: int) -> list[RenderableType]:
+    width = ctx.inner_width
+    shares = (7, 9, 5, 8, 10, 6, 9, 4)
+    return kit.skeleton_lines(
+        [width * shares[index % len(shares)] // 10 for index in range(rows)], ctx.palette
+    )
+
+
+def activate_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The Render's frame: the skill's line, its references, then its instructions to come."""
+    title = kit.join(
+        (f"{kit.spinner(ctx.frame)} 🧠 ", ctx.palette.muted),
+        kit.text(ctx.args.get("name", ""), "bold"),
+    )
+    return Group(title, *_skeleton(ctx, 1 + BODY_LINES))
+
+
+def read_reference_placeholder(ctx: SurfaceContext) -> RenderableType:
+    subject = "/".join(str(part) for part in (ctx.args.get("skill"), ctx.args.get("path")) if part)
+    title = kit.join(
+        (f"{kit.spinner(ctx.frame)} reading ", ctx.palette.muted), kit.text(subject, "bold")
+    )
+    # References are usually short: a typical one fills about three quarters of the preview.
+    return Group(title, *_skeleton(ctx, REFERENCE_LINES * 3 // 4))
 
 
 SURFACES = SurfaceSet(
     inspectors={"activateSkill": activate_inspector, "readReference": read_reference_inspector},
     renders={"activateSkill": activate_render, "readReference": read_reference_render},
+    placeholders={
+        "activateSkill": activate_placeholder,
+        "readReference": read_reference_placeholder,
+    },
 )

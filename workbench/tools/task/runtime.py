@@ -132,7 +132,9 @@ class TaskRuntime(BaseRuntime):
             else ""
         )
         return to_result(
-            success=True, content=f"{total} task(s):\n" + "\n".join(lines) + more, state=state
+            success=True,
+            content=f"{total} task{'' if total == 1 else 's'}:\n" + "\n".join(lines) + more,
+            state=state,
         )
 
     async def updateTaskStatus(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
@@ -205,6 +207,7 @@ class TaskRuntime(BaseRuntime):
         await asyncio.to_thread(self.store.set_status, identifier, "running")
         tail: list[str] = []
         partial = {"stdout": "", "stderr": ""}
+        counted = [0]
 
         def on_output(text: str, stream: OutputStream) -> None:
             ctx.emit(text, stream)
@@ -212,6 +215,7 @@ class TaskRuntime(BaseRuntime):
             pieces = (partial[stream] + text).split("\n")
             partial[stream] = pieces.pop()
             tail.extend(piece.removesuffix("\r") for piece in pieces)
+            counted[0] += len(pieces)
             del tail[:-OUTPUT_TAIL]
 
         try:
@@ -229,7 +233,9 @@ class TaskRuntime(BaseRuntime):
                 self.store.set_status, identifier, "failed", error=f"could not run: {error}"
             )
             raise
-        tail.extend(rest for rest in partial.values() if rest)
+        leftovers = [rest for rest in partial.values() if rest]
+        tail.extend(leftovers)
+        counted[0] += len(leftovers)
         del tail[:-OUTPUT_TAIL]
         ok = outcome.exit_code == 0 and not outcome.timed_out
         reason = (
@@ -257,6 +263,9 @@ class TaskRuntime(BaseRuntime):
             "exitCode": outcome.exit_code,
             "durationMs": outcome.duration_ms,
             "output": "\n".join(tail),
+            # The output keeps the last lines only; say how many there were in all.
+            "outputLines": counted[0],
+            "outputTruncated": counted[0] > len(tail),
         }
         text = clean("\n".join(tail[-15:]))
         if ok:

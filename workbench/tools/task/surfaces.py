@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
-from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceSet, editable
 from workbench.tools.task.store import PRIORITIES
 
 TABLE_ROWS = 12
-PORTAL_ROWS = 500
+PORTAL_ROWS = 200
+PORTAL_LINES = 400
 OUTPUT_LINES = 12
+INSTRUCTION_LINES = 4
 
 
 def _state(ctx: SurfaceContext) -> dict[str, Any]:
@@ -34,6 +36,19 @@ def status_badge(status: str, palette: Palette) -> Text:
         status, "○"
     )
     return kit.text(f"{symbol} {status}", color)
+
+
+def task_table(
+    tasks: list[dict[str, Any]], palette: Palette, width: int, *, headers: bool = True
+) -> Table:
+    """Tasks as rows: id, status and priority keep their width; the name gives way."""
+    return kit.rows_table(
+        task_rows(tasks, palette),
+        palette,
+        headers=("id", "status", "priority", "name") if headers else None,
+        keep=(0, 1, 2),
+        width=width,
+    )
 
 
 def task_rows(tasks: list[dict[str, Any]], palette: Palette) -> list[list[Text]]:
@@ -98,7 +113,7 @@ def create_tasks_inspector(ctx: SurfaceContext) -> RenderableType:
     count = len(tasks) if isinstance(tasks, list) else 0
     state = _state(ctx)
     suffix = None
-    if "succeeded" in state:
+    if "succeeded" in state and ctx.error is None:
         suffix = Text(
             f"({state['succeeded']} created"
             + (f", {state['failed']} failed)" if state.get("failed") else ")"),
@@ -108,7 +123,7 @@ def create_tasks_inspector(ctx: SurfaceContext) -> RenderableType:
         ctx,
         "Creating tasks",
         "Created tasks",
-        kit.text(f"{count} task{'s' if count != 1 else ''}" if count else ""),
+        kit.text(kit.plural(count, "task") if count else ""),
         suffix,
         verb_failed="Could not create tasks",
     )
@@ -126,7 +141,8 @@ def list_tasks_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if isinstance(state.get("total"), int) and ctx.error is None:
         suffix = Text(
-            "(no tasks)" if state["total"] == 0 else f"({state['total']})", style=ctx.palette.muted
+            "(no tasks)" if state["total"] == 0 else f"({kit.plural(state['total'], 'task')})",
+            style=ctx.palette.muted,
         )
     return kit.status_line(
         ctx,
@@ -142,9 +158,8 @@ def update_status_inspector(ctx: SurfaceContext) -> RenderableType:
     subject = kit.text(
         f"{ctx.args.get('identifier', '')} → {ctx.args.get('status', '')}".strip(" →")
     )
-    verb = "Awaiting approval to set" if ctx.phase is Phase.AWAITING_APPROVAL else "Setting status"
     return kit.status_line(
-        ctx, verb, "Set status", subject, None, verb_failed="Could not set status"
+        ctx, "Setting status", "Set status", subject, None, verb_failed="Could not set status"
     )
 
 
@@ -155,10 +170,9 @@ def run_task_inspector(ctx: SurfaceContext) -> RenderableType:
         if "status" in state and ctx.error is None
         else None
     )
-    verb = "Awaiting approval to run" if ctx.phase is Phase.AWAITING_APPROVAL else "Running task"
     return kit.status_line(
         ctx,
-        verb,
+        "Running task",
         "Ran task",
         kit.text(ctx.args.get("identifier", "")),
         suffix,
@@ -170,6 +184,9 @@ def run_task_inspector(ctx: SurfaceContext) -> RenderableType:
 
 
 def create_task_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the task")
+    if notice is not None:
+        return notice
     failed = _error(ctx, "Creating the task")
     if failed is not None:
         return failed
@@ -177,7 +194,7 @@ def create_task_render(ctx: SurfaceContext) -> RenderableType | None:
     if "identifier" not in state:
         return None
     palette = ctx.palette
-    rows: list[RenderableType] = [kit.rows_table(task_rows([state], palette), palette)]
+    rows: list[RenderableType] = [task_table([state], palette, ctx.inner_width, headers=False)]
     details = []
     if state.get("parent"):
         details.append(("subtask of", state["parent"]))
@@ -189,11 +206,16 @@ def create_task_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(kit.key_values(details, palette))
     instruction = ctx.args.get("instruction")
     if isinstance(instruction, str) and instruction:
-        rows.append(kit.capped_text(instruction, palette, max_lines=4, style=palette.muted))
+        rows.append(
+            kit.capped_text(instruction, palette, max_lines=INSTRUCTION_LINES, style=palette.muted)
+        )
     return Group(*rows)
 
 
 def create_tasks_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the batch")
+    if notice is not None:
+        return notice
     state = _state(ctx)
     if "results" not in state:
         return _error(ctx, "Creating the tasks")
@@ -221,38 +243,50 @@ def create_tasks_render(ctx: SurfaceContext) -> RenderableType | None:
             rows.append(line)
     if len(results) > TABLE_ROWS:
         rows.append(
-            kit.more_note(len(results) - TABLE_ROWS, TABLE_ROWS, len(results), "tasks", palette)
+            kit.more_note(len(results) - TABLE_ROWS, TABLE_ROWS, len(results), "task", palette)
         )
     return Group(*rows)
 
 
 def list_tasks_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the listing")
+    if notice is not None:
+        return notice
     failed = _error(ctx, "Listing tasks")
     if failed is not None:
         return failed
     state = _state(ctx)
     if "tasks" not in state:
         return None
+    return task_list(ctx, state, TABLE_ROWS)
+
+
+def task_list(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> RenderableType:
     palette = ctx.palette
     tasks: list[dict[str, Any]] = state["tasks"]
-    total = int(state.get("total", len(tasks)))
     if not tasks:
-        return Text("∅ no tasks match these filters", style=palette.muted)
-    shown = tasks[:TABLE_ROWS]
-    rows: list[RenderableType] = [
-        Text(f"{total:,} task{'s' if total != 1 else ''}", style=f"bold {palette.muted}")
-    ]
-    rows.append(
-        kit.rows_table(
-            task_rows(shown, palette), palette, headers=("id", "status", "priority", "name")
+        return Group(
+            Text("∅ no tasks match these filters", style=palette.muted),
+            Text("try fewer filters, or list every task", style=f"italic {palette.muted}"),
         )
+    total = max(int(state.get("total", len(tasks))), len(tasks))
+    shown = tasks[:limit]
+    rows: list[RenderableType] = [
+        Text(kit.plural(total, "task"), style=f"bold {palette.muted}"),
+        task_table(shown, palette, ctx.inner_width),
+    ]
+    note = kit.returned_note(
+        len(shown), len(tasks), total, "task", palette, more_hint="raise limit to see more"
     )
-    if total > len(shown):
-        rows.append(kit.more_note(total - len(shown), len(shown), total, "tasks", palette))
+    if note.plain:
+        rows.append(note)
     return Group(*rows)
 
 
 def update_status_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the status change")
+    if notice is not None:
+        return notice
     failed = _error(ctx, "Setting the status")
     if failed is not None:
         return failed
@@ -275,13 +309,8 @@ def update_status_render(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows)
 
 
-def run_task_render(ctx: SurfaceContext) -> RenderableType | None:
-    state = _state(ctx)
+def run_header(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
     palette = ctx.palette
-    if ctx.error is not None and "command" not in state:
-        return _error(ctx, "Running the task")
-    if "status" not in state:
-        return None
     head = kit.join(
         kit.text(state.get("identifier", ""), f"bold {palette.primary}"),
         " ",
@@ -291,56 +320,155 @@ def run_task_render(ctx: SurfaceContext) -> RenderableType | None:
     head.append_text(status_badge(str(state.get("previousStatus", "")), palette))
     head.append(" → ", style=palette.muted)
     head.append_text(status_badge(str(state["status"]), palette))
-    rows: list[RenderableType] = [head]
+    head.no_wrap = True
+    head.overflow = "ellipsis"
+    return head
+
+
+def run_output(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> list[RenderableType]:
+    """The command's last lines, saying how many came before them."""
+    palette = ctx.palette
+    output = str(state.get("output", ""))
+    lines = output.split("\n") if output else []
+    shown = lines[-limit:]
+    total = max(int(state.get("outputLines", 0)), ctx.output.line_count, len(lines))
+    rows: list[RenderableType] = []
+    if total > len(shown):
+        rows.append(kit.hidden_lines_note(len(shown), total, palette))
+    rows.extend(kit.output_text(line, palette) for line in shown)
+    if not lines:
+        rows.append(Text("∅ the command printed nothing", style=f"italic {palette.muted}"))
+    return rows
+
+
+def run_task_render(ctx: SurfaceContext) -> RenderableType | None:
+    state = _state(ctx)
+    palette = ctx.palette
+    notice = kit.ending_notice(ctx, what="the task's run")
+    if notice is not None:
+        rows: list[RenderableType] = [
+            kit.join(("run ", palette.muted), kit.text(ctx.args.get("identifier", ""), "bold"))
+        ]
+        rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, palette))
+        rows.append(notice)
+        return Group(*rows)
+    if ctx.error is not None and "command" not in state:
+        return _error(ctx, "Running the task")
+    if "status" not in state:
+        return None
+    rows = [run_header(ctx, state)]
     if state.get("command"):
         rows.append(kit.join(("$ ", f"bold {palette.accent}"), kit.text(state["command"], "bold")))
-        output = str(state.get("output", ""))
-        lines = output.split("\n") if output else []
-        rows.extend(kit.ansi_text(line) for line in lines[-OUTPUT_LINES:])
+        rows.extend(run_output(ctx, state, OUTPUT_LINES))
         code = state.get("exitCode")
-        seconds = int(state.get("durationMs", 0)) / 1000
+        seconds = kit.seconds(int(state.get("durationMs", 0)))
         rows.append(
             Text(
-                f"{'✓' if code == 0 else '✗'} exit {code} · {seconds:.1f} s",
+                f"{'✓' if code == 0 else '✗'} exit {code} · {seconds}",
                 style=f"bold {palette.success if code == 0 else palette.error}",
             )
         )
     else:
-        rows.append(Text("no command: marked completed", style=f"italic {palette.muted}"))
+        rows.append(Text("no command to run: marked completed", style=f"italic {palette.muted}"))
     return Group(*rows)
 
 
 # --- Placeholder, Streaming, Intervention ----------------------------------------------------
 
 
+def _skeleton(ctx: SurfaceContext, rows: int) -> list[RenderableType]:
+    width = ctx.inner_width
+    shares = (6, 8, 5, 7, 4, 6, 9, 5)
+    return kit.skeleton_lines(
+        [width * shares[i % len(shares)] // 10 for i in range(rows)], ctx.palette
+    )
+
+
+def _pending(ctx: SurfaceContext, verb: str, subject: str) -> Text:
+    line = kit.join(
+        (f"{kit.spinner(ctx.frame)} {verb} ", ctx.palette.muted), kit.text(subject, "bold")
+    )
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
+
+
 def run_task_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The run's frame: the task line, the command line, output to come, the exit line."""
     return Group(
-        kit.join(
-            (f"{kit.spinner(ctx.frame)} starting ", ctx.palette.muted),
-            kit.text(ctx.args.get("identifier", ""), "bold"),
-        ),
-        kit.skeleton_bar(ctx.inner_width // 2, ctx.palette),
+        _pending(ctx, "starting", str(ctx.args.get("identifier", ""))),
+        *_skeleton(ctx, 3),
+        Text(f"{kit.spinner(ctx.frame)} no output yet", style=f"italic {ctx.palette.muted}"),
     )
 
 
 def run_task_streaming(ctx: SurfaceContext) -> RenderableType:
+    """The Render's frame, filling in: the task line, then the output's last lines."""
+    palette = ctx.palette
     rows: list[RenderableType] = [
-        kit.join(
-            (f"{kit.spinner(ctx.frame)} running ", ctx.palette.muted),
-            kit.text(ctx.args.get("identifier", ""), "bold"),
-        )
+        _pending(ctx, "running", str(ctx.args.get("identifier", ""))),
+        Text(f"{kit.plural(ctx.output.line_count, 'line')} of output so far", style=palette.muted),
     ]
-    rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, ctx.palette))
+    rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, palette))
     return Group(*rows)
 
 
+def create_task_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The new task's row and its details, before the store has given it an id."""
+    instruction = ctx.args.get("instruction")
+    lines = (
+        min(INSTRUCTION_LINES, kit.line_count(instruction)) if isinstance(instruction, str) else 0
+    )
+    details = sum(1 for key in ("parentIdentifier", "dependsOn", "command") if ctx.args.get(key))
+    return Group(
+        _pending(ctx, "creating", str(ctx.args.get("name", ""))),
+        *_skeleton(ctx, details + lines),
+    )
+
+
+def create_tasks_placeholder(ctx: SurfaceContext) -> RenderableType:
+    tasks = ctx.list_arg("tasks")
+    return Group(
+        _pending(ctx, "creating", kit.plural(len(tasks), "task")),
+        *_skeleton(ctx, min(len(tasks), TABLE_ROWS)),
+    )
+
+
+def list_tasks_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The table's frame: the count line, the header, a skeleton row per task to come."""
+    limit = ctx.args.get("limit")
+    rows = min(int(limit), TABLE_ROWS) if isinstance(limit, int) and limit > 0 else 5
+    return Group(_pending(ctx, "listing", "tasks"), *_skeleton(ctx, rows + 1))
+
+
+def update_status_placeholder(ctx: SurfaceContext) -> RenderableType:
+    subject = f"{ctx.args.get('identifier', '')} → {ctx.args.get('status', '')}"
+    return _pending(ctx, "setting", subject)
+
+
 def create_tasks_streaming(ctx: SurfaceContext) -> RenderableType:
+    """The batch's list, filling in as each task is created."""
+    palette = ctx.palette
     progress = ctx.state.progress
     bar = kit.progress_bar(
-        progress.fraction if progress else None, min(40, ctx.inner_width - 10), ctx.palette
+        progress.fraction if progress else None, min(40, ctx.inner_width - 10), palette
     )
     message = progress.message if progress and progress.message else ""
-    return Group(bar, kit.text(message, ctx.palette.muted))
+    tasks = ctx.list_arg("tasks")
+    head = kit.join((f"{kit.spinner(ctx.frame)} ", palette.muted), bar)
+    head.append_text(kit.text(f"  {message}", palette.muted))
+    head.no_wrap = True
+    head.overflow = "ellipsis"
+    rows: list[RenderableType] = [head]
+    for spec in tasks[:TABLE_ROWS]:
+        name = spec.get("name", "") if isinstance(spec, dict) else ""
+        line = kit.join(("  · ", palette.muted), kit.text(name))
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        rows.append(line)
+    if len(tasks) > TABLE_ROWS:
+        rows.append(kit.more_note(len(tasks) - TABLE_ROWS, TABLE_ROWS, len(tasks), "task", palette))
+    return Group(*rows)
 
 
 def _approval_line(ctx: SurfaceContext) -> Text:
@@ -396,27 +524,14 @@ def run_task_intervention(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
+    notice = kit.ending_notice(ctx)
+    if notice is not None and ctx.api_name != "runTask":
+        return Group(Text(f"📋 {ctx.api_name}", style="bold"), notice)
     if ctx.api_name == "listTasks" and "tasks" in state:
-        tasks = state["tasks"]
-        rows: list[RenderableType] = [
-            Text(f"📋 {state.get('total', len(tasks))} tasks", style="bold")
-        ]
-        rows.append(
-            kit.rows_table(
-                task_rows(tasks[:PORTAL_ROWS], palette),
-                palette,
-                headers=("id", "status", "priority", "name"),
-            )
-        )
-        if int(state.get("total", 0)) > min(len(tasks), PORTAL_ROWS):
-            rows.append(
-                kit.showing(min(len(tasks), PORTAL_ROWS), int(state["total"]), "tasks", palette)
-            )
-        return Group(*rows)
+        return Group(Text("📋 Tasks", style="bold"), task_list(ctx, state, PORTAL_ROWS))
     if ctx.api_name == "createTasks" and "results" in state:
-        rows = [Text("📋 Created tasks", style="bold")]
-        requested = ctx.args.get("tasks")
-        specs = requested if isinstance(requested, list) else []
+        rows: list[RenderableType] = [Text("📋 Created tasks", style="bold")]
+        specs = ctx.list_arg("tasks")
         for index, item in enumerate(state["results"][:PORTAL_ROWS]):
             head = kit.join(
                 (
@@ -436,17 +551,90 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
             if not item.get("success"):
                 rows.append(kit.text(f"error: {item.get('error', '')}", palette.error))
         return Group(*rows)
+    if ctx.api_name == "createTask":
+        return _task_portal(ctx, state)
+    if ctx.api_name == "updateTaskStatus":
+        return _status_portal(ctx, state)
     if ctx.api_name == "runTask":
         rows = [kit.text(f"📋 Run of {ctx.args.get('identifier', '')}", "bold")]
+        if "status" in state and notice is None:
+            rows.append(run_header(ctx, state))
+        if state.get("command"):
+            rows.append(
+                kit.join(("$ ", f"bold {palette.accent}"), kit.text(state["command"], "bold"))
+            )
         if not ctx.output.is_empty():
-            rows.extend(kit.output_tail(ctx.output, 500, palette))
-        elif state.get("output"):
-            rows.extend(kit.ansi_text(line) for line in str(state["output"]).split("\n"))
-        summary = run_task_render(ctx)
-        if summary is not None:
-            rows.append(summary)
+            rows.extend(kit.output_tail(ctx.output, PORTAL_LINES, palette))
+        elif "output" in state:
+            rows.extend(run_output(ctx, state, PORTAL_LINES))
+        if notice is not None:
+            rows.append(notice)
+        elif ctx.error is not None and "command" not in state:
+            failed = _error(ctx, "Running the task")
+            if failed is not None:
+                rows.append(failed)
+        elif "status" in state:
+            code = state.get("exitCode")
+            rows.append(
+                Text(
+                    "no command to run: marked completed"
+                    if not state.get("command")
+                    else f"{'✓' if code == 0 else '✗'} exit {code} · "
+                    f"{kit.seconds(int(state.get('durationMs', 0)))}",
+                    style=f"bold {palette.success if code in (0, None) else palette.error}",
+                )
+            )
         return Group(*rows)
     return None
+
+
+def _task_portal(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
+    """A task as a person reads it: what it is, where it sits, and the whole instruction."""
+    palette = ctx.palette
+    args = ctx.args
+    rows: list[RenderableType] = [kit.text(f"📋 {args.get('name', 'New task')}", "bold")]
+    if "identifier" in state:
+        rows.append(task_table([state], palette, ctx.inner_width, headers=False))
+    failed = _error(ctx, "Creating the task")
+    if failed is not None:
+        rows.append(failed)
+    details: list[tuple[str, object]] = []
+    if args.get("parentIdentifier"):
+        details.append(("subtask of", args["parentIdentifier"]))
+    if args.get("dependsOn"):
+        details.append(("after", ", ".join(map(str, args["dependsOn"]))))
+    if args.get("command"):
+        details.append(("runs", args["command"]))
+    if "priority" in args:
+        details.append(("priority", PRIORITIES.get(int(args.get("priority", 0)), "?")))
+    if details:
+        rows.append(kit.key_values(details, palette))
+    instruction = args.get("instruction")
+    if isinstance(instruction, str) and instruction:
+        rows.append(Text("instruction", style=f"bold {palette.muted}"))
+        rows.append(kit.capped_text(instruction, palette, max_lines=PORTAL_LINES))
+    return Group(*rows)
+
+
+def _status_portal(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
+    palette = ctx.palette
+    rows: list[RenderableType] = [
+        kit.text(f"📋 {ctx.args.get('identifier', '')}: status change", "bold")
+    ]
+    if "status" in state:
+        rendered = update_status_render(ctx)
+        if rendered is not None:
+            rows.append(rendered)
+    else:
+        failed = _error(ctx, "Setting the status")
+        change = kit.join(
+            ("asked: set to ", palette.muted),
+            status_badge(str(ctx.args.get("status", "")), palette),
+        )
+        rows.append(change)
+        if failed is not None:
+            rows.append(failed)
+    return Group(*rows)
 
 
 SURFACES = SurfaceSet(
@@ -464,7 +652,13 @@ SURFACES = SurfaceSet(
         "updateTaskStatus": update_status_render,
         "runTask": run_task_render,
     },
-    placeholders={"runTask": run_task_placeholder},
+    placeholders={
+        "createTask": create_task_placeholder,
+        "createTasks": create_tasks_placeholder,
+        "listTasks": list_tasks_placeholder,
+        "updateTaskStatus": update_status_placeholder,
+        "runTask": run_task_placeholder,
+    },
     streamings={"runTask": run_task_streaming, "createTasks": create_tasks_streaming},
     interventions={
         "updateTaskStatus": update_status_intervention,

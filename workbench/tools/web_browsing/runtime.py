@@ -150,7 +150,8 @@ class WebBrowsingRuntime(BaseRuntime):
                     f"✓ {url} ({page['length']:,} "
                     f"characters{', truncated' if page['truncated'] else ''})\n"
                 )
-            ctx.progress(done, len(urls), f"{done} of {len(urls)} pages")
+            noun = "page" if len(urls) == 1 else "pages"
+            ctx.progress(done, len(urls), f"{done} of {len(urls)} {noun}")
             return page
 
         pages = await asyncio.gather(*(one(url) for url in urls))
@@ -158,7 +159,7 @@ class WebBrowsingRuntime(BaseRuntime):
         state = {"results": list(pages), "succeeded": len(pages) - failed, "failed": failed}
         content = "\n\n---\n\n".join(self._page_text(page) for page in pages)
         if pages and failed == len(pages):
-            message = f"all {len(pages)} pages failed"
+            message = "the page failed" if len(pages) == 1 else f"all {len(pages)} pages failed"
             return to_result(
                 success=False,
                 content=f"{message}.\n{content}",

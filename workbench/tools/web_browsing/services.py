@@ -195,7 +195,8 @@ def load_corpus() -> tuple[CorpusPage, ...]:
     return tuple([*pages, _long_spec_page(), *_archive_pages()])
 
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[a-z0-9]+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+"""Latin words, and each CJK character on its own (a unigram index: no word breaks needed)."""
 
 
 def _terms(text: str) -> list[str]:

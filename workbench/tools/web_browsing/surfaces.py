@@ -14,8 +14,9 @@ from workbench.surfaces.registry import SurfaceSet
 
 RESULT_ROWS = 6
 PAGE_LINES = 12
-PORTAL_RESULTS = 200
-PORTAL_LINES = 500
+PORTAL_RESULTS = 100
+PORTAL_LINES = 400
+PORTAL_MIN_PAGE_LINES = 20
 
 HINTS = {
     "RequestRefused": "The address is private, loopback or link-local. Add it to the allow-list "
@@ -103,7 +104,10 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.error is None and isinstance(state.get("results"), list):
         total = int(state.get("total", len(state["results"])))
-        suffix = Text("(no results)" if total == 0 else f"({total:,})", style=ctx.palette.muted)
+        suffix = Text(
+            "(no results)" if total == 0 else f"({kit.plural(total, 'result')})",
+            style=ctx.palette.muted,
+        )
     return kit.status_line(
         ctx,
         "Searching",
@@ -114,7 +118,27 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+def _no_results(ctx: SurfaceContext) -> RenderableType:
+    palette = ctx.palette
+    return Group(
+        kit.join(("∅ no results for ", palette.muted), kit.text(ctx.args.get("query", ""), "bold")),
+        Text("try fewer or broader words, or another category", style=f"italic {palette.muted}"),
+    )
+
+
+def _search_header(ctx: SurfaceContext, state: dict[str, Any], total: int) -> Text:
+    palette = ctx.palette
+    header = kit.join((kit.plural(total, "result"), "bold"))
+    engine = state.get("engine")
+    if engine:
+        header.append_text(kit.text(f" · {engine}", palette.muted))
+    return header
+
+
 def search_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the search")
+    if notice is not None:
+        return notice
     failed = _error_view(ctx, "Search")
     if failed is not None:
         return failed
@@ -123,25 +147,16 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
     if not isinstance(results, list):
         return None
     palette = ctx.palette
-    query = str(ctx.args.get("query", ""))
     if not results:
-        return Group(
-            kit.join(("∅ no results for ", palette.muted), kit.text(query, "bold")),
-            Text(
-                "try fewer or broader words, or another category", style=f"italic {palette.muted}"
-            ),
-        )
-    total = int(state.get("total", len(results)))
-    header = kit.join(
-        (f"{total:,} result{'s' if total != 1 else ''}", "bold"),
-        (f" · {state.get('engine', 'search')}", palette.muted),
-    )
-    rows: list[RenderableType] = [header]
+        return _no_results(ctx)
+    total = max(int(state.get("total", len(results))), len(results))
+    rows: list[RenderableType] = [_search_header(ctx, state, total)]
     for result in results[:RESULT_ROWS]:
         rows.append(_result_block(result, palette, ctx.inner_width))
     shown = min(len(results), RESULT_ROWS)
-    if total > shown:
-        rows.append(kit.more_note(total - shown, shown, total, "results", palette))
+    note = kit.returned_note(shown, len(results), total, "result", palette)
+    if note.plain:
+        rows.append(note)
     if state.get("unresponsiveEngines"):
         rows.append(
             kit.text(
@@ -152,7 +167,15 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows)
 
 
+def expected_results(ctx: SurfaceContext) -> int:
+    """How many result blocks the Render will show, as far as the args can tell."""
+    limit = ctx.args.get("limit")
+    wanted = int(limit) if isinstance(limit, int) and limit > 0 else RESULT_ROWS
+    return min(wanted, RESULT_ROWS)
+
+
 def search_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The Render's frame: the header line, then a skeleton per result block to come."""
     palette = ctx.palette
     rows: list[RenderableType] = [
         kit.join(
@@ -161,9 +184,9 @@ def search_placeholder(ctx: SurfaceContext) -> RenderableType:
         )
     ]
     width = ctx.inner_width
-    for share in (7, 5, 6):
-        rows.append(kit.skeleton_bar(width * share // 10, palette))
-        rows.append(kit.skeleton_bar(width * 3 // 10, palette))
+    for index in range(expected_results(ctx)):
+        share = (7, 5, 6, 8, 4, 6)[index % 6]
+        rows.extend(kit.skeleton_lines((width * share // 10, width * 4 // 10, width - 4), palette))
     return Group(*rows)
 
 
@@ -174,13 +197,13 @@ def crawl_single_inspector(ctx: SurfaceContext) -> RenderableType:
     state = _state(ctx)
     pages = state.get("results") if isinstance(state.get("results"), list) else []
     suffix = None
-    subject = kit.text(short_url(str(ctx.args.get("url", "")), 50))
+    subject = kit.text(short_url(str(ctx.args.get("url", "")), 200))
     if pages and ctx.error is None:
         page = pages[0]
         suffix = Text(
             "(no readable text)"
             if not page.get("content")
-            else f"({int(page.get('length', 0)):,} characters)",
+            else f"({kit.plural(int(page.get('length', 0)), 'character')})",
             style=ctx.palette.muted,
         )
     return kit.status_line(
@@ -189,23 +212,23 @@ def crawl_single_inspector(ctx: SurfaceContext) -> RenderableType:
 
 
 def crawl_multi_inspector(ctx: SurfaceContext) -> RenderableType:
-    urls = ctx.args.get("urls") if isinstance(ctx.args.get("urls"), list) else []
+    urls = ctx.list_arg("urls")
     state = _state(ctx)
     suffix = None
-    if "succeeded" in state:
+    if "succeeded" in state and ctx.error is None:
         suffix = Text(
             f"({state['succeeded']} read"
             + (f", {state['failed']} failed)" if state.get("failed") else ")"),
             style=ctx.palette.error if state.get("failed") else ctx.palette.muted,
         )
-    subject = kit.text(f"{len(urls)} page{'s' if len(urls) != 1 else ''}" if urls else "")
+    subject = kit.text(kit.plural(len(urls), "page") if urls else "")
     return kit.status_line(
         ctx, "Reading", "Read", subject, suffix, verb_failed="Could not read pages"
     )
 
 
 def _page_view(
-    page: dict[str, Any], palette: Palette, width: int, max_lines: int
+    page: dict[str, Any], palette: Palette, width: int, max_lines: int, *, preview: bool = False
 ) -> RenderableType:
     if "error" in page:
         error = page["error"]
@@ -220,8 +243,12 @@ def _page_view(
         ("✓ ", palette.success),
         kit.text(page.get("title") or short_url(str(page.get("url", ""))), "bold"),
     )
+    title.no_wrap = True
+    title.overflow = "ellipsis"
     meta = kit.text(short_url(str(page.get("url", "")), width - 24), palette.primary)
-    meta.append(f" · {int(page.get('length', 0)):,} characters", style=palette.muted)
+    meta.append(f" · {kit.plural(int(page.get('length', 0)), 'character')}", style=palette.muted)
+    meta.no_wrap = True
+    meta.overflow = "ellipsis"
     rows: list[RenderableType] = [title, meta]
     content = str(page.get("content") or "")
     if not content:
@@ -233,13 +260,14 @@ def _page_view(
         )
         return Group(*rows)
     if max_lines:
-        rows.append(kit.capped_text(content, palette, max_lines=max_lines))
+        rows.append(
+            kit.capped_text(content, palette, max_lines=max_lines, width=width if preview else None)
+        )
     if page.get("truncated"):
         rows.append(
             Text(
-                f"page capped: the model received {len(content):,} "
-                f"of {int(page.get('length', 0)):,} "
-                "characters",
+                f"page capped: the model received {len(content):,} of "
+                f"{kit.plural(int(page.get('length', 0)), 'character')}",
                 style=f"italic {palette.warning}",
             )
         )
@@ -247,64 +275,117 @@ def _page_view(
 
 
 def crawl_single_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the page read")
+    if notice is not None:
+        return notice
     failed = _error_view(ctx, "Reading the page")
     if failed is not None:
         return failed
     pages = _state(ctx).get("results")
     if not isinstance(pages, list) or not pages:
         return None
-    return _page_view(pages[0], ctx.palette, ctx.inner_width, PAGE_LINES)
+    return _page_view(pages[0], ctx.palette, ctx.inner_width, PAGE_LINES, preview=True)
+
+
+def _multi_header(ctx: SurfaceContext, state: dict[str, Any], pages: int) -> Text:
+    palette = ctx.palette
+    header = kit.join((f"{state.get('succeeded', 0)} of {kit.plural(pages, 'page')} read", "bold"))
+    if state.get("failed"):
+        header.append(f" · {state['failed']} failed", style=f"bold {palette.error}")
+    return header
 
 
 def crawl_multi_render(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the crawl")
+    if notice is not None:
+        return notice
     state = _state(ctx)
     pages = state.get("results")
     if not isinstance(pages, list):
         return _error_view(ctx, "Reading the pages")
     palette = ctx.palette
-    header = kit.join((f"{state.get('succeeded', 0)} of {len(pages)} pages read", "bold"))
-    if state.get("failed"):
-        header.append(f" · {state['failed']} failed", style=f"bold {palette.error}")
-    rows: list[RenderableType] = [header]
+    rows: list[RenderableType] = [_multi_header(ctx, state, len(pages))]
     for page in pages[:RESULT_ROWS]:
         rows.append(_page_view(page, palette, ctx.inner_width, 0))
     if len(pages) > RESULT_ROWS:
         rows.append(
-            kit.more_note(len(pages) - RESULT_ROWS, RESULT_ROWS, len(pages), "pages", palette)
+            kit.more_note(len(pages) - RESULT_ROWS, RESULT_ROWS, len(pages), "page", palette)
         )
     return Group(*rows)
 
 
-def crawl_placeholder(ctx: SurfaceContext) -> RenderableType:
+def crawl_single_placeholder(ctx: SurfaceContext) -> RenderableType:
+    """The page view's frame: title and address, then the lines of text to come."""
     palette = ctx.palette
-    requested = ctx.args.get("urls")
-    urls = requested if isinstance(requested, list) else [ctx.args.get("url", "")]
+    width = ctx.inner_width
+    rows: list[RenderableType] = [
+        kit.join(
+            (f"{kit.spinner(ctx.frame)} reading ", palette.muted),
+            kit.text(short_url(str(ctx.args.get("url", "")), width - 12), "bold"),
+        ),
+        kit.skeleton_bar(width * 4 // 10, palette),
+    ]
+    shares = (9, 10, 8, 10, 7, 9, 10, 6, 9, 10, 8, 5)
+    rows.extend(kit.skeleton_lines([width * share // 10 for share in shares[:PAGE_LINES]], palette))
+    return Group(*rows)
+
+
+def _page_rows(
+    ctx: SurfaceContext, urls: list[Any], done: dict[str, tuple[str, str]]
+) -> list[RenderableType]:
+    """Two rows per page, like the Render: what it is, then how it went."""
+    palette = ctx.palette
     rows: list[RenderableType] = []
     for url in urls[:RESULT_ROWS]:
-        rows.append(
-            kit.join(
-                (f"{kit.spinner(ctx.frame)} ", palette.muted),
-                kit.text(short_url(str(url), ctx.inner_width - 4), "bold"),
-            )
+        status, detail = done.get(str(url), (None, ""))
+        mark, colour = ("✓ ", palette.success) if status == "ok" else ("✗ ", palette.error)
+        first = kit.join(
+            (mark if status else f"{kit.spinner(ctx.frame)} ", colour if status else palette.muted),
+            kit.text(short_url(str(url), ctx.inner_width - 4), "bold"),
         )
-        rows.append(kit.skeleton_bar(ctx.inner_width * 6 // 10, palette))
+        first.no_wrap = True
+        first.overflow = "ellipsis"
+        rows.append(first)
+        if status is None:
+            rows.append(kit.skeleton_bar(ctx.inner_width * 4 // 10, palette))
+        else:
+            rows.append(kit.text(detail or status, palette.muted))
     if len(urls) > RESULT_ROWS:
-        rows.append(
-            kit.more_note(len(urls) - RESULT_ROWS, RESULT_ROWS, len(urls), "pages", palette)
-        )
-    return Group(*rows)
+        rows.append(kit.more_note(len(urls) - RESULT_ROWS, RESULT_ROWS, len(urls), "page", palette))
+    return rows
+
+
+def crawl_multi_placeholder(ctx: SurfaceContext) -> RenderableType:
+    urls = ctx.list_arg("urls")
+    header = kit.join(
+        (f"{kit.spinner(ctx.frame)} reading {kit.plural(len(urls), 'page')}", ctx.palette.muted)
+    )
+    return Group(header, *_page_rows(ctx, urls, {}))
 
 
 def crawl_multi_streaming(ctx: SurfaceContext) -> RenderableType:
+    """The Render's list, filling in: each page turns ✓ or ✗ as the crawler reports it."""
     palette = ctx.palette
+    urls = ctx.list_arg("urls")
+    # The crawler reports "✓ URL (N characters)" or "✗ URL: ErrorType" per page.
+    done: dict[str, tuple[str, str]] = {}
+    for line in ctx.output.tail(ctx.output.line_count or 1):
+        text = line.text
+        if text.startswith("✓ "):
+            url, _, detail = text[2:].partition(" (")
+            done[url] = ("ok", detail.rstrip(")"))
+        elif text.startswith("✗ "):
+            url, _, detail = text[2:].partition(": ")
+            done[url] = ("failed", detail)
     progress = ctx.state.progress
     fraction = progress.fraction if progress is not None else None
-    bar = kit.progress_bar(fraction, min(40, ctx.inner_width - 16), palette)
-    if progress is not None and progress.message:
-        bar.append_text(kit.text(f"  {progress.message}", palette.muted))
-    rows: list[RenderableType] = [bar]
-    rows.extend(kit.output_tail(ctx.output, 10, palette))
-    return Group(*rows)
+    header = kit.join(
+        (f"{kit.spinner(ctx.frame)} {len(done)} of {kit.plural(len(urls), 'page')} read ", "bold")
+    )
+    header.append_text(kit.progress_bar(fraction, min(20, ctx.inner_width // 4), palette))
+    header.no_wrap = True
+    header.overflow = "ellipsis"
+    return Group(header, *_page_rows(ctx, urls, done))
 
 
 # --- Portal ---------------------------------------------------------------------------------
@@ -313,6 +394,9 @@ def crawl_multi_streaming(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
+    notice = kit.ending_notice(ctx)
+    if notice is not None:
+        return notice
     if ctx.error is not None:
         failed = _error_view(ctx, ctx.api_name)
         if ctx.api_name != "crawlMultiPages" or failed is None:
@@ -321,28 +405,28 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
         results = state.get("results")
         if not isinstance(results, list):
             return None
-        total = int(state.get("total", len(results)))
-        rows: list[RenderableType] = [
-            kit.join(
-                ("🔍 ", ""),
-                kit.text(ctx.args.get("query", ""), "bold"),
-                (f" · {total:,} results · {state.get('engine', '')}", palette.muted),
-            )
-        ]
+        total = max(int(state.get("total", len(results))), len(results))
+        title = kit.join(("🔍 ", ""), kit.text(ctx.args.get("query", ""), "bold"))
+        if not results:
+            return Group(title, _no_results(ctx))
+        rows: list[RenderableType] = [title, _search_header(ctx, state, total)]
         for index, result in enumerate(results[:PORTAL_RESULTS], start=1):
             rows.append(Text(f"{index}.", style=palette.muted))
             rows.append(_result_block(result, palette, ctx.inner_width, snippet_lines=3))
         shown = min(len(results), PORTAL_RESULTS)
-        if total > shown:
-            rows.append(kit.showing(shown, total, "results (the service returned these)", palette))
+        note = kit.returned_note(shown, len(results), total, "result", palette)
+        if note.plain:
+            rows.append(note)
         return Group(*rows)
     pages = state.get("results")
     if not isinstance(pages, list):
         return None
+    # A side panel, not an archive: every page gets its share of the lines.
+    per_page = max(PORTAL_MIN_PAGE_LINES, PORTAL_LINES // max(1, len(pages)))
     rows = []
     for page in pages:
-        rows.append(_page_view(page, palette, ctx.inner_width, PORTAL_LINES))
-        rows.append(Text("─" * max(10, ctx.inner_width // 2), style=palette.muted))
+        rows.append(_page_view(page, palette, ctx.inner_width, per_page))
+        rows.append(Text("─" * max(10, ctx.inner_width // 2), style=palette.divider))
     return Group(*rows)
 
 
@@ -359,8 +443,8 @@ SURFACES = SurfaceSet(
     },
     placeholders={
         "search": search_placeholder,
-        "crawlSinglePage": crawl_placeholder,
-        "crawlMultiPages": crawl_placeholder,
+        "crawlSinglePage": crawl_single_placeholder,
+        "crawlMultiPages": crawl_multi_placeholder,
     },
     streamings={"crawlMultiPages": crawl_multi_streaming},
     portal=portal,

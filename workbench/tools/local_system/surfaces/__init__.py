@@ -33,6 +33,8 @@ SURFACES = SurfaceSet(
     placeholders={
         "listFiles": in_flight.list_files_placeholder,
         "readFile": in_flight.read_file_placeholder,
+        "writeFile": in_flight.write_file_placeholder,
+        "editFile": in_flight.edit_file_placeholder,
         "globFiles": in_flight.glob_files_placeholder,
         "grepContent": in_flight.grep_content_placeholder,
         "runCommand": in_flight.run_command_placeholder,

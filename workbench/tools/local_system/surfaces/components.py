@@ -49,6 +49,24 @@ def entry_row(entry: dict[str, Any], palette: Palette) -> list[Text]:
     return [Text(icon, style=palette.muted), name, size]
 
 
+def entry_table(entries: list[dict[str, Any]], palette: Palette, width: int) -> RenderableType:
+    """Entries as rows: the mark and the size keep their columns, long names give way."""
+    return kit.rows_table(
+        (entry_row(entry, palette) for entry in entries), palette, keep=(0, 2), width=width
+    )
+
+
+def empty_line(ctx: SurfaceContext, *parts: Text | str) -> Text:
+    """``∅ src is empty: no files or folders`` — an empty result said in a sentence."""
+    line = Text("∅ ", style=ctx.palette.muted)
+    for part in parts:
+        if isinstance(part, Text):
+            line.append_text(part)
+        else:
+            line.append(part, style=ctx.palette.muted)
+    return line
+
+
 def error_view(ctx: SurfaceContext, what: str) -> RenderableType | None:
     """The error box for a failed file/command call: what failed, where, and a hint."""
     if ctx.error is None:

@@ -1,11 +1,14 @@
-"""One-line Inspectors for every local-system API: "-ing" while running, past tense after."""
+"""One-line Inspectors for every local-system API: "-ing" while running, past tense after.
+
+``kit.status_line`` keeps each one on one line at any width (the path or command gives way,
+the status stays) and words the endings that are not a result: skipped, cancelled, blocked.
+"""
 
 from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
 
-from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces.components import path_of, state_of
@@ -16,7 +19,7 @@ def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | 
         return None
     if total == 0:
         return Text(f"({empty})", style=ctx.palette.muted)
-    return Text(f"({total:,} {noun})", style=ctx.palette.muted)
+    return Text(f"({kit.plural(total, noun)})", style=ctx.palette.muted)
 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
@@ -26,8 +29,9 @@ def list_files(ctx: SurfaceContext) -> RenderableType:
         "Listing",
         "Listed",
         kit.text(path_of(ctx, default=".")),
-        _count(ctx, state.get("total"), "entries", "empty"),
+        _count(ctx, state.get("total"), "entry", "empty"),
         verb_failed="Could not list",
+        cut="middle",
     )
 
 
@@ -35,12 +39,21 @@ def read_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "totalLines" in state:
+        total = int(state["totalLines"])
         suffix = Text(
-            f"(lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,})",
+            "(empty)"
+            if total == 0
+            else f"(lines {state['startLine']:,}-{state['endLine']:,} of {total:,})",
             style=ctx.palette.muted,
         )
     return kit.status_line(
-        ctx, "Reading", "Read", kit.text(path_of(ctx)), suffix, verb_failed="Could not read"
+        ctx,
+        "Reading",
+        "Read",
+        kit.text(path_of(ctx)),
+        suffix,
+        verb_failed="Could not read",
+        cut="middle",
     )
 
 
@@ -48,16 +61,16 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "bytesWritten" in state:
-        suffix = Text(
-            f"({'new, ' if state.get('created') else ''}"
-            f"{kit.human_size(int(state['bytesWritten']))})",
-            style=ctx.palette.muted,
-        )
-    verb_active = (
-        "Awaiting approval to write" if ctx.phase is Phase.AWAITING_APPROVAL else "Writing"
-    )
+        size = kit.human_size(int(state["bytesWritten"]))
+        suffix = Text(f"({'new, ' if state.get('created') else ''}{size})", style=ctx.palette.muted)
     return kit.status_line(
-        ctx, verb_active, "Wrote", kit.text(path_of(ctx)), suffix, verb_failed="Could not write"
+        ctx,
+        "Writing",
+        "Wrote",
+        kit.text(path_of(ctx)),
+        suffix,
+        verb_failed="Could not write",
+        cut="middle",
     )
 
 
@@ -65,14 +78,22 @@ def edit_file(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     if ctx.error is None and "linesAdded" in state:
-        suffix = Text.assemble(
-            (f"+{state['linesAdded']}", ctx.palette.success),
-            " ",
-            (f"-{state['linesRemoved']}", ctx.palette.error),
-        )
-    verb_active = "Awaiting approval to edit" if ctx.phase is Phase.AWAITING_APPROVAL else "Editing"
+        if not state.get("linesAdded") and not state.get("linesRemoved"):
+            suffix = Text("(no change)", style=ctx.palette.muted)
+        else:
+            suffix = Text.assemble(
+                (f"+{state['linesAdded']}", ctx.palette.success),
+                " ",
+                (f"-{state['linesRemoved']}", ctx.palette.error),
+            )
     return kit.status_line(
-        ctx, verb_active, "Edited", kit.text(path_of(ctx)), suffix, verb_failed="Could not edit"
+        ctx,
+        "Editing",
+        "Edited",
+        kit.text(path_of(ctx)),
+        suffix,
+        verb_failed="Could not edit",
+        cut="middle",
     )
 
 
@@ -83,7 +104,7 @@ def glob_files(ctx: SurfaceContext) -> RenderableType:
         "Finding",
         "Found",
         kit.text(path_of(ctx, "pattern")),
-        _count(ctx, state.get("total"), "files", "no matches"),
+        _count(ctx, state.get("total"), "file", "no matches"),
         verb_failed="Could not search",
     )
 
@@ -98,7 +119,9 @@ def grep_content(ctx: SurfaceContext) -> RenderableType:
     if ctx.error is None and isinstance(state.get("total"), int):
         total = state["total"]
         suffix = Text(
-            "(no matches)" if total == 0 else f"({total:,} in {state.get('files', 0)} files)",
+            "(no matches)"
+            if total == 0
+            else f"({total:,} in {kit.plural(int(state.get('files', 0)), 'file')})",
             style=ctx.palette.muted,
         )
     return kit.status_line(
@@ -112,13 +135,14 @@ def run_command(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     if "exitCode" in state or "signal" in state:
         if state.get("timedOut"):
-            suffix = Text("(killed: timeout)", style=palette.error)
+            suffix = Text(
+                f"(killed after {kit.seconds(int(state.get('durationMs', 0)))})",
+                style=palette.error,
+            )
         elif state.get("exitCode") == 0:
             suffix = Text("→ exit 0", style=palette.success)
         elif state.get("signal"):
             suffix = Text(f"→ signal {state['signal']}", style=palette.error)
         else:
             suffix = Text(f"→ exit {state.get('exitCode')}", style=palette.error)
-    verb_active = "Awaiting approval to run" if ctx.phase is Phase.AWAITING_APPROVAL else "Running"
-    line = kit.status_line(ctx, verb_active, "Ran", kit.text(path_of(ctx, "command")), suffix)
-    return line
+    return kit.status_line(ctx, "Running", "Ran", kit.text(path_of(ctx, "command")), suffix)

@@ -57,15 +57,15 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
-    lines = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
+    lines = kit.line_count(content)
+    size = kit.human_size(len(content.encode("utf-8")))
     rows: list[RenderableType] = [_why(ctx)]
     rows.append(
         kit.join(
             ("write ", palette.muted),
             kit.text(path, "bold"),
             (
-                f" · {lines:,} lines · {kit.human_size(len(content.encode('utf-8')))} "
-                "· replaces the whole file if it exists",
+                f" · {kit.plural(lines, 'line')} · {size} · replaces the whole file if it exists",
                 palette.muted,
             ),
         )
@@ -119,6 +119,8 @@ def path_scope(ctx: SurfaceContext) -> RenderableType:
     rows.append(Text(f"{ctx.api_name} will read outside the workspace:", style=palette.muted))
     rows.extend(kit.text(f"  {path}", f"bold {palette.warning}") for path in paths[:6])
     if len(paths) > 6:
-        rows.append(kit.showing(6, len(paths), "paths", palette))
-    rows.append(kit.json_block(ctx.args, palette, max_lines=8))
+        rows.append(kit.showing(6, len(paths), "path", palette))
+    others = {key: value for key, value in ctx.args.items() if value not in paths}
+    if others:
+        rows.append(kit.args_table(others, palette, ctx.inner_width))
     return Group(*rows)

@@ -11,18 +11,22 @@ from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces import renders
 from workbench.tools.local_system.surfaces.components import (
-    entry_row,
+    empty_line,
+    entry_table,
     error_view,
     language_of,
     path_of,
     state_of,
 )
 
-PORTAL_ROWS = 500
-PORTAL_LINES = 500
+PORTAL_ROWS = 200
+PORTAL_LINES = 400
 
 
 def portal(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx)
+    if notice is not None and ctx.api_name != "runCommand":
+        return Group(_title(ctx, ctx.api_name), notice)
     failed = error_view(ctx, ctx.api_name)
     state = state_of(ctx)
     route = {
@@ -43,30 +47,39 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def _title(ctx: SurfaceContext, text: str) -> Text:
-    return kit.join(
+    line = kit.join(
         (f"{ctx.emoji} {text} ", "bold"),
         kit.text(
             path_of(ctx) or path_of(ctx, "pattern") or path_of(ctx, "command"), ctx.palette.primary
         ),
     )
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
 
 
 def _list(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     entries = state.get("entries")
     if not isinstance(entries, list):
         return None
-    total = int(state.get("total", len(entries)))
+    if not entries:
+        return Group(
+            _title(ctx, "Directory"),
+            empty_line(
+                ctx, kit.text(path_of(ctx, default="."), "bold"), " is empty: no files or folders"
+            ),
+        )
+    total = max(int(state.get("total", len(entries))), len(entries))
     rows: list[RenderableType] = [
         _title(ctx, "Directory"),
-        Text(f"{total:,} entries (the tool returned {len(entries):,})", style=ctx.palette.muted),
+        Text(kit.plural(total, "entry"), style=ctx.palette.muted),
+        entry_table(entries[:PORTAL_ROWS], ctx.palette, ctx.inner_width),
     ]
-    rows.append(
-        kit.rows_table(
-            (entry_row(entry, ctx.palette) for entry in entries[:PORTAL_ROWS]), ctx.palette
-        )
+    note = kit.returned_note(
+        min(len(entries), PORTAL_ROWS), len(entries), total, "entry", ctx.palette
     )
-    if len(entries) > PORTAL_ROWS or total > len(entries):
-        rows.append(kit.showing(min(len(entries), PORTAL_ROWS), total, "entries", ctx.palette))
+    if note.plain:
+        rows.append(note)
     return Group(*rows)
 
 
@@ -74,11 +87,17 @@ def _read(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     if "content" not in state:
         return None
     path = path_of(ctx)
-    return Group(
+    total = int(state.get("totalLines", 0))
+    if total == 0:
+        return Group(
+            _title(ctx, "File"),
+            empty_line(ctx, kit.text(path, "bold"), " is empty: it has no lines"),
+        )
+    start, end = int(state["startLine"]), int(state["endLine"])
+    rows: list[RenderableType] = [
         _title(ctx, "File"),
         Text(
-            f"lines {state['startLine']}-{state['endLine']} of {state['totalLines']:,} "
-            f"· {kit.human_size(int(state.get('size', 0)))}",
+            f"lines {start:,}-{end:,} of {total:,} · {kit.human_size(int(state.get('size', 0)))}",
             style=ctx.palette.muted,
         ),
         kit.code_block(
@@ -86,14 +105,28 @@ def _read(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
             language_of(path, state),
             ctx.palette,
             max_lines=PORTAL_LINES,
-            start_line=int(state["startLine"]),
+            start_line=start,
+            total_lines=end - start + 1,
         ),
-    )
+    ]
+    if state.get("truncated"):
+        rows.append(
+            Text(
+                f"the tool returned lines {start:,}-{end:,}; the file has {total:,}",
+                style=f"italic {ctx.palette.muted}",
+            )
+        )
+    return Group(*rows)
 
 
 def _write(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
+    if not content:
+        return Group(
+            _title(ctx, "Written file"),
+            empty_line(ctx, kit.text(path, "bold"), " is now empty: nothing was written to it"),
+        )
     return Group(
         _title(ctx, "Written file"),
         kit.code_block(content, language_of(path, {}), ctx.palette, max_lines=PORTAL_LINES),
@@ -103,24 +136,20 @@ def _write(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
 def _edit(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     if "diff" not in state:
         return None
+    unchanged = renders.no_change(ctx, state)
+    if unchanged is not None:
+        return Group(_title(ctx, "Edit"), unchanged)
     return Group(
-        _title(ctx, "Edit"), kit.diff_block(str(state["diff"]), ctx.palette, max_lines=PORTAL_LINES)
+        _title(ctx, "Edit"),
+        renders.edit_summary(ctx, state),
+        kit.diff_block(str(state["diff"]), ctx.palette, max_lines=PORTAL_LINES),
     )
 
 
 def _glob(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
-    matches = state.get("matches")
-    if not isinstance(matches, list):
+    if not isinstance(state.get("matches"), list):
         return None
-    total = int(state.get("total", len(matches)))
-    rows: list[RenderableType] = [
-        _title(ctx, "Files matching"),
-        Text(f"{total:,} files", style=ctx.palette.muted),
-    ]
-    rows.extend(kit.text(match) for match in matches[:PORTAL_ROWS])
-    if total > min(len(matches), PORTAL_ROWS):
-        rows.append(kit.showing(min(len(matches), PORTAL_ROWS), total, "files", ctx.palette))
-    return Group(*rows)
+    return Group(_title(ctx, "Files matching"), renders.glob_view(ctx, state, PORTAL_ROWS))
 
 
 def _grep(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
@@ -130,24 +159,26 @@ def _grep(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
 
 
 def _command(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
+    palette = ctx.palette
     rows: list[RenderableType] = [renders.command_header(ctx)]
     output = ctx.output
     if not output.is_empty():
         lines = output.tail(PORTAL_LINES)
         if output.line_count > len(lines):
-            rows.append(
-                kit.showing(len(lines), output.line_count, "lines (the last ones)", ctx.palette)
-            )
+            rows.append(kit.hidden_lines_note(len(lines), output.line_count, palette))
         rows.extend(
-            kit.ansi_text(line.text, ctx.palette.error if line.stream == "stderr" else "")
+            kit.output_text(line.text, palette, palette.error if line.stream == "stderr" else "")
             for line in lines
         )
     elif state.get("output"):
-        rows.extend(kit.ansi_text(line) for line in str(state["output"]).split("\n"))
-    if state:
-        summary = renders.run_command(ctx)
-        if summary is not None:
-            rows.append(Text(""))
-            rows.append(Text("result", style=f"bold {ctx.palette.muted}"))
-            rows.append(summary)
+        rows.extend(kit.output_text(line, palette) for line in str(state["output"]).split("\n"))
+    else:
+        rows.append(Text("∅ the command printed nothing", style=f"italic {palette.muted}"))
+    notice = kit.ending_notice(ctx, what="the command")
+    if notice is not None:
+        rows.append(Text(""))
+        rows.append(notice)
+    elif "exitCode" in state or "signal" in state:
+        rows.append(Text(""))
+        rows.append(renders.command_status(ctx, state))
     return Group(*rows)

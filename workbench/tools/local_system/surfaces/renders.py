@@ -11,7 +11,8 @@ from rich.text import Text
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces.components import (
-    entry_row,
+    empty_line,
+    entry_table,
     error_view,
     language_of,
     path_of,
@@ -19,16 +20,23 @@ from workbench.tools.local_system.surfaces.components import (
 )
 
 LIST_ROWS = 12
-FILE_LINES = 24
+FILE_LINES = 20
 GREP_ROWS = 14
 OUTPUT_LINES = 15
+DIFF_LINES = 24
 
 
 def header(ctx: SurfaceContext, *parts: Text | str | tuple[object, str]) -> Text:
-    return kit.join(*parts)
+    line = kit.join(*parts)
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
 
 
 def list_files(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the listing")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Listing")
     if failed is not None:
         return failed
@@ -39,23 +47,23 @@ def list_files(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx, default=".")
     entries: list[dict[str, Any]] = state["entries"]
     if not entries:
-        return Text.assemble(
-            ("∅ ", palette.muted),
-            kit.text(path),
-            (" is empty — no files or directories", palette.muted),
-        )
-    total = int(state.get("total", len(entries)))
+        return empty_line(ctx, kit.text(path, "bold"), " is empty: no files or folders")
+    total = max(int(state.get("total", len(entries))), len(entries))
     shown = entries[:LIST_ROWS]
     rows: list[RenderableType] = [
-        header(ctx, (f"{total:,} entries in ", palette.muted), kit.text(path, "bold"))
+        header(ctx, (f"{kit.plural(total, 'entry')} in ", palette.muted), kit.text(path, "bold")),
+        entry_table(shown, palette, ctx.inner_width),
     ]
-    rows.append(kit.rows_table((entry_row(entry, palette) for entry in shown), palette))
-    if total > len(shown):
-        rows.append(kit.more_note(total - len(shown), len(shown), total, "entries", palette))
+    note = kit.returned_note(len(shown), len(entries), total, "entry", palette)
+    if note.plain:
+        rows.append(note)
     return Group(*rows)
 
 
 def read_file(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the read")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Reading")
     if failed is not None:
         return failed
@@ -66,28 +74,34 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx)
     total = int(state.get("totalLines", 0))
     if total == 0:
-        return Text.assemble(
-            ("∅ ", palette.muted), kit.text(path), (" is empty (0 lines)", palette.muted)
-        )
+        return empty_line(ctx, kit.text(path, "bold"), " is empty: it has no lines")
     start, end = int(state["startLine"]), int(state["endLine"])
     language = language_of(path, state)
     top = header(
         ctx,
         kit.text(path, "bold"),
         (
-            f" · lines {start}-{end} of {total:,} "
-            f"· {language} · {kit.human_size(int(state.get('size', 0)))}",
+            f" · lines {start:,}-{end:,} of {total:,} · {language} · "
+            f"{kit.human_size(int(state.get('size', 0)))}",
             palette.muted,
         ),
     )
     rows: list[RenderableType] = [
         top,
-        kit.code_block(state["content"], language, palette, max_lines=FILE_LINES, start_line=start),
+        kit.code_block(
+            state["content"],
+            language,
+            palette,
+            max_lines=FILE_LINES,
+            start_line=start,
+            total_lines=end - start + 1,
+            width=ctx.inner_width,
+        ),
     ]
     if state.get("truncated"):
         rows.append(
             Text(
-                f"the tool returned lines {start}-{end}; the file has {total:,}",
+                f"the tool returned lines {start:,}-{end:,}; the file has {total:,}",
                 style=f"italic {palette.muted}",
             )
         )
@@ -95,6 +109,9 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def write_file(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the write")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Writing")
     if failed is not None:
         return failed
@@ -105,69 +122,126 @@ def write_file(ctx: SurfaceContext) -> RenderableType | None:
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
     verb = "created" if state.get("created") else "overwritten"
+    lines = int(state.get("lines", 0))
     top = header(
         ctx,
         ("✓ ", palette.success),
         kit.text(path, "bold"),
         (
-            f" {verb} · {kit.human_size(int(state['bytesWritten']))} "
-            f"· {int(state.get('lines', 0)):,} "
-            "lines",
+            f" {verb} · {kit.human_size(int(state['bytesWritten']))} · {kit.plural(lines, 'line')}",
             palette.muted,
         ),
     )
     if not content:
-        return Group(top, Text("the file is now empty", style=f"italic {palette.muted}"))
-    return Group(top, kit.code_block(content, language_of(path, {}), palette, max_lines=10))
+        return Group(
+            top,
+            Text(
+                "∅ the file is now empty: nothing was written to it",
+                style=f"italic {palette.muted}",
+            ),
+        )
+    return Group(
+        top,
+        kit.code_block(
+            content,
+            language_of(path, {}),
+            palette,
+            max_lines=10,
+            total_lines=lines,
+            width=ctx.inner_width,
+        ),
+    )
+
+
+def edit_summary(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
+    palette = ctx.palette
+    return header(
+        ctx,
+        kit.text(path_of(ctx), "bold"),
+        (f" · {kit.plural(int(state.get('replacements', 1)), 'replacement')} · ", palette.muted),
+        (f"+{state.get('linesAdded', 0)}", palette.success),
+        " ",
+        (f"-{state.get('linesRemoved', 0)}", palette.error),
+    )
+
+
+def no_change(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
+    """An edit that changed nothing says so, instead of an empty diff."""
+    if str(state.get("diff", "")).strip():
+        return None
+    return empty_line(
+        ctx,
+        kit.text(path_of(ctx), "bold"),
+        " is unchanged: the new text is the same as the old",
+    )
 
 
 def edit_file(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the edit")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Editing")
     if failed is not None:
         return failed
     state = state_of(ctx)
     if "diff" not in state:
         return None
-    palette = ctx.palette
-    top = header(
-        ctx,
-        kit.text(path_of(ctx), "bold"),
-        (f" · {state.get('replacements', 1)} replacement(s) · ", palette.muted),
-        (f"+{state.get('linesAdded', 0)}", palette.success),
-        " ",
-        (f"-{state.get('linesRemoved', 0)}", palette.error),
+    unchanged = no_change(ctx, state)
+    if unchanged is not None:
+        return unchanged
+    return Group(
+        edit_summary(ctx, state),
+        kit.diff_block(str(state["diff"]), ctx.palette, max_lines=DIFF_LINES, wrap=False),
     )
-    return Group(top, kit.diff_block(str(state["diff"]), palette, max_lines=24))
 
 
 def glob_files(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the search")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Finding files")
     if failed is not None:
         return failed
     state = state_of(ctx)
     if "matches" not in state:
         return None
+    return glob_view(ctx, state, LIST_ROWS)
+
+
+def glob_view(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> RenderableType:
     palette = ctx.palette
     pattern = path_of(ctx, "pattern")
     matches: list[str] = state["matches"]
     if not matches:
-        return Text.assemble(
-            ("∅ no files match ", palette.muted),
+        return empty_line(
+            ctx,
+            Text("no files match "),
             kit.text(pattern, "bold"),
-            (f" under {path_of(ctx, default='.')}", palette.muted),
+            f" under {path_of(ctx, default='.')}",
         )
-    total = int(state.get("total", len(matches)))
+    total = max(int(state.get("total", len(matches))), len(matches))
     rows: list[RenderableType] = [
-        header(ctx, (f"{total:,} files match ", palette.muted), kit.text(pattern, "bold"))
+        header(
+            ctx,
+            (f"{kit.plural(total, 'file')} {'matches' if total == 1 else 'match'} ", palette.muted),
+            kit.text(pattern, "bold"),
+        )
     ]
-    rows.extend(kit.text(f"· {match}") for match in matches[:LIST_ROWS])
-    if total > min(len(matches), LIST_ROWS):
-        shown = min(len(matches), LIST_ROWS)
-        rows.append(kit.more_note(total - shown, shown, total, "files", palette))
+    for match in matches[:limit]:
+        line = kit.text(f"· {match}")
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        rows.append(line)
+    note = kit.returned_note(min(len(matches), limit), len(matches), total, "file", palette)
+    if note.plain:
+        rows.append(note)
     return Group(*rows)
 
 
 def grep_content(ctx: SurfaceContext) -> RenderableType | None:
+    notice = kit.ending_notice(ctx, what="the search")
+    if notice is not None:
+        return notice
     failed = error_view(ctx, "Searching")
     if failed is not None:
         return failed
@@ -182,12 +256,16 @@ def grep_view(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> Rendera
     pattern = path_of(ctx, "pattern")
     matches: list[dict[str, Any]] = state["matches"]
     if not matches:
-        return Text.assemble(("∅ no lines match ", palette.muted), kit.text(pattern, "bold"))
-    total = int(state.get("total", len(matches)))
+        return empty_line(ctx, Text("no lines match "), kit.text(pattern, "bold"))
+    total = max(int(state.get("total", len(matches))), len(matches))
+    files = int(state.get("files", 0))
     rows: list[RenderableType] = [
         header(
             ctx,
-            (f"{total:,} matches in {state.get('files', '?')} files for ", palette.muted),
+            (
+                f"{kit.plural(total, 'match')} in {kit.plural(files, 'file')} for ",
+                palette.muted,
+            ),
             kit.text(pattern, "bold"),
         )
     ]
@@ -202,9 +280,9 @@ def grep_view(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> Rendera
             line.no_wrap = True
             line.overflow = "ellipsis"
             rows.append(line)
-    shown = min(len(matches), limit)
-    if total > shown:
-        rows.append(kit.more_note(total - shown, shown, total, "matches", palette))
+    note = kit.returned_note(min(len(matches), limit), len(matches), total, "match", palette)
+    if note.plain:
+        rows.append(note)
     return Group(*rows)
 
 
@@ -218,42 +296,47 @@ def command_header(ctx: SurfaceContext) -> Text:
     return line
 
 
-def run_command(ctx: SurfaceContext) -> RenderableType | None:
-    state = state_of(ctx)
+def command_status(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
+    """``✓ exit 0 · 0.9 s``: how the command ended, in the colour of the outcome."""
     palette = ctx.palette
+    duration = kit.seconds(int(state.get("durationMs", 0)))
+    if state.get("timedOut"):
+        return Text(
+            f"✗ killed after {duration}: it ran past its timeout", style=f"bold {palette.error}"
+        )
+    if state.get("exitCode") == 0:
+        return Text(f"✓ exit 0 · {duration}", style=f"bold {palette.success}")
+    if state.get("signal"):
+        return Text(
+            f"✗ killed by signal {state['signal']} · {duration}", style=f"bold {palette.error}"
+        )
+    return Text(f"✗ exit {state.get('exitCode')} · {duration}", style=f"bold {palette.error}")
+
+
+def run_command(ctx: SurfaceContext) -> RenderableType | None:
+    palette = ctx.palette
+    notice = kit.ending_notice(ctx, what="the command")
+    if notice is not None:
+        # Whatever the command printed before it was stopped is still worth seeing.
+        rows: list[RenderableType] = [command_header(ctx)]
+        rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, palette))
+        rows.append(notice)
+        return Group(*rows)
+    state = state_of(ctx)
     if not state:
         return error_view(ctx, "Running the command")
-    rows: list[RenderableType] = [command_header(ctx)]
+    rows = [command_header(ctx)]
     output = str(state.get("output", ""))
     lines = output.split("\n") if output else []
-    total = int(state.get("stdoutLines", 0)) + int(state.get("stderrLines", 0))
+    total = max(int(state.get("stdoutLines", 0)) + int(state.get("stderrLines", 0)), len(lines))
     if not lines:
-        rows.append(Text("(no output)", style=f"italic {palette.muted}"))
+        rows.append(Text("∅ the command printed nothing", style=f"italic {palette.muted}"))
     else:
         shown = lines[-OUTPUT_LINES:]
         if total > len(shown):
-            rows.append(
-                Text(
-                    f"… {total - len(shown):,} earlier lines hidden · showing the last "
-                    f"{len(shown)} of {total:,}",
-                    style=f"italic {palette.muted}",
-                )
-            )
-        rows.extend(kit.ansi_text(line) for line in shown)
-    seconds = int(state.get("durationMs", 0)) / 1000
-    if state.get("timedOut"):
-        status = Text(f"✗ killed after {seconds:.1f} s: timeout", style=f"bold {palette.error}")
-    elif state.get("exitCode") == 0:
-        status = Text(f"✓ exit 0 · {seconds:.1f} s", style=f"bold {palette.success}")
-    elif state.get("signal"):
-        status = Text(
-            f"✗ killed by signal {state['signal']} · {seconds:.1f} s", style=f"bold {palette.error}"
-        )
-    else:
-        status = Text(
-            f"✗ exit {state.get('exitCode')} · {seconds:.1f} s", style=f"bold {palette.error}"
-        )
-    rows.append(status)
+            rows.append(kit.hidden_lines_note(len(shown), total, palette))
+        rows.extend(kit.output_text(line, palette) for line in shown)
+    rows.append(command_status(ctx, state))
     if ctx.error is not None and ctx.error.type == "CommandTimeout":
         rows.append(
             Text(

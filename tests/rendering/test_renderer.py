@@ -1,0 +1,87 @@
+"""The fast snapshot path draws exactly what a fully settled screen shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.config import load_config
+from workbench.project import open_project
+from workbench.rendering.matrix import snapshot_cases
+from workbench.rendering.renderer import SnapshotRenderer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def project():
+    return open_project(config=load_config(REPO))
+
+
+def test_fast_path_equals_settled_screen(project) -> None:
+    cases = snapshot_cases(project.catalog, project.registry)
+    # Every phase and theme appears in a sample of one case in five.
+    sample = cases[::5]
+    assert {case.phase for case in sample} >= {
+        case.phase for case in cases if case.surface == "card"
+    }
+    with SnapshotRenderer(project.catalog, project.registry) as fast:
+        quick = [fast.render(case) for case in sample]
+    with SnapshotRenderer(project.catalog, project.registry, settle=True) as slow:
+        settled = [slow.render(case) for case in sample]
+    mismatched = [case.test_id for case, a, b in zip(sample, quick, settled, strict=True) if a != b]
+    assert mismatched == []
+
+
+def test_rendering_twice_is_byte_identical(project) -> None:
+    cases = snapshot_cases(project.catalog, project.registry)[::11]
+    with SnapshotRenderer(project.catalog, project.registry) as renderer:
+        first = [renderer.render(case) for case in cases]
+        second = [renderer.render(case) for case in reversed(cases)]
+    assert first == list(reversed(second))
+    # Rich numbers each export's ids from a hash of its content and a counter; none may remain.
+    assert not any(re.search(r"terminal-\d", item.svg) for item in first)
+
+
+def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:
+    cases = snapshot_cases(project.catalog, project.registry)
+    run_command = [
+        case
+        for case in cases
+        if case.tool == "local-system"
+        and case.api == "runCommand"
+        and case.variant_id == "run-steps"
+    ]
+    names = sorted(case.name for case in run_command)
+    assert names == sorted(
+        [
+            f"{phase}-{width}-dark"
+            for phase in (
+                "args-streaming",
+                "awaiting-approval",
+                "executing",
+                "streaming-output",
+                "done",
+            )
+            for width in (60, 100)
+        ]
+        + [
+            f"{phase}-60-light"
+            for phase in (
+                "args-streaming",
+                "awaiting-approval",
+                "executing",
+                "streaming-output",
+                "done",
+            )
+        ]
+        + ["done-100-light", "portal-80-dark", "portal-80-light"]
+    )
+    calculator = [
+        case.name for case in cases if case.tool == "calculator" and case.variant_id == "arithmetic"
+    ]
+    assert "portal-80-dark" not in calculator  # No Portal of its own: none snapshotted.
+    assert "portal-80-light" not in calculator
+    assert len({case.test_id for case in cases}) == len(cases)

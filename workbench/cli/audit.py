@@ -1,0 +1,125 @@
+"""``workbench audit``: check every surface in every phase, width and theme against the render
+principles; exit 1 on any finding."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+
+def default_jobs() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+    help="Output format (junit: one test case per variant, for CI reports).",
+)
+@click.option(
+    "--rule",
+    "rule_names",
+    multiple=True,
+    metavar="NAME",
+    help="Only this rule (repeatable); see --list-rules.",
+)
+@click.option("--list-rules", is_flag=True, help="Print the rules and the principle each checks.")
+@click.option("--show-waived", is_flag=True, help="Also print findings a fixture file waives.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes to draw with (default: up to 2).",
+)
+@click.option(
+    "--output",
+    "output_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the report to this file instead of stdout.",
+)
+def audit(
+    paths: tuple[Path, ...],
+    output_format: str,
+    rule_names: tuple[str, ...],
+    list_rules: bool,
+    show_waived: bool,
+    jobs: int | None,
+    output_path: Path | None,
+) -> None:
+    """Draw every fixture variant (PATHS, or the configured fixtures) in every phase, at 60, 100
+    and 120 columns, in the dark and light theme, and its Portal; check each drawing against
+    the render principles.
+
+    Each finding is one line: FILE#VARIANT PHASE WIDTHS THEME: rule N (NAME): what is wrong —
+    what to change. Exit code 1 if any finding is not waived in its fixture file
+    (``audit_waivers``, each with a reason), 2 if the fixtures do not load.
+    """
+    from workbench.audit import all_rules, rules_by_name
+    from workbench.audit.report import (
+        format_json,
+        format_junit,
+        format_summary,
+        format_text,
+        unused_lines,
+    )
+    from workbench.audit.runner import audit_refs, run_audit
+    from workbench.cli.output import echo, fail_usage
+    from workbench.project import open_project
+
+    if list_rules:
+        for item in all_rules():
+            echo(f"rule {item.number} ({item.name}): {item.summary}")
+        return
+    known = rules_by_name()
+    unknown = [name for name in rule_names if name not in known]
+    if unknown:
+        fail_usage(f"no rule named {unknown[0]!r} (rules: {', '.join(sorted(known))})")
+    rules = [known[name] for name in rule_names] if rule_names else None
+    project = open_project(paths)
+    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            echo(problem.format(), err=True)
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
+    refs = audit_refs(project.catalog)
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            # Our own counter (trusted): the carriage return must survive the cleaning echo.
+            click.echo(f"\r{done}/{total} variants", nl=False, err=True)
+
+    report = run_audit(
+        project.catalog,
+        project.registry,
+        rules=rules,
+        refs=refs,
+        jobs=jobs or default_jobs(),
+        on_progress=progress,
+    )
+    if sys.stderr.isatty():
+        click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+    if output_format == "json":
+        body = format_json(report)
+    elif output_format == "junit":
+        body = format_junit(report)
+    else:
+        body = "\n".join(format_text(report, show_waived=show_waived))
+    if output_path is not None:
+        output_path.write_text(body + "\n", encoding="utf-8")
+    elif body:
+        echo(body)
+    for line in unused_lines(report):
+        echo(line, err=True)
+    echo(format_summary(report), err=True)
+    if not report.ok:
+        raise SystemExit(1)

@@ -1,0 +1,133 @@
+"""The snapshot matrix: every fixture variant x phase x width, generated from the fixtures.
+
+Adding a fixture file adds its snapshots; nothing here is written per tool.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from workbench.core.call_state import Phase
+from workbench.fixtures.catalog import Catalog, VariantRef
+from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+
+CARD_WIDTHS: tuple[int, ...] = (60, 100)
+"""Dark-theme cards: every phase at both widths."""
+LIGHT_PHASE_WIDTH = 60
+"""Light-theme cards: every phase at the narrowest width, where a surface must still read."""
+LIGHT_WIDTH = 100
+"""... and the ending at the usual width too."""
+PORTAL_WIDTH = 80
+
+
+@dataclass(frozen=True)
+class SnapshotCase:
+    """One snapshot: a variant frozen at a phase, drawn at a width in a theme."""
+
+    ref: VariantRef
+    phase: Phase
+    width: int
+    theme: str
+    surface: str = "card"
+    """``card`` or ``portal``."""
+
+    @property
+    def tool(self) -> str:
+        return self.ref.tool
+
+    @property
+    def api(self) -> str:
+        return self.ref.api
+
+    @property
+    def variant_id(self) -> str:
+        return self.ref.variant.id
+
+    @property
+    def name(self) -> str:
+        """File stem, unique within the variant's folder."""
+        prefix = "portal" if self.surface == "portal" else self.phase.value
+        return f"{prefix}-{self.width}-{self.theme}"
+
+    @property
+    def relative_dir(self) -> PurePosixPath:
+        return PurePosixPath(self.tool, self.api, self.variant_id)
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.tool}/{self.api}/{self.variant_id}/{self.name}"
+
+    @property
+    def title(self) -> str:
+        return f"{self.tool} · {self.api} · {self.variant_id} · {self.name}"
+
+    @property
+    def description(self) -> str:
+        """What a reviewer should see, in one line."""
+        what = (
+            "the Portal (first panel-height)"
+            if self.surface == "portal"
+            else f"the tool card at {self.phase.value}"
+        )
+        return (
+            f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} "
+            f"columns, {self.theme} theme"
+        )
+
+
+@dataclass(frozen=True)
+class AuditCase:
+    """The render audit of one variant (every phase x 60/100/120 columns x both themes)."""
+
+    ref: VariantRef
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.ref.tool}/{self.ref.api}/{self.ref.variant.id}/audit"
+
+    @property
+    def description(self) -> str:
+        return (
+            f"{self.ref.tool}/{self.ref.api} '{self.ref.variant.label}' passes the render "
+            "principles in every phase, width and theme"
+        )
+
+
+def audit_cases(catalog: Catalog) -> list[AuditCase]:
+    """One audit per real fixture variant, in the snapshots' order."""
+    return [
+        AuditCase(ref)
+        for ref in sorted(
+            catalog.all_variants(include_generated=False),
+            key=lambda item: (item.tool, item.api, item.variant.id),
+        )
+    ]
+
+
+def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[SnapshotCase]:
+    """Every case, in a stable order (generated samples are skipped: they are gaps, not UI).
+
+    Dark: every phase at 60 and 100 columns, and the Portal. Light: every phase at 60
+    columns, the ending at 100, and the Portal. Dark cases come first and light ones last,
+    so an app-drawn run switches theme only once.
+    """
+    dark: list[SnapshotCase] = []
+    light: list[SnapshotCase] = []
+    for ref in sorted(
+        catalog.all_variants(include_generated=False),
+        key=lambda item: (item.tool, item.api, item.variant.id),
+    ):
+        script = catalog.script_for(ref)
+        for phase in script.phases:
+            for width in CARD_WIDTHS:
+                dark.append(SnapshotCase(ref, phase, width, "dark"))
+        for phase in script.phases:
+            light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, "light"))
+        light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
+        if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
+            for theme, cases in (("dark", dark), ("light", light)):
+                cases.append(
+                    SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, theme, surface="portal")
+                )
+    return dark + light
