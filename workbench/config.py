@@ -6,6 +6,9 @@ fixtures = ["fixtures"]            # fixture directories, relative to pyproject.
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
 include_bundled = false            # also load Workbench's own reference tools
+
+[tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
+max_message_bytes = "16MiB"
 ```
 
 Without a config, Workbench uses its bundled reference tools and fixtures.
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import workbench
+from workbench.core.limits import Limits, LimitsError
 
 
 def bundled_fixtures_dir() -> Path:
@@ -41,6 +45,7 @@ class WorkbenchConfig:
     snapshot_dir: Path = field(default_factory=lambda: Path("snapshots"))
     include_bundled: bool = True
     pyproject: Path | None = None
+    limits: Limits = field(default_factory=Limits)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -91,6 +96,10 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         include_bundled = bundled_fixtures_dir().resolve() in fixture_dirs
     if not isinstance(include_bundled, bool):
         raise ConfigError("[tool.workbench] include_bundled must be true or false")
+    try:
+        limits = Limits().overridden(section.get("limits"), where="[tool.workbench.limits]")
+    except LimitsError as error:
+        raise ConfigError(f"{pyproject}: {error}") from None
     return WorkbenchConfig(
         root=root,
         fixture_dirs=fixture_dirs,
@@ -98,4 +107,5 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         snapshot_dir=(root / snapshots).resolve(),
         include_bundled=include_bundled,
         pyproject=pyproject,
+        limits=limits,
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from workbench.core.limits import LimitExceeded, format_size
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolError, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext
@@ -99,7 +100,17 @@ class HttpToolSource(ToolSource):
         except httpx.HTTPError as error:
             return failure(ErrorType.HTTP_ERROR, f"cannot reach {url}: {error}", body={"url": url})
         text = body.decode("utf-8", errors="replace")
-        note = f"\n[response cut at {self.max_bytes:,} bytes]" if truncated else ""
+        if truncated and 200 <= status < 300:
+            # A cut answer is not the answer: the model reads what arrived and why it stops.
+            cut = LimitExceeded("max_body_bytes", self.max_bytes, what=f"the answer of {url}")
+            return to_result(
+                success=False,
+                content=f"{text}\n[{cut}]",
+                error=ToolError(
+                    type=ErrorType.LIMIT_EXCEEDED, message=str(cut), body=cut.to_body()
+                ),
+            )
+        note = f"\n[response cut at {format_size(self.max_bytes)}]" if truncated else ""
         if 300 <= status < 400:
             return to_result(
                 success=False,

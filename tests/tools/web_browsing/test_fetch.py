@@ -201,9 +201,11 @@ async def test_crawl_reports_a_body_cut_by_the_byte_cap(
     result = await runtime.invoke("crawlSinglePage", {"url": server.url("/big")})
     assert result.success
     (page,) = result.state["results"]
-    assert page["truncated"] and page["length"] < 2_000
+    assert page["truncated"] and page["length"] < 2_000 and page["bodyLimit"] == 2_000
     assert result.content.endswith(
-        f"[truncated: the page was too large to download whole; showing its first {page['length']:,} characters]"
+        f"[truncated: showing its first {page['length']:,} characters; the page exceeded "
+        "max_body_bytes = 2,000 bytes (counted after decompression); the read stopped there. "
+        "Raise it with max_body_bytes = 4000 under [tool.workbench.limits] in pyproject.toml.]"
     )
     assert f"of {page['length']:,} characters" not in result.content
 
