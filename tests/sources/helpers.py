@@ -32,6 +32,22 @@ SERVERS = Path(__file__).resolve().parent / "servers"
 MISBEHAVING = SERVERS / "misbehaving.py"
 
 
+def children_of(pid: int) -> list[int]:
+    """The direct children of ``pid`` (Linux ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(item) for item in handle.read().split()]
+    except OSError:
+        return []
+
+
+def server_pid(source: Any) -> int:
+    """The pid of a stdio MCP server itself (the child of its group-leader process)."""
+    [leader] = source._processes
+    [server] = children_of(leader.pid)
+    return server
+
+
 def misbehaving_spec(*flags: str, name: str = "bad") -> McpServerSpec:
     """The misbehaving test server as a real stdio subprocess of this Python."""
     return McpServerSpec(name=name, command=sys.executable, args=[str(MISBEHAVING), *flags])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.sources.helpers import make_call, misbehaving_spec, run_call
+from tests.sources.helpers import make_call, misbehaving_spec, run_call, server_pid
 from workbench.core import events as ev
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
@@ -145,8 +145,7 @@ async def test_a_crash_through_a_live_call_is_one_completed_failure(crashable: M
 
 
 async def test_a_server_killed_while_idle_fails_the_next_call(crashable: McpSource) -> None:
-    [process] = crashable._processes
-    os.kill(process.pid, signal.SIGKILL)
+    os.kill(server_pid(crashable), signal.SIGKILL)
     result = await asyncio.wait_for(
         crashable.invoke("bad", "ok", {}, CallContext()), timeout=BOUND_S
     )

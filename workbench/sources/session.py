@@ -111,7 +111,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
 
     config = config or load_config()
     workspace = (options.workspace or Path.cwd()).resolve()
-    services = RuntimeServices.from_environment(workspace)
+    services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
     registry = SurfaceRegistry()
     problems: list[str] = []
@@ -164,17 +164,27 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             spec = McpServerSpec.from_argument(value)
         except ValueError as error:
             raise SetupError(str(error)) from None
-        manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+        manager.add(
+            McpSource(
+                spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits
+            )
+        )
     for path in options.config_files:
         for spec in read_mcp_config(Path(path)):
-            manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+            manager.add(
+                McpSource(
+                    spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits
+                )
+            )
     manifests = http_manifests(config)
     if manifests:
         allow = [
             *options.allow_hosts,
             *[item for item in services.settings.get("web.allow", "").split(",") if item],
         ]
-        manager.add(HttpToolSource("http", manifests, allow=allow))
+        manager.add(
+            HttpToolSource("http", manifests, allow=allow, max_bytes=config.limits.max_body_bytes)
+        )
 
     policy = PolicyContext(
         mode=options.approval, allow_list=frozenset(options.allow), workspace=workspace
