@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import threading
 import time
@@ -30,6 +31,25 @@ from workbench.surfaces.registry import SurfaceRegistry
 
 SERVERS = Path(__file__).resolve().parent / "servers"
 MISBEHAVING = SERVERS / "misbehaving.py"
+FAULTY = SERVERS / "faulty.py"
+
+
+def faulty_spec(*flags: str, name: str = "faulty", **fields: Any) -> McpServerSpec:
+    """The raw fault server (:mod:`tests.sources.servers.faulty`) as a stdio subprocess."""
+    return McpServerSpec(name=name, command=sys.executable, args=[str(FAULTY), *flags], **fields)
+
+
+def pid_gone(pid: int) -> bool:
+    """True when no process ``pid`` runs (a zombie awaiting its reaper counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
 
 
 def children_of(pid: int) -> list[int]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.sources.helpers import make_call, misbehaving_spec, run_call, server_pid
+from tests.sources.helpers import make_call, misbehaving_spec, pid_gone, run_call, server_pid
 from workbench.core import events as ev
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
@@ -25,19 +25,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 BOUND_S = 20.0
 """No stdio test may take longer than this, whatever the server does."""
-
-
-def pid_gone(pid: int) -> bool:
-    """True when no process ``pid`` runs (a zombie awaiting its reaper counts as gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
 
 
 async def started(spec: McpServerSpec, *, handshake_timeout_s: float = 15.0) -> McpSource:

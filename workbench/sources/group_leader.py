@@ -71,6 +71,10 @@ def main(argv: list[str]) -> int:
     if not argv:
         print("usage: group_leader.py COMMAND [ARGS...]", file=sys.stderr)
         return 2
+    if os.getpgrp() != os.getpid():
+        # Started without a session of its own: lead a new group, or killpg(0) would hit
+        # whoever started us.
+        os.setpgid(0, 0)
     parent = os.getppid()
     for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(signum, _terminate_group)

@@ -244,8 +244,14 @@ class McpSource(ToolSource):
 
     def _transport(self) -> Any:
         """The SDK transport for the spec (with the HTTP client to close, for a URL)."""
-        from workbench.sources.mcp_guard import GuardStats, MessageGuard, guarded
+        from workbench.sources.mcp_guard import (
+            GuardStats,
+            MessageGuard,
+            guarded,
+            summarize_sdk_logs,
+        )
 
+        summarize_sdk_logs()
         if self.spec.server is not None:
             return self.spec.server  # In-process: our own code, nothing to guard against.
         self._guard = MessageGuard(self.limits, GuardStats())
@@ -432,6 +438,20 @@ class McpSource(ToolSource):
         except MCPError as error:
             if error.code == -32001:
                 raise ToolTimedOut(error.message) from None
+            exceeded = self._exceeded(error, hits_before)
+            if exceeded is not None:
+                return failure(
+                    ErrorType.LIMIT_EXCEEDED,
+                    f"{self.name} answered {api}, but {exceeded}",
+                    body=exceeded.to_body(),
+                )
+            if error.code == -32000 and self.spec.url and error.message != "Connection closed":
+                # Over HTTP this code also ends one request (its event stream broke); the
+                # connection, and the other requests, live on.
+                return failure(
+                    ErrorType.CONNECTION_CLOSED,
+                    f"{self.name} did not finish answering {api}: {error.message}",
+                )
             if error.code == -32000:
                 code = await self._wait_exit_code()
                 how = f"exited with code {code}" if code is not None else "closed the connection"
@@ -441,13 +461,6 @@ class McpSource(ToolSource):
                     ErrorType.CONNECTION_CLOSED,
                     f"{detail}; no result arrived.",
                     body={"stderr": self._stderr_tail()} if self._stderr is not None else None,
-                )
-            exceeded = self._exceeded(error, hits_before)
-            if exceeded is not None:
-                return failure(
-                    ErrorType.LIMIT_EXCEEDED,
-                    f"{self.name} answered {api}, but {exceeded}",
-                    body=exceeded.to_body(),
                 )
             return self._protocol_failure(api, error)
         except RuntimeError as error:
@@ -477,6 +490,11 @@ class McpSource(ToolSource):
             return LimitExceeded(
                 hit.cap, hit.limit, seen=hit.seen, per_server=True, what="its answer"
             )
+        if "recursion limit exceeded" in str(error.message):
+            # pydantic's own JSON depth limit, met inside the SDK before our guard sees it.
+            return LimitExceeded(
+                "max_json_depth", self.limits.max_json_depth, per_server=True, what="its answer"
+            )
         match = _SSE_CAP.search(str(error.message))
         if match is not None:
             return LimitExceeded(
@@ -493,11 +511,9 @@ class McpSource(ToolSource):
         data = error.data.get(GUARD_ERROR) if isinstance(error.data, dict) else None
         if isinstance(data, dict):
             # The guard answered for the server: what it saw is the message, not a code.
-            summary = self._guard.stats.summary() if self._guard is not None else ""
             return failure(
                 ErrorType.PROTOCOL_ERROR,
-                f"{self.name} sent an unusable answer to {api}: {error.message}"
-                + (f" ({summary})" if summary else ""),
+                f"{self.name} sent an unusable answer to {api}: {error.message}",
                 body={"preview": data.get("preview")} if data.get("preview") else None,
             )
         return failure(

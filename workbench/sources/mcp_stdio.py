@@ -110,7 +110,7 @@ class _LineSplitter:
         self._over = False
 
     def feed(self, chunk: bytes) -> list[tuple[bytes, int, bytes] | bytes]:
-        """Complete lines in ``chunk``: ``bytes``, or ``(head, size, tail)`` for one over the cap."""
+        """Complete lines in ``chunk``: ``bytes``, or ``(head, size, tail)`` past the cap."""
         lines: list[tuple[bytes, int, bytes] | bytes] = []
         start = 0
         while True:
@@ -174,7 +174,8 @@ async def stdio_transport(
                 chunk = await stdout.receive(READ_CHUNK)
                 for line in splitter.feed(chunk):
                     if isinstance(line, tuple):
-                        await deliver(guard.oversized(*line))
+                        head, size, tail = line
+                        await deliver(guard.oversized(head, tail, size))
                     else:
                         await deliver(guard.line(line))
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
