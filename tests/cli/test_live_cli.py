@@ -6,6 +6,7 @@ import json
 import re
 import shlex
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.net.local_server import LocalServer, Reply, running_server
-from tests.sources.helpers import MISBEHAVING
+from tests.sources.helpers import FAULTY, MISBEHAVING
 from workbench.cli import main
 
 MISBEHAVING_COMMAND = shlex.join([sys.executable, str(MISBEHAVING)])
@@ -451,3 +452,44 @@ def test_call_addresses_a_conflicting_tool_by_source(
     )
     assert skill.exit_code == 0, skill.output
     assert "Say hello politely." in skill.stdout
+
+
+# --- timeouts: a hard limit unless progress is explicitly allowed to extend it ---------------
+
+
+FLOOD = shlex.join([sys.executable, str(FAULTY)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("options", "limit", "message"),
+    [
+        (["--timeout", "2"], 2.0, "timed out after 2.0 s (limit 2 s)"),
+        (
+            ["--timeout", "1", "--extend-on-progress", "3"],
+            3.0,
+            "(limit 1 s, extended by progress up to 3 s)",
+        ),
+    ],
+)
+def test_timeout_is_a_hard_limit_on_a_server_that_reports_progress_forever(
+    runner: CliRunner, options: list[str], limit: float, message: str
+) -> None:
+    started = time.monotonic()
+    result = runner.invoke(
+        main,
+        ["call", "faulty.progress_flood", "--args", '{"count": 0}', "--mcp", FLOOD, *options],
+    )
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 1, result.output
+    assert message in result.stdout
+    assert "[timed-out] Timeout:" in result.stderr
+    # The limit, then stopping the server (stdin EOF, SIGTERM, SIGKILL within 2 s).
+    assert limit < elapsed < limit + 4, elapsed
+
+
+def test_help_names_the_hard_timeout_and_the_progress_extension(runner: CliRunner) -> None:
+    for command in ("call", "live"):
+        text = " ".join(runner.invoke(main, [command, "--help"]).stdout.split())
+        assert "--timeout S Hard limit in seconds on each call" in text
+        assert "--extend-on-progress MAX Let each progress report restart the --timeout" in text

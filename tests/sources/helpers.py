@@ -109,6 +109,7 @@ def make_call(
     manifest: ToolManifest | None = None,
     approval: ApprovalCheck | None = None,
     approval_gate: ApprovalGate | None = None,
+    extend_on_progress_max_ms: int | None = None,
 ) -> tuple[LiveCall, list[ev.CallEvent]]:
     events: list[ev.CallEvent] = []
     manifest = manifest if manifest is not None else source.get_tool(tool)
@@ -122,6 +123,7 @@ def make_call(
         timeout_ms=timeout_ms,
         approval=approval,
         approval_gate=approval_gate,
+        extend_on_progress_max_ms=extend_on_progress_max_ms,
     )
     return call, events
 

@@ -187,10 +187,17 @@ async def test_cancel_interrupts_the_server_handler_too(bad: McpSource, marker_d
     assert marker.exists()
 
 
-async def test_progress_keeps_a_slow_call_alive_past_its_timeout(bad: McpSource) -> None:
+async def test_progress_keeps_a_slow_call_alive_when_asked_to(bad: McpSource) -> None:
     # 6 steps 0.25 s apart take 1.5 s; a 0.7 s timeout is longer than every gap between reports.
     run = await asyncio.wait_for(
-        run_call(bad, "bad", "slow_progress", {"steps": 6, "delay": 0.25}, timeout_ms=700),
+        run_call(
+            bad,
+            "bad",
+            "slow_progress",
+            {"steps": 6, "delay": 0.25},
+            timeout_ms=700,
+            extend_on_progress_max_ms=10_000,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.Completed), run.result
@@ -205,7 +212,14 @@ async def test_progress_keeps_a_slow_call_alive_past_its_timeout(bad: McpSource)
 
 async def test_progress_gaps_longer_than_the_timeout_still_time_out(bad: McpSource) -> None:
     run = await asyncio.wait_for(
-        run_call(bad, "bad", "slow_progress", {"steps": 3, "delay": 2.0}, timeout_ms=500),
+        run_call(
+            bad,
+            "bad",
+            "slow_progress",
+            {"steps": 3, "delay": 2.0},
+            timeout_ms=500,
+            extend_on_progress_max_ms=10_000,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.TimedOut)

@@ -79,6 +79,31 @@ def source_options(function: F) -> F:
     return function
 
 
+TIMEOUT_HELP = (
+    "Hard limit in seconds on each call, from start to result (clamped to 1..800; default: "
+    "the API's, else 120)."
+)
+EXTEND_HELP = (
+    "Let each progress report restart the --timeout window, up to MAX seconds for the whole "
+    "call (clamped to 1..800). Off by default: --timeout is a hard limit."
+)
+
+
+def timeout_options(function: F) -> F:
+    """``--timeout`` and ``--extend-on-progress``: how long one call may run."""
+    function = click.option(
+        "--extend-on-progress",
+        "extend_on_progress",
+        type=float,
+        default=None,
+        metavar="MAX",
+        help=EXTEND_HELP,
+    )(function)
+    return click.option("--timeout", type=float, default=None, metavar="S", help=TIMEOUT_HELP)(
+        function
+    )
+
+
 def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
     from workbench.sources.session import LiveOptions, SetupError, build_session
 
@@ -95,6 +120,8 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
                 allow=options["allow"],
                 allow_hosts=options["allow_hosts"],
                 handshake_timeout_s=options["handshake_timeout"],
+                timeout_s=options.get("timeout"),
+                extend_on_progress_s=options.get("extend_on_progress"),
             )
         )
     except SetupError as error:
@@ -103,6 +130,7 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
 
 @click.command()
 @source_options
+@timeout_options
 @click.option("--no-demo", is_flag=True, help="Do not start the embedded demo MCP server.")
 @click.option(
     "--approval",
@@ -138,12 +166,7 @@ def _parse_args(text: str) -> dict[str, Any]:
 @click.option(
     "--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object."
 )
-@click.option(
-    "--timeout",
-    type=float,
-    default=None,
-    help="Seconds before the call times out (clamped to 1..800; default: the API's, else 120).",
-)
+@timeout_options
 @click.option(
     "--format",
     "output_format",
@@ -164,7 +187,6 @@ def _parse_args(text: str) -> dict[str, Any]:
 def call(
     name: str,
     args_text: str,
-    timeout: float | None,
     output_format: str,
     approval: str,
     demo: bool,
@@ -182,7 +204,7 @@ def call(
     args = _parse_args(args_text)
     session = _build(options, include_demo=demo, approval=approval)
     try:
-        outcome = asyncio.run(call_once(session, name, args, timeout_s=timeout))
+        outcome = asyncio.run(call_once(session, name, args))
     except UsageProblem as error:
         fail_usage(str(error))
     state = outcome.state

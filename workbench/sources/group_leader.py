@@ -36,9 +36,21 @@ def _terminate_group(signum: int | None = None, frame: object = None) -> None:
     with contextlib.suppress(OSError):
         os.killpg(0, signal.SIGTERM)
     deadline = time.monotonic() + GRACE_S
-    while child is not None and child.poll() is None and time.monotonic() < deadline:
+    while _child_running() and time.monotonic() < deadline:
         time.sleep(0.02)
     os.killpg(0, signal.SIGKILL)
+
+
+def _child_running() -> bool:
+    # Not child.poll(): this runs in a signal handler that may have interrupted child.wait(),
+    # which holds the lock poll() needs, so poll() would say "running" for ever.
+    if child is None:
+        return False
+    try:
+        pid, _ = os.waitpid(child.pid, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return pid == 0
 
 
 def _arm_death_signal() -> bool:

@@ -13,7 +13,7 @@ from workbench.policy.engine import check_approval
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError
 from workbench.sources.session import LiveSession
-from workbench.sources.timeouts import resolve_timeout_ms
+from workbench.sources.timeouts import resolve_call_timeout
 
 
 class UsageProblem(ValueError):
@@ -53,8 +53,15 @@ async def call_once(
             )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
         check = check_approval(resolved.entry.manifest, resolved.api.name, args, session.policy)
-        timeout_ms = resolve_timeout_ms(
-            args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None
+        timeout = (
+            session.call_timeout(args, resolved.api)
+            if timeout_s is None
+            else resolve_call_timeout(
+                args,
+                resolved.api,
+                override_s=timeout_s,
+                extend_on_progress_s=session.extend_on_progress_s,
+            )
         )
         state = CallState(tool=resolved.entry.tool, api=resolved.api.name)
         events: list[ev.CallEvent] = []
@@ -71,7 +78,8 @@ async def call_once(
             resolved.api.name,
             args,
             on_event=on_event,
-            timeout_ms=timeout_ms,
+            timeout_ms=timeout.limit_ms,
+            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
             approval=check,
             approval_gate=None,
             workspace=session.policy.workspace,

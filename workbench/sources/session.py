@@ -6,15 +6,17 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from workbench.config import WorkbenchConfig, load_config
-from workbench.core.manifest import ToolManifest
+from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.fixtures.catalog import load_tool_modules
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
+from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.tools import bundled_packages
 from workbench.tools.package import RuntimeServices, ToolPackage
@@ -37,6 +39,10 @@ class LiveOptions:
     allow: Sequence[str] = ()
     allow_hosts: Sequence[str] = ()
     handshake_timeout_s: float = 20.0
+    timeout_s: float | None = None
+    """``--timeout``: the hard limit on every call (else the API's, else the global default)."""
+    extend_on_progress_s: float | None = None
+    """``--extend-on-progress``: progress restarts the timeout, up to this in all."""
 
 
 @dataclass
@@ -47,6 +53,17 @@ class LiveSession:
     services: RuntimeServices
     config: WorkbenchConfig
     problems: list[str] = field(default_factory=list)
+    timeout_s: float | None = None
+    extend_on_progress_s: float | None = None
+
+    def call_timeout(self, args: dict[str, Any], api: ToolApi | None) -> CallTimeout:
+        """The deadline of one call with ``args`` to ``api`` under this session's options."""
+        return resolve_call_timeout(
+            args,
+            api,
+            override_s=self.timeout_s,
+            extend_on_progress_s=self.extend_on_progress_s,
+        )
 
     @property
     def fixture_dir(self) -> Path:
@@ -165,9 +182,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         except ValueError as error:
             raise SetupError(str(error)) from None
         manager.add(
-            McpSource(
-                spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits
-            )
+            McpSource(spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits)
         )
     for path in options.config_files:
         for spec in read_mcp_config(Path(path)):
@@ -196,4 +211,6 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         services=services,
         config=config,
         problems=problems,
+        timeout_s=options.timeout_s,
+        extend_on_progress_s=options.extend_on_progress_s,
     )

@@ -40,6 +40,8 @@ class HistoryEntry:
     state: CallState | None = None
     phases: list[Phase] = field(default_factory=list)
     saved_as: str | None = None
+    timeout: str = ""
+    """How long the call may run, as shown (``timeout 30 s``)."""
     evicted: bool = False
     """Its events were dropped to bound memory; it can be viewed and re-run, not saved."""
 
