@@ -493,3 +493,20 @@ def test_help_names_the_hard_timeout_and_the_progress_extension(runner: CliRunne
         text = " ".join(runner.invoke(main, [command, "--help"]).stdout.split())
         assert "--timeout S Hard limit in seconds on each call" in text
         assert "--extend-on-progress MAX Let each progress report restart the --timeout" in text
+
+
+def test_tools_lists_a_servers_malformed_tools_as_its_problems(runner: CliRunner) -> None:
+    server = shlex.join([sys.executable, str(FAULTY), "--bad-tools"])
+    result = runner.invoke(main, ["tools", "--format", "json", "--mcp", server])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    faulty = next(source for source in listing["sources"] if source["name"] == "faulty")
+    assert faulty["state"] == "ready"
+    assert faulty["problems"] == [
+        "tool #2 'no_type' left out: inputSchema.type: Field required",
+        "tool #4 'not_an_object' left out: inputSchema: Input should be a valid dictionary or "
+        "instance of InputSchema",
+        "tool #15 left out: name: Field required",
+    ]
+    apis = next(tool["apis"] for tool in listing["tools"] if tool["tool"] == "faulty")
+    assert "echo" in apis and "no_type" not in apis

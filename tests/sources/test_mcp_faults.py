@@ -67,7 +67,9 @@ async def test_malformed_tools_are_left_out_as_problems_and_the_valid_ones_work(
     assert "tool #4 'not_an_object' left out: inputSchema:" in problems
     assert "left out: name: Field required" in problems
     assert "'deep_schema' left out: nested deeper than max_json_depth = 100" in problems
-    assert "4 malformed tool(s) left out" in faulty.status.detail
+    assert faulty.status.detail == (
+        "12 tools over stdio; 4 malformed tool(s) left out (listed as problems)"
+    )
     # The SDK re-lists tools when it meets a name it has not validated: that works too.
     result, _ = await timed(faulty, "echo", text="still callable")
     assert result.success and result.content == "still callable"

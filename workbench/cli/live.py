@@ -249,7 +249,11 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
     session = _build(options, include_demo=demo, approval="manual")
 
     async def gather() -> tuple[
-        list[Any], dict[str, list[str]], list[tuple[str, str, str]], list[dict[str, Any]]
+        list[Any],
+        dict[str, list[str]],
+        list[tuple[str, str, str]],
+        list[dict[str, Any]],
+        dict[str, list[str]],
     ]:
         await session.manager.start()
         try:
@@ -257,18 +261,26 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
             statuses = [
                 (source.name, state, detail) for source, state, detail in session.manager.statuses()
             ]
-            return entries, session.manager.conflicts(), statuses, session.manager.openai_tools()
+            problems = {source.name: source.problems for source in session.manager.sources}
+            return (
+                entries,
+                session.manager.conflicts(),
+                statuses,
+                session.manager.openai_tools(),
+                problems,
+            )
         finally:
             await session.manager.stop()
 
-    entries, conflicts, statuses, functions = asyncio.run(gather())
+    entries, conflicts, statuses, functions, problems = asyncio.run(gather())
     if as_openai:
         echo_json(functions)
         return
     if output_format == "json":
         listing = {
             "sources": [
-                {"name": name, "state": state, "detail": detail} for name, state, detail in statuses
+                {"name": name, "state": state, "detail": detail, "problems": problems[name]}
+                for name, state, detail in statuses
             ],
             "tools": [
                 {
@@ -284,6 +296,8 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         return
     for name, state, detail in statuses:
         echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
+        for problem in problems[name]:
+            echo(f"    ⚠ {problem}")
         for entry in entries:
             if entry.source.name == name:
                 flag = (

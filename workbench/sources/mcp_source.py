@@ -329,7 +329,7 @@ class McpSource(ToolSource):
             detail += f"; skipped: {'; '.join(self.skipped)}"
         left_out = self._guard.stats.tool_problems if self._guard is not None else []
         if left_out:
-            detail += f"; {len(left_out)} malformed tool(s) left out: {'; '.join(left_out[:3])}"
+            detail += f"; {len(left_out)} malformed tool(s) left out (listed as problems)"
         self.status = SourceStatus(SourceState.READY, detail)
 
     def _stderr_tail(self) -> str:

@@ -131,6 +131,12 @@ class LiveScreen(Screen[None]):
             for source in self.session.manager.sources
             if source.status.state.value == "failed"
         ]
+        problems += [
+            Problem(file=f"source {source.name}", message=item, severity="warning")
+            for source in self.session.manager.sources
+            if source.status.state.value == "ready"
+            for item in source.problems
+        ]
         problems += [Problem(file="tools", message=item) for item in self.session.problems]
         conflicts = self.session.manager.conflicts()
         problems += [
