@@ -95,6 +95,8 @@ def _workbench_call(tmp_path: Path, *flags: str, api: str, timeout: str) -> subp
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # A background job starts with SIGINT ignored: give the CLI a ctrl-c it can receive.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
@@ -112,19 +114,23 @@ def test_workbench_call_leaves_nothing_however_it_ends(
 ) -> None:
     pidfile = tmp_path / "pids"
     flags = ("--grandchild", "ignores-term", "--ignore-term", "--pidfile", str(pidfile))
-    process = _workbench_call(tmp_path, *flags, api="faulty.hang", timeout="2")
+    # Only the timeout case may end by its timeout: the others must end by their signal.
+    timeout = "2" if signum is None else "60"
+    process = _workbench_call(tmp_path, *flags, api="faulty.hang", timeout=timeout)
     try:
         pids = pids_from(pidfile)
         if signum is not None:
             time.sleep(0.5)  # The call is under way.
             process.send_signal(signum)
-        process.wait(timeout=20)
+        _, stderr = process.communicate(timeout=20)
     finally:
         if process.poll() is None:
             process.kill()
-        process.communicate()
-    if signum is None:
-        assert process.returncode == 1
+            process.communicate()
+    expected = {None: 1, signal.SIGINT: 1, signal.SIGKILL: -9}[signum]
+    assert process.returncode == expected, stderr
+    if signum == signal.SIGINT:
+        assert b"Aborted!" in stderr
     assert_all_gone(pids)
 
 

@@ -23,8 +23,19 @@ from workbench.net.ssrf import (
     safe_client,
 )
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
+from workbench.sources.mcp_results import MAX_CONTENT_CHARS
 
 BODY_TAIL = 2_000
+
+
+def _for_model(text: str) -> str:
+    """At most :data:`MAX_CONTENT_CHARS` of ``text``, saying how much there was."""
+    if len(text) <= MAX_CONTENT_CHARS:
+        return text
+    return (
+        text[:MAX_CONTENT_CHARS]
+        + f"\n[truncated: showing {MAX_CONTENT_CHARS:,} of {len(text):,} characters]"
+    )
 
 
 class HttpToolSource(ToolSource):
@@ -105,7 +116,7 @@ class HttpToolSource(ToolSource):
             cut = LimitExceeded("max_body_bytes", self.max_bytes, what=f"the answer of {url}")
             return to_result(
                 success=False,
-                content=f"{text}\n[{cut}]",
+                content=f"{_for_model(text)}\n[{cut}]",
                 error=ToolError(
                     type=ErrorType.LIMIT_EXCEEDED, message=str(cut), body=cut.to_body()
                 ),
@@ -145,17 +156,19 @@ class HttpToolSource(ToolSource):
             error = data.get("error")
             return to_result(
                 success=data["success"],
-                content=(str(data.get("content") or "") + note) or None,
+                content=(_for_model(str(data.get("content") or "")) + note) or None,
                 state=data.get("state"),
                 error=error if isinstance(error, (dict, str)) else None,
             )
         if data is not None:
             return to_result(
                 success=True,
-                content=json.dumps(data, ensure_ascii=False)[: self.max_bytes] + note,
+                content=_for_model(json.dumps(data, ensure_ascii=False)) + note,
                 state=data,
             )
         return to_result(
             success=True,
-            content=(text + note) if text else f"{url} answered {status} with an empty body",
+            content=(_for_model(text) + note)
+            if text
+            else f"{url} answered {status} with an empty body",
         )

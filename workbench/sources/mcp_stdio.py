@@ -98,6 +98,28 @@ class StdioLaunch:
     cwd: str | None = None
 
 
+def _first_bytes(parts: list[bytes], count: int) -> bytes:
+    kept: list[bytes] = []
+    size = 0
+    for part in parts:
+        if size >= count:
+            break
+        kept.append(part[: count - size])
+        size += len(kept[-1])
+    return b"".join(kept)
+
+
+def _last_bytes(parts: list[bytes], count: int) -> bytes:
+    kept: list[bytes] = []
+    size = 0
+    for part in reversed(parts):
+        if size >= count:
+            break
+        kept.append(part[-(count - size) :])
+        size += len(kept[-1])
+    return b"".join(reversed(kept))
+
+
 class _LineSplitter:
     """Newline-delimited messages from chunks, in linear time, each bounded by ``cap``."""
 
@@ -122,8 +144,9 @@ class _LineSplitter:
             else:
                 self._parts.append(piece)
                 if self._size > self.cap:
-                    joined = b"".join(self._parts)
-                    self._head, self._tail = joined[:ENDS_KEPT], joined[-ENDS_KEPT:]
+                    # Only the ends are kept from here on; no copy of the whole line is made.
+                    self._head = _first_bytes(self._parts, ENDS_KEPT)
+                    self._tail = _last_bytes(self._parts, ENDS_KEPT)
                     self._parts, self._over = [], True
             if newline < 0:
                 return lines

@@ -109,6 +109,9 @@ class WebBrowsingRuntime(BaseRuntime):
         note = ""
         if page["length"] > MAX_PAGE_CHARS:
             note = f"\n[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]"
+            if page.get("bodyLimit"):
+                cut = LimitExceeded("max_body_bytes", page["bodyLimit"], what="the page")
+                note += f"\n[{cut}]"
         elif page["truncated"] and page.get("bodyLimit"):
             cut = LimitExceeded("max_body_bytes", page["bodyLimit"], what="the page")
             note = f"\n[truncated: showing its first {page['length']:,} characters; {cut}]"
