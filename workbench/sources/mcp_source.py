@@ -460,7 +460,7 @@ class McpSource(ToolSource):
                 return failure(
                     ErrorType.CONNECTION_CLOSED,
                     f"{detail}; no result arrived.",
-                    body={"stderr": self._stderr_tail()} if self._stderr is not None else None,
+                    body={"stderr": tail} if (tail := self._stderr_tail()) else None,
                 )
             return self._protocol_failure(api, error)
         except RuntimeError as error:

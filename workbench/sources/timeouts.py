@@ -60,10 +60,10 @@ class CallTimeout:
     extend_on_progress_max_ms: int | None = None
 
     def describe(self) -> str:
-        """``timeout 30 s`` or ``timeout 30 s, progress extends it up to 300 s``."""
+        """``timeout 30 s``, or ``timeout 30 s (300 s with progress)`` when progress extends it."""
         text = f"timeout {self.limit_ms / 1000:g} s"
         if self.extend_on_progress_max_ms:
-            text += f", progress extends it up to {self.extend_on_progress_max_ms / 1000:g} s"
+            text += f" ({self.extend_on_progress_max_ms / 1000:g} s with progress)"
         return text
 
 
