@@ -7,6 +7,7 @@ from typing import Any
 
 from workbench.core import events as ev
 from workbench.core.call_state import CallState
+from workbench.core.event_log import EventLog
 from workbench.core.reducer import reduce
 from workbench.fixtures.loader import validate_args
 from workbench.policy.engine import check_approval
@@ -23,7 +24,7 @@ class UsageProblem(ValueError):
 @dataclass
 class HeadlessOutcome:
     state: CallState
-    events: list[ev.CallEvent] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
     tool: str = ""
     api: str = ""
 
@@ -64,7 +65,7 @@ async def call_once(
             )
         )
         state = CallState(tool=resolved.entry.tool, api=resolved.api.name)
-        events: list[ev.CallEvent] = []
+        events = EventLog()
 
         def on_event(event: ev.CallEvent) -> None:
             nonlocal state

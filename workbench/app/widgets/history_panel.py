@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Label, ListItem, ListView
 
-from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
+from workbench.core.event_log import EventLog
 from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean
 
@@ -36,7 +36,8 @@ class HistoryEntry:
     api: str
     args: dict[str, Any]
     manifest: ToolManifest | None = None
-    events: list[ev.CallEvent] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
+    """What a fixture is recorded from: folded as it grows, so a flood stays bounded."""
     state: CallState | None = None
     phases: list[Phase] = field(default_factory=list)
     saved_as: str | None = None
@@ -105,7 +106,7 @@ class HistoryPanel(ListView):
         # Each entry keeps its events (to be saved as a fixture): old ones let theirs go.
         for old in self.entries[:-MAX_KEPT_EVENTS]:
             if old.events and old.saved_as is None and old.finished:
-                old.events = []
+                old.events.clear()
                 old.evicted = True
 
     def refresh_entry(self, entry: HistoryEntry) -> None:
