@@ -109,15 +109,19 @@ async def test_read_capped_stops_a_gzip_gzip_bomb_at_the_cap(server: LocalServer
 
 async def test_read_capped_names_an_encoding_it_cannot_undo(server: LocalServer) -> None:
     server.route("/br", Reply(body=b"\x8b\x02\x80", headers={"Content-Encoding": "br"}))
-    async with safe_client(allow=["127.0.0.1"]) as client:
-        async with client.stream("GET", server.url("/br")) as response:
-            with pytest.raises(httpx.DecodingError, match="unsupported content-encoding br"):
-                await read_capped(response, MIB)
+    async with (
+        safe_client(allow=["127.0.0.1"]) as client,
+        client.stream("GET", server.url("/br")) as response,
+    ):
+        with pytest.raises(httpx.DecodingError, match="unsupported content-encoding br"):
+            await read_capped(response, MIB)
 
 
 async def test_the_guarded_client_asks_only_for_what_it_can_inflate(server: LocalServer) -> None:
     server.route("/plain", Reply(body="hi"))
-    async with safe_client(allow=["127.0.0.1"]) as client:
-        async with client.stream("GET", server.url("/plain")) as response:
-            await read_capped(response)
+    async with (
+        safe_client(allow=["127.0.0.1"]) as client,
+        client.stream("GET", server.url("/plain")) as response,
+    ):
+        await read_capped(response)
     assert server.requests[-1].headers["accept-encoding"] == "gzip, deflate"

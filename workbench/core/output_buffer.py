@@ -85,14 +85,14 @@ class OutputBuffer:
     """What a tool printed: complete lines, a pending partial line, and totals."""
 
     __slots__ = (
-        "_store",
         "_count",
-        "partial",
-        "partial_stream",
+        "_store",
         "dropped",
-        "total_chars",
         "max_chars",
         "max_lines",
+        "partial",
+        "partial_stream",
+        "total_chars",
     )
 
     def __init__(

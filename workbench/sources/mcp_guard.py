@@ -252,18 +252,19 @@ class MessageGuard:
                 raw=raw,
                 garbled=raw.lstrip()[:1] in (b"{", b"["),
             )
-        rid = parsed.get("id") if isinstance(parsed, dict) else None
+        found = parsed.get("id") if isinstance(parsed, dict) else None
+        rid: RequestId | None = found if isinstance(found, (int, str)) else None
         result = parsed.get("result") if isinstance(parsed, dict) else None
-        if isinstance(result, dict) and self.pending.get(rid) == "tools/list":
+        if isinstance(result, dict) and rid is not None and self.pending.get(rid) == "tools/list":
             # Judge a tool list tool by tool: one deep schema must not cost the others.
             self._keep_valid_tools(result)
         if nesting_exceeds(parsed, self.limits.max_json_depth):
-            return self._too_deep(rid if isinstance(rid, (int, str)) else None)
+            return self._too_deep(rid)
         try:
             message = types.jsonrpc_message_adapter.validate_python(parsed, by_name=False)
         except (ValidationError, ValueError, RecursionError):
             return self._fail(
-                rid if isinstance(rid, (int, str)) else None,
+                rid,
                 "the server sent JSON that is not a JSON-RPC message",
                 raw=raw,
                 garbled=True,
