@@ -355,6 +355,7 @@ def test_tools_json_shows_failed_sources(runner: CliRunner, tmp_path: Path) -> N
         "name": "mcp",
         "state": "failed",
         "detail": f"command not found: {tmp_path / 'missing-server'}",
+        "problems": [],
     }
     assert sources["misbehaving-server"]["state"] == "ready"
     tools = {entry["tool"]: entry for entry in listing["tools"]}
