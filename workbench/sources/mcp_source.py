@@ -286,6 +286,19 @@ class McpSource(ToolSource):
         # A workbench user expects their environment (PATH, virtualenv) to reach the server,
         # unless the config opts out to keep secrets from it.
         base = dict(os.environ) if self.spec.inherit_env else get_default_environment()
+        if os.name != "posix":
+            # No process groups or death signals there: the SDK's own transport, guarded.
+            from mcp import StdioServerParameters
+            from mcp.client.stdio import stdio_client
+
+            params = StdioServerParameters(
+                command=self.spec.command or "",
+                args=self.spec.args,
+                env={**base, **self.spec.env},
+                cwd=self.spec.cwd,
+                encoding_error_handler="replace",
+            )
+            return guarded(stdio_client(params), self._guard)
         launch = StdioLaunch(
             command=self.spec.command or "",
             args=tuple(self.spec.args),
