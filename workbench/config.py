@@ -6,6 +6,9 @@ fixtures = ["fixtures"]            # fixture directories, relative to pyproject.
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
 include_bundled = false            # also load Workbench's own reference tools
+
+[tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
+max_message_bytes = "16MiB"
 ```
 
 The table is validated by a pydantic model; a mistake is a :class:`ConfigError` whose
@@ -25,6 +28,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 import workbench
+from workbench.core.limits import Limits, LimitsError
 from workbench.core.problems import Problem, problems_from_validation
 from workbench.core.source_map import SourceMap
 
@@ -70,6 +74,8 @@ class WorkbenchTable(BaseModel):
     snapshots: str = "snapshots"
     include_bundled: bool | None = None
     """Unset: load the bundled tools only when the fixture directories include theirs."""
+    limits: dict[str, Any] | None = None
+    """Size caps (:class:`~workbench.core.limits.Limits`), checked by ``Limits.overridden``."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,7 @@ class WorkbenchConfig:
     snapshot_dir: Path = field(default_factory=lambda: Path("snapshots"))
     include_bundled: bool = True
     pyproject: Path | None = None
+    limits: Limits = field(default_factory=Limits)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -91,6 +98,7 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 _TABLE_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*(?:workbench|\"workbench\")\s*\]\s*(?:#.*)?$")
+_SUBTABLE_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*workbench\s*\.\s*([A-Za-z0-9_-]+)\s*\]")
 _ANY_HEADER = re.compile(r"^\s*\[\[?\s*[A-Za-z0-9_\"'. -]+\]\]?\s*(?:#.*)?$")
 _KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*=")
 _DOTTED_KEY = re.compile(r"^\s*(?:tool\s*\.\s*)?workbench\s*\.\s*([A-Za-z0-9_-]+)\s*=")
@@ -109,6 +117,11 @@ def toml_lines(text: str) -> SourceMap:
         if _TABLE_HEADER.match(line):
             inside = True
             source.lines.setdefault(SECTION, number)
+            continue
+        subtable = _SUBTABLE_HEADER.match(line)
+        if subtable is not None:  # [tool.workbench.limits]: the key's line is its header
+            source.lines.setdefault((*SECTION, subtable.group(1)), number)
+            inside = False
             continue
         if _ANY_HEADER.match(line):
             inside = False
@@ -180,6 +193,12 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
     if include_bundled is None:
         # Workbench's own checkout lists the bundled fixtures; other projects opt in.
         include_bundled = bundled_fixtures_dir().resolve() in fixture_dirs
+    try:
+        limits = Limits().overridden(settings.limits, where="[tool.workbench.limits]")
+    except LimitsError as error:
+        line = toml_lines(text).line_for((*SECTION, "limits"))
+        problem = Problem(str(pyproject), str(error), line=line, field="tool.workbench.limits")
+        raise ConfigError([problem]) from None
     return WorkbenchConfig(
         root=root,
         fixture_dirs=fixture_dirs,
@@ -187,4 +206,5 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         snapshot_dir=(root / settings.snapshots).resolve(),
         include_bundled=include_bundled,
         pyproject=pyproject,
+        limits=limits,
     )

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from workbench.config import WorkbenchConfig, load_config
 from workbench.core.identifiers import slug
-from workbench.core.manifest import ToolManifest
+from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
@@ -16,6 +17,7 @@ from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_config import read_mcp_config
 from workbench.sources.mcp_source import McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
+from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.tools import bundled_packages, load_tool_modules
 from workbench.tools.package import ToolPackage
@@ -38,6 +40,10 @@ class LiveOptions:
     allow: Sequence[str] = ()
     allow_hosts: Sequence[str] = ()
     handshake_timeout_s: float = 20.0
+    timeout_s: float | None = None
+    """``--timeout``: the hard limit on every call (else the API's, else the global default)."""
+    extend_on_progress_s: float | None = None
+    """``--extend-on-progress``: progress restarts the timeout, up to this in all."""
 
 
 @dataclass
@@ -48,6 +54,17 @@ class LiveSession:
     services: RuntimeServices
     config: WorkbenchConfig
     problems: list[str] = field(default_factory=list)
+    timeout_s: float | None = None
+    extend_on_progress_s: float | None = None
+
+    def call_timeout(self, args: dict[str, Any], api: ToolApi | None) -> CallTimeout:
+        """The deadline of one call with ``args`` to ``api`` under this session's options."""
+        return resolve_call_timeout(
+            args,
+            api,
+            override_s=self.timeout_s,
+            extend_on_progress_s=self.extend_on_progress_s,
+        )
 
     @property
     def fixture_dir(self) -> Path:
@@ -92,7 +109,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
 
     config = config or load_config()
     workspace = (options.workspace or Path.cwd()).resolve()
-    services = RuntimeServices.from_environment(workspace)
+    services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
     registry = SurfaceRegistry()
     problems: list[str] = []
@@ -145,17 +162,25 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             spec = McpServerSpec.from_argument(value)
         except ValueError as error:
             raise SetupError(str(error)) from None
-        manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+        manager.add(
+            McpSource(spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits)
+        )
     for path in options.config_files:
         for spec in read_mcp_config(Path(path)):
-            manager.add(McpSource(spec, handshake_timeout_s=options.handshake_timeout_s))
+            manager.add(
+                McpSource(
+                    spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits
+                )
+            )
     manifests = http_manifests(config)
     if manifests:
         allow = [
             *options.allow_hosts,
             *[item for item in services.settings.get("web.allow", "").split(",") if item],
         ]
-        manager.add(HttpToolSource("http", manifests, allow=allow))
+        manager.add(
+            HttpToolSource("http", manifests, allow=allow, max_bytes=config.limits.max_body_bytes)
+        )
 
     policy = PolicyContext(
         mode=options.approval, allow_list=frozenset(options.allow), workspace=workspace
@@ -167,4 +192,6 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         services=services,
         config=config,
         problems=problems,
+        timeout_s=options.timeout_s,
+        extend_on_progress_s=options.extend_on_progress_s,
     )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -20,9 +22,14 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.cli import main
 from workbench.config import WorkbenchConfig
 from workbench.core.call_state import Phase
+from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
+from workbench.core.result import ToolResult, to_result
+from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.rendering.screen import screen_text, settle
 from workbench.session import LiveOptions, build_session
+from workbench.sources.python_source import PythonToolSource
 from workbench.surfaces.registry import SurfaceKind
+from workbench.tools.package import ToolPackage
 
 SIZE = (170, 56)
 
@@ -253,3 +260,51 @@ async def test_viewing_an_older_call_while_another_runs_keeps_both_intact(tmp_pa
         history.index = 1
         await settle(pilot)
         assert card.call_state.api == "sleep" and card.call_state.phase is Phase.CANCELLED
+
+
+class _Flood(BaseRuntime):
+    """Reports progress and prints as fast as the event loop lets it, then finishes."""
+
+    api_names = ("flood",)
+
+    async def flood(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
+        for step in range(1, 40_001):
+            ctx.progress(step, 40_000, None)
+            ctx.stdout(f"line {step}\n")
+            if step % 100 == 0:
+                await asyncio.sleep(0)
+        return to_result(success=True, content="flooded")
+
+
+async def test_a_flooding_call_keeps_a_bounded_history_and_can_still_be_saved(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    package = ToolPackage(
+        manifest=ToolManifest(
+            identifier="flood", meta=ToolMeta(title="Flood"), api=[ToolApi(name="flood")]
+        ),
+        create_runtime=lambda services: _Flood(),
+    )
+    app.live_session.manager.add(PythonToolSource("flood", [package], app.live_session.services))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        form = await pick(pilot, screen, "flood", "flood", "flood")
+        form.action_submit()
+        card = screen.query_one(ToolCard)
+        await wait_for(
+            pilot,
+            lambda: card.call_state is not None and card.call_state.phase.is_terminal,
+            timeout=60,
+        )
+        [entry] = screen.query_one(HistoryPanel).entries
+        assert entry.record.events.received > 80_000
+        assert len(entry.record.events) < 6_000
+        assert entry.state is not None and entry.state.output.line_count == 40_000
+        await pilot.press("f2")
+        await settle(pilot)
+    data = yaml.safe_load((tmp_path / "fixtures" / "flood" / "flood.yaml").read_text())
+    [variant] = data["variants"]
+    assert variant["result"]["content"] == "flooded"
+    # The last progress value survives the folding.
+    assert [item["progress"] for item in variant["output"] if "progress" in item][-1] == 40_000

@@ -7,6 +7,7 @@ import json
 import re
 import shlex
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.net.local_server import LocalServer, Reply, running_server
-from tests.sources.helpers import MISBEHAVING
+from tests.sources.helpers import FAULTY, MISBEHAVING
 from workbench.cli import main
 
 MISBEHAVING_COMMAND = shlex.join([sys.executable, str(MISBEHAVING)])
@@ -380,6 +381,7 @@ def test_tools_json_shows_failed_sources(runner: CliRunner, tmp_path: Path) -> N
         "name": "mcp",
         "state": "failed",
         "detail": f"command not found: {tmp_path / 'missing-server'}",
+        "problems": [],
     }
     assert sources["misbehaving-server"]["state"] == "ready"
     tools = {entry["tool"]: entry for entry in listing["tools"]}
@@ -477,3 +479,61 @@ def test_call_addresses_a_conflicting_tool_by_source(
     )
     assert skill.exit_code == 0, skill.output
     assert "Say hello politely." in skill.stdout
+
+
+# --- timeouts: a hard limit unless progress is explicitly allowed to extend it ---------------
+
+
+FLOOD = shlex.join([sys.executable, str(FAULTY)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("options", "limit", "message"),
+    [
+        (["--timeout", "2"], 2.0, "timed out after 2.0 s (limit 2 s)"),
+        (
+            ["--timeout", "1", "--extend-on-progress", "3"],
+            3.0,
+            "(limit 1 s, extended by progress up to 3 s)",
+        ),
+    ],
+)
+def test_timeout_is_a_hard_limit_on_a_server_that_reports_progress_forever(
+    runner: CliRunner, options: list[str], limit: float, message: str
+) -> None:
+    started = time.monotonic()
+    result = runner.invoke(
+        main,
+        ["call", "faulty.progress_flood", "--args", '{"count": 0}', "--mcp", FLOOD, *options],
+    )
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 1, result.output
+    assert message in result.stdout
+    assert "[timed-out] Timeout:" in result.stderr
+    # The limit, then stopping the server (stdin EOF, SIGTERM, SIGKILL within 2 s).
+    assert limit < elapsed < limit + 4, elapsed
+
+
+def test_help_names_the_hard_timeout_and_the_progress_extension(runner: CliRunner) -> None:
+    for command in ("call", "live"):
+        text = " ".join(runner.invoke(main, [command, "--help"]).stdout.split())
+        assert "--timeout S Hard limit in seconds on each call" in text
+        assert "--extend-on-progress MAX Let each progress report restart the --timeout" in text
+
+
+def test_tools_lists_a_servers_malformed_tools_as_its_problems(runner: CliRunner) -> None:
+    server = shlex.join([sys.executable, str(FAULTY), "--bad-tools"])
+    result = runner.invoke(main, ["tools", "--format", "json", "--mcp", server])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    faulty = next(source for source in listing["sources"] if source["name"] == "faulty")
+    assert faulty["state"] == "ready"
+    assert faulty["problems"] == [
+        "tool #2 'no_type' left out: inputSchema.type: Field required",
+        "tool #4 'not_an_object' left out: inputSchema: Input should be a valid dictionary or "
+        "instance of InputSchema",
+        "tool #15 left out: name: Field required",
+    ]
+    apis = next(tool["apis"] for tool in listing["tools"] if tool["tool"] == "faulty")
+    assert "echo" in apis and "no_type" not in apis

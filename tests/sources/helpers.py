@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import threading
 import time
@@ -30,6 +31,41 @@ from workbench.surfaces.registry import SurfaceRegistry
 
 SERVERS = Path(__file__).resolve().parent / "servers"
 MISBEHAVING = SERVERS / "misbehaving.py"
+FAULTY = SERVERS / "faulty.py"
+
+
+def faulty_spec(*flags: str, name: str = "faulty", **fields: Any) -> McpServerSpec:
+    """The raw fault server (:mod:`tests.sources.servers.faulty`) as a stdio subprocess."""
+    return McpServerSpec(name=name, command=sys.executable, args=[str(FAULTY), *flags], **fields)
+
+
+def pid_gone(pid: int) -> bool:
+    """True when no process ``pid`` runs (a zombie awaiting its reaper counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def children_of(pid: int) -> list[int]:
+    """The direct children of ``pid`` (Linux ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(item) for item in handle.read().split()]
+    except OSError:
+        return []
+
+
+def server_pid(source: Any) -> int:
+    """The pid of a stdio MCP server itself (the child of its group-leader process)."""
+    [leader] = source._processes
+    [server] = children_of(leader.pid)
+    return server
 
 
 def misbehaving_spec(*flags: str, name: str = "bad") -> McpServerSpec:
@@ -73,6 +109,7 @@ def make_call(
     manifest: ToolManifest | None = None,
     approval: ApprovalCheck | None = None,
     approval_gate: ApprovalGate | None = None,
+    extend_on_progress_max_ms: int | None = None,
 ) -> tuple[LiveCall, list[ev.CallEvent]]:
     events: list[ev.CallEvent] = []
     manifest = manifest if manifest is not None else source.get_tool(tool)
@@ -86,6 +123,7 @@ def make_call(
         timeout_ms=timeout_ms,
         approval=approval,
         approval_gate=approval_gate,
+        extend_on_progress_max_ms=extend_on_progress_max_ms,
     )
     return call, events
 

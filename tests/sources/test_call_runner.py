@@ -244,28 +244,50 @@ async def test_a_cancel_really_interrupts_the_server_side_handler() -> None:
         await source.stop()
 
 
-async def test_progress_extends_the_deadline(demo: McpSource) -> None:
-    # 5 reports 0.15 s apart: 0.75 s in all, longer than the 0.4 s limit, but never silent that
-    # long.
+async def test_the_timeout_is_a_hard_limit_however_much_progress_arrives(
+    demo: McpSource,
+) -> None:
+    # 5 reports 0.15 s apart: 0.75 s in all, longer than the 0.4 s limit, which holds.
     run = await asyncio.wait_for(
         run_call(demo, "demo", "count_down", {"steps": 5, "delay": 0.15}, timeout_ms=400),
+        timeout=BOUND_S,
+    )
+    assert isinstance(run.terminal, ev.TimedOut), run.result
+    assert 0.35 < run.seconds < 0.8, run.seconds
+    assert "timed out after 0.4 s (limit 0.4 s)" in run.result.content
+
+
+async def test_progress_extends_the_deadline_when_asked_to(demo: McpSource) -> None:
+    run = await asyncio.wait_for(
+        run_call(
+            demo,
+            "demo",
+            "count_down",
+            {"steps": 5, "delay": 0.15},
+            timeout_ms=400,
+            extend_on_progress_max_ms=5_000,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.Completed), run.result
     assert run.seconds > 0.6
 
 
-async def test_progress_never_extends_past_the_clamp(
-    demo: McpSource, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The real clamp is 800 s; shrink it so the test can watch a tool that reports forever hit it.
-    monkeypatch.setattr(call_runner, "MAX_TIMEOUT_MS", 1_200)
+async def test_progress_never_extends_past_its_own_maximum(demo: McpSource) -> None:
     run = await asyncio.wait_for(
-        run_call(demo, "demo", "count_down", {"steps": 100, "delay": 0.1}, timeout_ms=400),
+        run_call(
+            demo,
+            "demo",
+            "count_down",
+            {"steps": 100, "delay": 0.1},
+            timeout_ms=400,
+            extend_on_progress_max_ms=1_200,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.TimedOut)
-    assert 1.1 < run.seconds < 3, run.seconds
+    assert 1.1 < run.seconds < 1.6, run.seconds
+    assert "(limit 0.4 s, extended by progress up to 1.2 s)" in run.result.content
     assert "last progress: step" in run.result.content
     assert run.names.count("Progress") >= 8
 

@@ -186,7 +186,12 @@ async def test_a_big_answer_is_cut_at_max_bytes(
 ) -> None:
     endpoint.routes["/big"] = Reply(body=b"a" * 10_000, content_type="text/plain")
     result = await call(allowed, "big")
-    assert result.content == "a" * 4096 + "\n[response cut at 4,096 bytes]"
+    assert result.success is False
+    assert result.error is not None and result.error.type == ErrorType.LIMIT_EXCEEDED
+    assert result.error.body == {"cap": "max_body_bytes", "limit": 4096}
+    assert result.content.startswith("a" * 4096 + "\n[the answer of ")
+    assert "exceeded max_body_bytes = 4 KiB (counted after decompression)" in result.content
+    assert 'max_body_bytes = "8KiB" under [tool.workbench.limits]' in result.content
 
 
 async def test_a_slow_endpoint_times_out(allowed: HttpToolSource, endpoint: LocalServer) -> None:

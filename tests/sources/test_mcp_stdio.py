@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.sources.helpers import make_call, misbehaving_spec, run_call
+from tests.sources.helpers import make_call, misbehaving_spec, pid_gone, run_call, server_pid
 from workbench.core import events as ev
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
@@ -26,19 +26,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 BOUND_S = 20.0
 """No stdio test may take longer than this, whatever the server does."""
-
-
-def pid_gone(pid: int) -> bool:
-    """True when no process ``pid`` runs (a zombie awaiting its reaper counts as gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
 
 
 async def started(spec: McpServerSpec, *, handshake_timeout_s: float = 15.0) -> McpSource:
@@ -146,8 +133,7 @@ async def test_a_crash_through_a_live_call_is_one_completed_failure(crashable: M
 
 
 async def test_a_server_killed_while_idle_fails_the_next_call(crashable: McpSource) -> None:
-    [process] = crashable._processes
-    os.kill(process.pid, signal.SIGKILL)
+    os.kill(server_pid(crashable), signal.SIGKILL)
     result = await asyncio.wait_for(
         crashable.invoke("bad", "ok", {}, CallContext()), timeout=BOUND_S
     )
@@ -202,10 +188,17 @@ async def test_cancel_interrupts_the_server_handler_too(bad: McpSource, marker_d
     assert marker.exists()
 
 
-async def test_progress_keeps_a_slow_call_alive_past_its_timeout(bad: McpSource) -> None:
+async def test_progress_keeps_a_slow_call_alive_when_asked_to(bad: McpSource) -> None:
     # 6 steps 0.25 s apart take 1.5 s; a 0.7 s timeout is longer than every gap between reports.
     run = await asyncio.wait_for(
-        run_call(bad, "bad", "slow_progress", {"steps": 6, "delay": 0.25}, timeout_ms=700),
+        run_call(
+            bad,
+            "bad",
+            "slow_progress",
+            {"steps": 6, "delay": 0.25},
+            timeout_ms=700,
+            extend_on_progress_max_ms=10_000,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.Completed), run.result
@@ -220,7 +213,14 @@ async def test_progress_keeps_a_slow_call_alive_past_its_timeout(bad: McpSource)
 
 async def test_progress_gaps_longer_than_the_timeout_still_time_out(bad: McpSource) -> None:
     run = await asyncio.wait_for(
-        run_call(bad, "bad", "slow_progress", {"steps": 3, "delay": 2.0}, timeout_ms=500),
+        run_call(
+            bad,
+            "bad",
+            "slow_progress",
+            {"steps": 3, "delay": 2.0},
+            timeout_ms=500,
+            extend_on_progress_max_ms=10_000,
+        ),
         timeout=BOUND_S,
     )
     assert isinstance(run.terminal, ev.TimedOut)

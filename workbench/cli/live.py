@@ -82,6 +82,31 @@ def source_options(function: F) -> F:
     return function
 
 
+TIMEOUT_HELP = (
+    "Hard limit in seconds on each call, from start to result (clamped to 1..800; default: "
+    "the API's, else 120)."
+)
+EXTEND_HELP = (
+    "Let each progress report restart the --timeout window, up to MAX seconds for the whole "
+    "call (clamped to 1..800). Off by default: --timeout is a hard limit."
+)
+
+
+def timeout_options(function: F) -> F:
+    """``--timeout`` and ``--extend-on-progress``: how long one call may run."""
+    function = click.option(
+        "--extend-on-progress",
+        "extend_on_progress",
+        type=float,
+        default=None,
+        metavar="MAX",
+        help=EXTEND_HELP,
+    )(function)
+    return click.option("--timeout", type=float, default=None, metavar="S", help=TIMEOUT_HELP)(
+        function
+    )
+
+
 def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
     from workbench.session import LiveOptions, SetupError, build_session
 
@@ -98,6 +123,8 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
                 allow=options["allow"],
                 allow_hosts=options["allow_hosts"],
                 handshake_timeout_s=options["handshake_timeout"],
+                timeout_s=options.get("timeout"),
+                extend_on_progress_s=options.get("extend_on_progress"),
             )
         )
     except SetupError as error:
@@ -106,6 +133,7 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
 
 @click.command()
 @source_options
+@timeout_options
 @click.option("--no-demo", is_flag=True, help="Do not start the embedded demo MCP server.")
 @click.option(
     "--approval",
@@ -141,12 +169,7 @@ def _parse_args(text: str) -> dict[str, Any]:
 @click.option(
     "--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object."
 )
-@click.option(
-    "--timeout",
-    type=float,
-    default=None,
-    help="Seconds before the call times out (clamped to 1..800; default: the API's, else 120).",
-)
+@timeout_options
 @click.option(
     "--format",
     "output_format",
@@ -168,7 +191,6 @@ def _parse_args(text: str) -> dict[str, Any]:
 def call(
     name: str,
     args_text: str,
-    timeout: float | None,
     output_format: str,
     approval: str,
     demo: bool,
@@ -186,18 +208,25 @@ def call(
     args = _parse_args(args_text)
     session = _build(options, include_demo=demo, approval=approval)
     try:
-        outcome = asyncio.run(
-            call_once(session.manager, session.policy, name, args, timeout_s=timeout)
+        record = asyncio.run(
+            call_once(
+                session.manager,
+                session.policy,
+                name,
+                args,
+                timeout_s=session.timeout_s,
+                extend_on_progress_s=session.extend_on_progress_s,
+            )
         )
     except UsageProblem as error:
         fail_usage(str(error))
-    state = outcome.state
+    state = record.state
     result = state.result
     assert result is not None
     if output_format == "json":
         payload = {
-            "tool": outcome.tool,
-            "api": outcome.api,
+            "tool": record.tool,
+            "api": record.api,
             "phase": state.phase.value,
             "result": result.model_dump(mode="json"),
             "output": state.output.text() if not state.output.is_empty() else None,
@@ -233,7 +262,11 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
     session = _build(options, include_demo=demo, approval="manual")
 
     async def gather() -> tuple[
-        list[Any], dict[str, list[str]], list[tuple[str, str, str]], list[dict[str, Any]]
+        list[Any],
+        dict[str, list[str]],
+        list[tuple[str, str, str]],
+        list[dict[str, Any]],
+        dict[str, list[str]],
     ]:
         await session.manager.start()
         try:
@@ -241,18 +274,26 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
             statuses = [
                 (source.name, state, detail) for source, state, detail in session.manager.statuses()
             ]
-            return entries, session.manager.conflicts(), statuses, session.manager.openai_tools()
+            problems = {source.name: source.problems for source in session.manager.sources}
+            return (
+                entries,
+                session.manager.conflicts(),
+                statuses,
+                session.manager.openai_tools(),
+                problems,
+            )
         finally:
             await session.manager.stop()
 
-    entries, conflicts, statuses, functions = asyncio.run(gather())
+    entries, conflicts, statuses, functions, problems = asyncio.run(gather())
     if as_openai:
         echo_json(functions)
         return
     if output_format == "json":
         listing = {
             "sources": [
-                {"name": name, "state": state, "detail": detail} for name, state, detail in statuses
+                {"name": name, "state": state, "detail": detail, "problems": problems[name]}
+                for name, state, detail in statuses
             ],
             "tools": [
                 {
@@ -268,6 +309,8 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         return
     for name, state, detail in statuses:
         echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
+        for problem in problems[name]:
+            echo(f"    ⚠ {problem}")
         for entry in entries:
             if entry.source.name == name:
                 flag = (

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
+from workbench.core.event_log import EventLog
 from workbench.core.reducer import reduce
 
 
@@ -20,8 +21,9 @@ class CallRecord:
     """A call's events folded as they arrive (``add`` is cheap: one reducer step)."""
 
     state: CallState
-    events: list[ev.CallEvent] = field(default_factory=list)
-    """Every event so far, in order (none once ``keep_events`` is off)."""
+    events: EventLog = field(default_factory=EventLog)
+    """The events so far, in order, folded as they grow so a flooding call stays bounded
+    (none once ``keep_events`` is off)."""
     phases: list[Phase] = field(default_factory=list)
     """The phases the call has been in, in the order it reached them."""
     keep_events: bool = True
@@ -67,5 +69,5 @@ class CallRecord:
 
     def forget_events(self) -> None:
         """Let the events go to bound memory; the state and phases stay."""
-        self.events = []
+        self.events.clear()
         self.keep_events = False

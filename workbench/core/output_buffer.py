@@ -16,6 +16,8 @@ from workbench.core.sanitize import resolve_carriage_returns
 
 DEFAULT_MAX_LINES = 250_000
 """Lines kept before the oldest are dropped (their count is kept)."""
+DEFAULT_MAX_CHARS = 8_000_000
+"""Characters kept before the oldest lines are dropped: long lines must not escape the bound."""
 MAX_PARTIAL_CHARS = 64 * 1024
 """A line that never ends (a progress bar redrawn with \r) is broken here."""
 
@@ -37,11 +39,12 @@ class _Store:
     times the text itself.
     """
 
-    __slots__ = ("streams", "texts")
+    __slots__ = ("chars", "streams", "texts")
 
     def __init__(self, texts: list[str] | None = None, streams: array[int] | None = None) -> None:
         self.texts: list[str] = texts if texts is not None else []
         self.streams: array[int] = streams if streams is not None else array("B")
+        self.chars = sum(map(len, self.texts))
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -49,10 +52,21 @@ class _Store:
     def append(self, text: str, stream: OutputStream) -> None:
         self.texts.append(text)
         self.streams.append(_STREAM_CODES[stream])
+        self.chars += len(text)
 
     def extend(self, texts: list[str], stream: OutputStream) -> None:
         self.texts.extend(texts)
         self.streams.extend([_STREAM_CODES[stream]] * len(texts))
+        self.chars += sum(map(len, texts))
+
+    def drop_index(self, max_lines: int, max_chars: int) -> int:
+        """How many lines to drop from the head to keep at most half of either bound."""
+        start = max(0, len(self.texts) - max_lines // 2)
+        chars = self.chars - sum(map(len, self.texts[:start]))
+        while chars > max_chars // 2 and start < len(self.texts):
+            chars -= len(self.texts[start])
+            start += 1
+        return start
 
     def slice(self, start: int, stop: int) -> list[OutputLine]:
         return [
@@ -74,6 +88,7 @@ class OutputBuffer:
         "_count",
         "_store",
         "dropped",
+        "max_chars",
         "max_lines",
         "partial",
         "partial_stream",
@@ -84,6 +99,7 @@ class OutputBuffer:
         self,
         *,
         max_lines: int = DEFAULT_MAX_LINES,
+        max_chars: int = DEFAULT_MAX_CHARS,
         _store: _Store | None = None,
         _count: int = 0,
         partial: str = "",
@@ -96,9 +112,10 @@ class OutputBuffer:
         self.partial = partial
         self.partial_stream: OutputStream = partial_stream
         self.dropped = dropped
-        """Lines dropped from the head to stay under ``max_lines``."""
+        """Lines dropped from the head to stay under ``max_lines`` and ``max_chars``."""
         self.total_chars = total_chars
         self.max_lines = max_lines
+        self.max_chars = max_chars
 
     def __repr__(self) -> str:
         return f"OutputBuffer(lines={self.line_count}, partial={self.partial!r})"
@@ -175,13 +192,15 @@ class OutputBuffer:
             partial = partial[MAX_PARTIAL_CHARS:]
         count = len(store)
         dropped = self.dropped
-        if count > self.max_lines:
-            keep = self.max_lines // 2
-            dropped += count - keep
-            store = store.copy_suffix(count - keep)
-            count = keep
+        if count > self.max_lines or store.chars > self.max_chars:
+            # Halve at once, so dropping costs amortised O(1) per line.
+            start = store.drop_index(self.max_lines, self.max_chars)
+            dropped += start
+            store = store.copy_suffix(start)
+            count = len(store)
         return OutputBuffer(
             max_lines=self.max_lines,
+            max_chars=self.max_chars,
             _store=store,
             _count=count,
             partial=partial,

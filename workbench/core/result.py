@@ -30,6 +30,8 @@ class ErrorType:
     SOURCE_UNAVAILABLE = "SourceUnavailable"
     HTTP_ERROR = "HttpError"
     REQUEST_REFUSED = "RequestRefused"
+    LIMIT_EXCEEDED = "LimitExceeded"
+    """Something the source sent passed a size cap (see :mod:`workbench.core.limits`)."""
 
 
 class ToolError(BaseModel):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.events import OutputStream
+from workbench.core.limits import Limits
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 
 
@@ -103,10 +104,16 @@ class RuntimeServices:
     offline: bool = True
     """Use bundled data instead of the network where a tool can (the demo default)."""
     settings: dict[str, str] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    """The size caps (``[tool.workbench.limits]``) a runtime applies to what it downloads."""
 
     @classmethod
     def from_environment(
-        cls, workspace: Path | None = None, environ: dict[str, str] | None = None
+        cls,
+        workspace: Path | None = None,
+        environ: dict[str, str] | None = None,
+        *,
+        limits: Limits | None = None,
     ) -> RuntimeServices:
         """Settings from ``WORKBENCH_*`` variables (``WORKBENCH_WEB_ONLINE`` -> ``web.online``)."""
         env = dict(os.environ if environ is None else environ)
@@ -119,4 +126,9 @@ class RuntimeServices:
         }
         settings = {key: env[name] for name, key in names.items() if env.get(name)}
         online = settings.get("web.online", "0") not in ("", "0", "false")
-        return cls(workspace=workspace or Path.cwd(), offline=not online, settings=settings)
+        return cls(
+            workspace=workspace or Path.cwd(),
+            offline=not online,
+            settings=settings,
+            limits=limits or Limits(),
+        )

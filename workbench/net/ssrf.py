@@ -12,7 +12,7 @@ A naive ``ipaddress.ip_address(url.host)`` check misses ``2130706433``, ``0x7f00
    ``Host`` header and TLS SNI kept), so a second DNS answer cannot differ from the first;
 4. runs again for every redirect hop, because httpx sends each hop through the transport.
 
-Response bodies are capped by :func:`read_capped`.
+Response bodies are capped by :func:`read_capped`, counted after decompression.
 """
 
 from __future__ import annotations
@@ -26,10 +26,13 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from workbench.core.limits import Limits
+from workbench.net.decoding import ACCEPT_ENCODING, BodyDecoder, UndecodableBody
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_BYTES = Limits().max_body_bytes
 MAX_POOLS = 32
 METADATA_ADDRESSES = frozenset(
     {
@@ -48,12 +51,6 @@ class RequestRefused(httpx.TransportError):
     ) -> None:
         super().__init__(message, request=request)
         self.reason = reason or message
-
-
-class BodyTooLarge(Exception):
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the response body is larger than {limit:,} bytes")
-        self.limit = limit
 
 
 def _unwrap(address: IPAddress) -> IPAddress:
@@ -217,26 +214,55 @@ def safe_client(
         follow_redirects=True,
         max_redirects=max_redirects,
         timeout=timeout,
-        # identity: the body cap then counts what crossed the wire, and a small compressed
-        # answer cannot expand into a huge one before the cap sees it.
-        headers={"User-Agent": "workbench/0.1", "Accept-Encoding": "identity", **(headers or {})},
+        # Only encodings read_capped inflates in bounded pieces: the cap counts decoded bytes.
+        headers={
+            "User-Agent": "workbench/0.1",
+            "Accept-Encoding": ACCEPT_ENCODING,
+            **(headers or {}),
+        },
     )
 
 
 async def read_capped(
     response: httpx.Response, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[bytes, bool]:
-    """Read at most ``max_bytes`` of a streamed response; returns ``(body, truncated)``."""
+    """Read at most ``max_bytes`` of a streamed response, decoded; returns ``(body, truncated)``.
+
+    Bytes are counted after decompression, and decompression happens in bounded pieces
+    (:class:`~workbench.net.decoding.BodyDecoder`), so a compressed bomb stops at the cap
+    instead of expanding in memory first. An encoding it cannot undo is an
+    ``httpx.DecodingError``.
+    """
     chunks: list[bytes] = []
     size = 0
     truncated = False
-    async for chunk in response.aiter_bytes():
-        remaining = max_bytes - size
-        if len(chunk) > remaining:
-            chunks.append(chunk[:remaining])
-            truncated = True
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    await response.aclose()
+    try:
+        try:
+            decoder = BodyDecoder.from_header_values(response.headers.get_list("content-encoding"))
+        except UndecodableBody as error:
+            raise httpx.DecodingError(str(error), request=response.request) from None
+
+        def keep(pieces: Iterable[bytes]) -> bool:
+            nonlocal size, truncated
+            for piece in pieces:
+                remaining = max_bytes - size
+                if len(piece) > remaining:
+                    chunks.append(piece[:remaining])
+                    size = max_bytes
+                    truncated = True
+                    return False
+                chunks.append(piece)
+                size += len(piece)
+            return True
+
+        try:
+            async for raw in response.aiter_raw():
+                if not keep(decoder.feed(raw)):
+                    break
+            else:
+                keep(decoder.flush())
+        except UndecodableBody as error:
+            raise httpx.DecodingError(str(error), request=response.request) from None
+    finally:
+        await response.aclose()
     return b"".join(chunks), truncated

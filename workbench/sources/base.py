@@ -57,6 +57,11 @@ class ToolSource(abc.ABC):
     def list_tools(self) -> list[ToolManifest]:
         """The tools this source offers (empty unless READY)."""
 
+    @property
+    def problems(self) -> list[str]:
+        """What is wrong with this source that does not stop it (tools it had to leave out)."""
+        return []
+
     def has_tool(self, tool: str) -> bool:
         return any(manifest.identifier == tool for manifest in self.list_tools())
 

@@ -21,14 +21,13 @@ from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
-from workbench.sources.timeouts import MAX_TIMEOUT_MS
 
 EventSink = Callable[[ev.CallEvent], object]
 
 ARGS_CHUNK_CHARS = 16
 MAX_ARGS_CHUNKS = 40
-CANCEL_GRACE_S = 5.0
-"""How long a cancelled or timed-out invocation may take to wind down before we stop waiting."""
+CANCEL_GRACE_S = 2.0
+"""How long a cancelled or timed-out invocation may take to wind down, after its result."""
 
 
 class LiveCall:
@@ -48,6 +47,7 @@ class LiveCall:
         approval_gate: ApprovalGate | None = None,
         workspace: Path | None = None,
         args_chunk_delay_s: float = 0.0,
+        extend_on_progress_max_ms: int | None = None,
     ) -> None:
         self.source = source
         self.manifest = manifest
@@ -56,6 +56,8 @@ class LiveCall:
         self.args = dict(args)
         self.on_event = on_event
         self.timeout_ms = timeout_ms
+        self.extend_on_progress_max_ms = extend_on_progress_max_ms
+        """When set, progress restarts the ``timeout_ms`` window, up to this much in all."""
         self.approval = approval
         self.approval_gate = approval_gate
         self.workspace = workspace or Path.cwd()
@@ -210,9 +212,10 @@ class LiveCall:
         ) -> None:
             if self.result is None:
                 self._progress_at = time.monotonic()
-                self._last_progress = message or (
-                    f"{value:g}/{total:g}" if value is not None and total else None
-                )
+                if message:
+                    self._last_progress = message
+                elif value is not None:
+                    self._last_progress = f"{value:g}/{total:g}" if total else f"{value:g}"
                 self._emit(ev.Progress(value, total, message, at_ms=at_ms))
 
         def emit(text: str, stream: ev.OutputStream) -> None:
@@ -279,9 +282,14 @@ class LiveCall:
         cancelled = asyncio.ensure_future(self._cancel.wait())
         timeout_s = self.timeout_ms / 1000
         started = time.monotonic()
-        # Progress may extend the deadline (a tool that reports is alive), never past the clamp.
-        hard_limit = started + MAX_TIMEOUT_MS / 1000
         deadline = started + timeout_s
+        # A hard limit unless the caller opted in: then progress (a tool that reports is
+        # alive) restarts the window, never past its own maximum.
+        extend_to = (
+            started + self.extend_on_progress_max_ms / 1000
+            if self.extend_on_progress_max_ms
+            else None
+        )
         try:
             while True:
                 remaining = deadline - time.monotonic()
@@ -290,14 +298,12 @@ class LiveCall:
                     timeout=max(0.0, remaining),
                     return_when=asyncio.FIRST_COMPLETED,
                 )
-                if done:
+                if done or extend_to is None or self._progress_at is None:
                     break
-                if self._progress_at is not None and self._progress_at > deadline - timeout_s:
-                    extended = min(hard_limit, self._progress_at + timeout_s)
-                    if extended > deadline:
-                        deadline = extended
-                        continue
-                break
+                extended = min(extend_to, self._progress_at + timeout_s)
+                if extended <= deadline:
+                    break
+                deadline = extended
         except asyncio.CancelledError:
             invocation.cancel()
             cancelled.cancel()
@@ -356,31 +362,31 @@ class LiveCall:
         pending = self._pending()
         elapsed = time.monotonic() - started
         invocation.cancel()
-        # Give the source a bounded moment to stop what it started (subprocesses, requests);
-        # cancelling an MCP call makes the SDK send notifications/cancelled to the server.
-        await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)
-        if invocation.done() and not invocation.cancelled():
-            invocation.exception()  # Retrieved so asyncio does not warn about it.
         if self._cancel.is_set():
-            return self._finish(
-                ev.Cancelled(
-                    failure(
-                        ErrorType.CANCELLED,
-                        f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.",
-                        state={"pending": pending},
-                    ),
-                    at_ms=self._now_ms(),
-                )
+            terminal: ev.Terminal = ev.Cancelled(
+                failure(
+                    ErrorType.CANCELLED,
+                    f"{self.tool}.{self.api} was cancelled ({self._cancel_reason}); {pending}.",
+                    state={"pending": pending},
+                ),
+                at_ms=self._now_ms(),
             )
-        seconds = f"{elapsed:.1f}"
-        return self._finish(
-            ev.TimedOut(
+        else:
+            limit = f"limit {timeout_s:g} s"
+            if self.extend_on_progress_max_ms:
+                limit += f", extended by progress up to {self.extend_on_progress_max_ms / 1000:g} s"
+            terminal = ev.TimedOut(
                 failure(
                     ErrorType.TIMEOUT,
-                    f"{self.tool}.{self.api} timed out after {seconds} s (limit {timeout_s:g} "
-                    f"s); {pending}.",
+                    f"{self.tool}.{self.api} timed out after {elapsed:.1f} s ({limit}); {pending}.",
                     state={"timeout_ms": self.timeout_ms, "pending": pending},
                 ),
                 at_ms=self._now_ms(),
             )
-        )
+        # The result is due now: the deadline is a hard limit. Then the source gets a bounded
+        # moment to stop what it started (an MCP call sends notifications/cancelled).
+        result = self._finish(terminal)
+        await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)
+        if invocation.done() and not invocation.cancelled():
+            invocation.exception()  # Retrieved so asyncio does not warn about it.
+        return result

@@ -9,7 +9,7 @@ from workbench.core.schema import validate_args
 from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ToolManager
-from workbench.sources.timeouts import resolve_timeout_ms
+from workbench.sources.timeouts import resolve_call_timeout
 
 
 class UsageProblem(ValueError):
@@ -23,8 +23,13 @@ async def call_once(
     args: dict[str, Any],
     *,
     timeout_s: float | None = None,
+    extend_on_progress_s: float | None = None,
 ) -> CallRecord:
-    """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input."""
+    """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input.
+
+    ``timeout_s`` is a hard limit on the whole call; progress restarts it only when
+    ``extend_on_progress_s`` is given, and never past that.
+    """
     await manager.start()
     try:
         try:
@@ -45,8 +50,8 @@ async def call_once(
             )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
         check = check_approval(resolved.entry.manifest, resolved.api.name, args, policy)
-        timeout_ms = resolve_timeout_ms(
-            args, resolved.api, override_ms=timeout_s * 1000 if timeout_s else None
+        timeout = resolve_call_timeout(
+            args, resolved.api, override_s=timeout_s, extend_on_progress_s=extend_on_progress_s
         )
         record = CallRecord.start(resolved.entry.tool, resolved.api.name)
         call = LiveCall(
@@ -56,7 +61,8 @@ async def call_once(
             resolved.api.name,
             args,
             on_event=record.add,
-            timeout_ms=timeout_ms,
+            timeout_ms=timeout.limit_ms,
+            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
             approval=check,
             approval_gate=None,
             workspace=policy.workspace,

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from workbench.core.limits import LimitExceeded, format_size
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolError, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext
@@ -22,8 +23,19 @@ from workbench.net.ssrf import (
     safe_client,
 )
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
+from workbench.sources.mcp_results import MAX_CONTENT_CHARS
 
 BODY_TAIL = 2_000
+
+
+def _for_model(text: str) -> str:
+    """At most :data:`MAX_CONTENT_CHARS` of ``text``, saying how much there was."""
+    if len(text) <= MAX_CONTENT_CHARS:
+        return text
+    return (
+        text[:MAX_CONTENT_CHARS]
+        + f"\n[truncated: showing {MAX_CONTENT_CHARS:,} of {len(text):,} characters]"
+    )
 
 
 class HttpToolSource(ToolSource):
@@ -99,7 +111,17 @@ class HttpToolSource(ToolSource):
         except httpx.HTTPError as error:
             return failure(ErrorType.HTTP_ERROR, f"cannot reach {url}: {error}", body={"url": url})
         text = body.decode("utf-8", errors="replace")
-        note = f"\n[response cut at {self.max_bytes:,} bytes]" if truncated else ""
+        if truncated and 200 <= status < 300:
+            # A cut answer is not the answer: the model reads what arrived and why it stops.
+            cut = LimitExceeded("max_body_bytes", self.max_bytes, what=f"the answer of {url}")
+            return to_result(
+                success=False,
+                content=f"{_for_model(text)}\n[{cut}]",
+                error=ToolError(
+                    type=ErrorType.LIMIT_EXCEEDED, message=str(cut), body=cut.to_body()
+                ),
+            )
+        note = f"\n[response cut at {format_size(self.max_bytes)}]" if truncated else ""
         if 300 <= status < 400:
             return to_result(
                 success=False,
@@ -135,17 +157,19 @@ class HttpToolSource(ToolSource):
             reported = data.get("error")
             return to_result(
                 success=data["success"],
-                content=(str(data.get("content") or "") + note) or None,
+                content=(_for_model(str(data.get("content") or "")) + note) or None,
                 state=data.get("state"),
                 error=reported if isinstance(reported, (dict, str)) else None,
             )
         if data is not None:
             return to_result(
                 success=True,
-                content=json.dumps(data, ensure_ascii=False)[: self.max_bytes] + note,
+                content=_for_model(json.dumps(data, ensure_ascii=False)) + note,
                 state=data,
             )
         return to_result(
             success=True,
-            content=(text + note) if text else f"{url} answered {status} with an empty body",
+            content=(_for_model(text) + note)
+            if text
+            else f"{url} answered {status} with an empty body",
         )

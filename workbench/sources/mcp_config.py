@@ -27,10 +27,12 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
 from workbench.config import ConfigError
+from workbench.core.limits import Limits, LimitsError
 from workbench.core.problems import Problem, problems_from_validation
 from workbench.core.source_map import SourceError, SourceMap, load_with_lines
 from workbench.sources.mcp_source import SERVER_NAME, McpServerSpec
@@ -71,12 +73,23 @@ class McpServerEntry(BaseModel):
     tools: list[str] | None = None
     """Allow-list of MCP tool names (omitted: all)."""
     policies: dict[str, Literal["never", "required", "always"]] = Field(default_factory=dict)
+    limits: dict[str, Any] = Field(default_factory=dict)
+    """This server's own size caps, over ``[tool.workbench.limits]``."""
 
     @model_validator(mode="after")
     def _reachable(self) -> McpServerEntry:
         if not self.url and not self.command:
             raise ValueError("needs a command or a url")
         return self
+
+    @field_validator("limits")
+    @classmethod
+    def _known_limits(cls, value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            Limits().overridden(value, where="limits")
+        except LimitsError as error:
+            raise ValueError(str(error)) from None
+        return value
 
     def to_spec(self, name: str) -> McpServerSpec:
         policies: dict[str, str] = dict(self.policies)
@@ -87,6 +100,7 @@ class McpServerEntry(BaseModel):
                 headers=dict(self.headers),
                 tools=self.tools,
                 policies=policies,
+                limits=dict(self.limits),
             )
         return McpServerSpec(
             name=name,
@@ -97,6 +111,7 @@ class McpServerEntry(BaseModel):
             inherit_env=self.inherit_env,
             tools=self.tools,
             policies=policies,
+            limits=dict(self.limits),
         )
 
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import os
 import re
 import shlex
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.identifiers import slug
+from workbench.core.limits import LimitExceeded, Limits
 from workbench.core.manifest import ToolManifest
 from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
@@ -30,9 +29,9 @@ from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
 
 HANDSHAKE_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0
-"""The SDK closes stdin, then SIGTERMs, then SIGKILLs a stdio server within about 4 s."""
+"""A stdio server gets stdin EOF, 1 s, SIGTERM to its group, 1 s, SIGKILL: well within this."""
 STDERR_TAIL_LINES = 12
-STDERR_TAIL_BYTES = 16 * 1024
+_SSE_CAP = re.compile(r"exceeded the (\d+) byte limit")
 MAX_TOOL_PAGES = 50
 MAX_TOOLS = 1_000
 SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -61,6 +60,8 @@ class McpServerSpec:
     inherit_env: bool = True
     """Pass this process's environment to a stdio server (``"inheritEnv": false`` opts out,
     leaving the SDK's safe minimum — HOME, PATH, SHELL, TERM, USER — plus ``env``)."""
+    limits: dict[str, Any] = field(default_factory=dict)
+    """This server's own ``"limits"`` (see :mod:`workbench.core.limits`), over the project's."""
 
     @classmethod
     def from_argument(cls, value: str) -> McpServerSpec:
@@ -85,41 +86,6 @@ class McpServerSpec:
         return "in-process server"
 
 
-# --- knowing how a stdio server died ------------------------------------------------------------
-
-_spawned: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
-    "workbench_mcp_spawned", default=None
-)
-_patched = False
-
-
-def _track_spawns() -> None:
-    """Record the processes the SDK spawns, to report their exit codes.
-
-    The SDK keeps its subprocess private; the exit code is what tells a user why a server
-    died, so the spawner is wrapped once and reports through a context variable.
-    """
-    global _patched
-    if _patched:
-        return
-    import mcp.client.stdio as stdio
-
-    original = getattr(stdio, "_create_platform_compatible_process", None)
-    if original is None:  # A future SDK: exit codes are simply not reported.
-        _patched = True
-        return
-
-    async def spawn(*args: Any, **kwargs: Any) -> Any:
-        process = await original(*args, **kwargs)
-        registry = _spawned.get()
-        if registry is not None:
-            registry.append(process)
-        return process
-
-    stdio._create_platform_compatible_process = spawn
-    _patched = True
-
-
 def _leaves(error: BaseException) -> Iterator[BaseException]:
     if isinstance(error, BaseExceptionGroup):
         for inner in error.exceptions:
@@ -134,21 +100,44 @@ class McpSource(ToolSource):
     kind = "mcp"
 
     def __init__(
-        self, spec: McpServerSpec, *, handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S
+        self,
+        spec: McpServerSpec,
+        *,
+        handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S,
+        limits: Limits | None = None,
     ) -> None:
         super().__init__(spec.name or "mcp")
         self.spec = spec
         self.handshake_timeout_s = handshake_timeout_s
+        self.limits = (limits or Limits()).overridden(
+            spec.limits, where=f"mcpServers.{spec.name or 'server'}.limits"
+        )
         self.manifest: ToolManifest | None = None
         self.server_name: str | None = None
         self._client: Any = None
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._ready: asyncio.Future[None] | None = None
-        self._errlog: Any = None
+        self._stderr: Any = None
+        """The :class:`~workbench.sources.mcp_stdio.StderrTail` of a stdio server."""
+        self._guard: Any = None
+        """The :class:`~workbench.sources.mcp_guard.MessageGuard` of the connection."""
         self._processes: list[Any] = []
         self._http_status: int | None = None
         self.skipped: list[str] = []
+
+    @property
+    def problems(self) -> list[str]:
+        """What is wrong with this server that does not stop it: left-out tools, garbage."""
+        problems = list(self.skipped)
+        if self._guard is not None:
+            problems.extend(
+                item for item in self._guard.stats.tool_problems if item not in problems
+            )
+            summary = self._guard.stats.summary()
+            if summary:
+                problems.append(summary)
+        return problems
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -174,46 +163,10 @@ class McpSource(ToolSource):
 
         transport: Any
         http_client = None
-        token = _spawned.set(self._processes)
         try:
-            if self.spec.server is not None:
-                transport = self.spec.server
-            elif self.spec.url:
-                import httpx2  # The SDK's own HTTP stack: never hand it an httpx object.
-                from mcp.client.streamable_http import streamable_http_client
-
-                async def note_status(response: Any) -> None:
-                    # The SDK turns an HTTP error into a bare "error response": keep the status.
-                    if response.status_code >= 400:
-                        self._http_status = response.status_code
-
-                http_client = httpx2.AsyncClient(
-                    headers=self.spec.headers,
-                    timeout=httpx2.Timeout(30.0, read=300.0),
-                    follow_redirects=True,
-                    event_hooks={"response": [note_status]},
-                )
-                transport = streamable_http_client(self.spec.url, http_client=http_client)
-            else:
-                from mcp import StdioServerParameters
-                from mcp.client.stdio import stdio_client
-
-                _track_spawns()
-                # Not a with-block: the log outlives this call and is closed in stop().
-                self._errlog = tempfile.TemporaryFile(  # noqa: SIM115
-                    "w+", encoding="utf-8", errors="replace"
-                )
-                # A workbench user expects their environment (PATH, virtualenv) to reach the
-                # server, unless the config opts out to keep secrets from it.
-                env = (
-                    {**os.environ, **self.spec.env}
-                    if self.spec.inherit_env
-                    else dict(self.spec.env)
-                )
-                params = StdioServerParameters(
-                    command=self.spec.command or "", args=self.spec.args, env=env, cwd=self.spec.cwd
-                )
-                transport = stdio_client(params, errlog=self._errlog)
+            transport = self._transport()
+            if isinstance(transport, tuple):
+                transport, http_client = transport
             async with Client(
                 transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S
             ) as client:
@@ -232,10 +185,74 @@ class McpSource(ToolSource):
             if isinstance(error, asyncio.CancelledError):
                 raise
         finally:
-            _spawned.reset(token)
             self._client = None
             if http_client is not None:
                 await http_client.aclose()
+
+    def _transport(self) -> Any:
+        """The SDK transport for the spec (with the HTTP client to close, for a URL)."""
+        from workbench.sources.mcp_guard import (
+            GuardStats,
+            MessageGuard,
+            guarded,
+            summarize_sdk_logs,
+        )
+
+        summarize_sdk_logs()
+        if self.spec.server is not None:
+            return self.spec.server  # In-process: our own code, nothing to guard against.
+        self._guard = MessageGuard(self.limits, GuardStats())
+        if self.spec.url:
+            from mcp.client.streamable_http import streamable_http_client
+
+            from workbench.net.mcp_http import capped_client
+
+            async def note_status(response: Any) -> None:
+                # The SDK turns an HTTP error into a bare "error response": keep the status.
+                if response.status_code >= 400:
+                    self._http_status = response.status_code
+
+            http_client = capped_client(
+                max_message_bytes=self.limits.max_message_bytes,
+                headers=self.spec.headers,
+                on_exceeded=self._guard.stats.record_limit,
+                event_hooks={"response": [note_status]},
+            )
+            inner = streamable_http_client(
+                self.spec.url,
+                http_client=http_client,
+                # The SDK's 1 MiB default fails real results; an event is one message.
+                max_sse_event_size=self.limits.max_message_bytes,
+            )
+            return guarded(inner, self._guard), http_client
+        from mcp.client.stdio import get_default_environment
+
+        from workbench.sources.mcp_stdio import StderrTail, StdioLaunch, stdio_transport
+
+        self._stderr = StderrTail(self.limits.max_stderr_bytes)
+        # A workbench user expects their environment (PATH, virtualenv) to reach the server,
+        # unless the config opts out to keep secrets from it.
+        base = dict(os.environ) if self.spec.inherit_env else get_default_environment()
+        if os.name != "posix":
+            # No process groups or death signals there: the SDK's own transport, guarded.
+            from mcp import StdioServerParameters
+            from mcp.client.stdio import stdio_client
+
+            params = StdioServerParameters(
+                command=self.spec.command or "",
+                args=self.spec.args,
+                env={**base, **self.spec.env},
+                cwd=self.spec.cwd,
+                encoding_error_handler="replace",
+            )
+            return guarded(stdio_client(params), self._guard)
+        launch = StdioLaunch(
+            command=self.spec.command or "",
+            args=tuple(self.spec.args),
+            env={**base, **self.spec.env},
+            cwd=self.spec.cwd,
+        )
+        return stdio_transport(launch, self._guard, self._stderr, on_spawn=self._processes.append)
 
     async def _load_tools(self, client: Any) -> None:
         info = client.server_info
@@ -270,19 +287,15 @@ class McpSource(ToolSource):
         detail = f"{len(tools)} tools over {self.spec.transport}"
         if self.skipped:
             detail += f"; skipped: {'; '.join(self.skipped)}"
+        left_out = self._guard.stats.tool_problems if self._guard is not None else []
+        if left_out:
+            detail += f"; {len(left_out)} malformed tool(s) left out (listed as problems)"
         self.status = SourceStatus(SourceState.READY, detail)
 
     def _stderr_tail(self) -> str:
-        if self._errlog is None:
+        if self._stderr is None:
             return ""
-        try:
-            self._errlog.flush()
-            # Only the end matters, however chatty the server has been.
-            size = self._errlog.seek(0, os.SEEK_END)
-            self._errlog.seek(max(0, size - STDERR_TAIL_BYTES))
-            lines = [line.rstrip() for line in self._errlog.read().splitlines() if line.strip()]
-        except (OSError, ValueError):
-            return ""
+        lines = [line.rstrip() for line in self._stderr.text().splitlines() if line.strip()]
         return "\n".join(lines[-STDERR_TAIL_LINES:])
 
     def _stderr_suffix(self) -> str:
@@ -298,9 +311,12 @@ class McpSource(ToolSource):
 
     async def _wait_exit_code(self, timeout_s: float = 2.0) -> int | None:
         """The exit code of a server whose pipe just closed: it may not be reaped yet."""
-        if self._exit_code() is None and self._processes:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._processes[-1].wait(), timeout=timeout_s)
+        # Polled: wait() would also wait for a grandchild to let go of the stdout pipe.
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        while self._exit_code() is None and self._processes:
+            if asyncio.get_running_loop().time() >= deadline:
+                break
+            await asyncio.sleep(0.02)
         return self._exit_code()
 
     def _http_detail(self, status: int) -> str:
@@ -349,10 +365,6 @@ class McpSource(ToolSource):
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-        if self._errlog is not None:
-            with contextlib.suppress(OSError):
-                self._errlog.close()
-            self._errlog = None
         if not keep_status:
             self.status = SourceStatus(SourceState.STOPPED)
 
@@ -380,11 +392,26 @@ class McpSource(ToolSource):
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             ctx.progress(progress, total, message)
 
+        hits_before = len(self._guard.stats.limit_hits) if self._guard is not None else 0
         try:
             result = await client.call_tool(api, args, progress_callback=on_progress)
         except MCPError as error:
             if error.code == -32001:
                 raise ToolTimedOut(error.message) from None
+            exceeded = self._exceeded(error, hits_before)
+            if exceeded is not None:
+                return failure(
+                    ErrorType.LIMIT_EXCEEDED,
+                    f"{self.name} answered {api}, but {exceeded}",
+                    body=exceeded.to_body(),
+                )
+            if error.code == -32000 and self.spec.url and error.message != "Connection closed":
+                # Over HTTP this code also ends one request (its event stream broke); the
+                # connection, and the other requests, live on.
+                return failure(
+                    ErrorType.CONNECTION_CLOSED,
+                    f"{self.name} did not finish answering {api}: {error.message}",
+                )
             if error.code == -32000:
                 code = await self._wait_exit_code()
                 how = f"exited with code {code}" if code is not None else "closed the connection"
@@ -393,13 +420,9 @@ class McpSource(ToolSource):
                 return failure(
                     ErrorType.CONNECTION_CLOSED,
                     f"{detail}; no result arrived.",
-                    body={"stderr": self._stderr_tail()} if self._errlog else None,
+                    body={"stderr": tail} if (tail := self._stderr_tail()) else None,
                 )
-            return failure(
-                ErrorType.PROTOCOL_ERROR,
-                f"{self.name} answered {api} with error {error.code}: {error.message}",
-                body={"code": error.code, "data": error.data},
-            )
+            return self._protocol_failure(api, error)
         except RuntimeError as error:
             # The SDK validates structuredContent against the tool's outputSchema.
             return failure(
@@ -407,3 +430,54 @@ class McpSource(ToolSource):
                 f"{self.name} returned an invalid result for {api}: {error}",
             )
         return to_tool_result(result, tool=tool, api=api)
+
+    def _exceeded(self, error: Any, hits_before: int) -> LimitExceeded | None:
+        """The cap an error stands for: the guard's, the capped HTTP client's, or the SSE one."""
+        from workbench.sources.mcp_guard import GUARD_ERROR
+
+        data = error.data.get(GUARD_ERROR) if isinstance(error.data, dict) else None
+        if isinstance(data, dict) and isinstance(data.get("cap"), str):
+            return LimitExceeded(
+                data["cap"],
+                int(data.get("limit") or 0),
+                seen=data.get("seen"),
+                per_server=True,
+                what="its answer",
+            )
+        hits = self._guard.stats.limit_hits if self._guard is not None else []
+        if len(hits) > hits_before:
+            hit = hits[-1]
+            return LimitExceeded(
+                hit.cap, hit.limit, seen=hit.seen, per_server=True, what="its answer"
+            )
+        if "recursion limit exceeded" in str(error.message):
+            # pydantic's own JSON depth limit, met inside the SDK before our guard sees it.
+            return LimitExceeded(
+                "max_json_depth", self.limits.max_json_depth, per_server=True, what="its answer"
+            )
+        match = _SSE_CAP.search(str(error.message))
+        if match is not None:
+            return LimitExceeded(
+                "max_message_bytes",
+                int(match.group(1)),
+                per_server=True,
+                what="one event of its answer",
+            )
+        return None
+
+    def _protocol_failure(self, api: str, error: Any) -> ToolResult:
+        from workbench.sources.mcp_guard import GUARD_ERROR
+
+        data = error.data.get(GUARD_ERROR) if isinstance(error.data, dict) else None
+        if isinstance(data, dict):
+            # The guard answered for the server: what it saw is the message, not a code.
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{self.name} sent an unusable answer to {api}: {error.message}",
+                body={"preview": data.get("preview")} if data.get("preview") else None,
+            )
+        return failure(
+            ErrorType.PROTOCOL_ERROR,
+            f"{self.name} answered {api} with error {error.code}: {error.message}",
+            body={"code": error.code, "data": error.data},
+        )

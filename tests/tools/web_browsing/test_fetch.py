@@ -13,6 +13,7 @@ from workbench.tools.web_browsing.services import (
     MAX_PAGE_CHARS,
     HttpPageFetcher,
     OfflineSearchService,
+    SearxngSearchService,
     WebError,
 )
 
@@ -203,10 +204,11 @@ async def test_crawl_reports_a_body_cut_by_the_byte_cap(
     result = await runtime.invoke("crawlSinglePage", {"url": server.url("/big")})
     assert result.success
     (page,) = result.state["results"]
-    assert page["truncated"] and page["length"] < 2_000
+    assert page["truncated"] and page["length"] < 2_000 and page["bodyLimit"] == 2_000
     assert result.content.endswith(
-        "[truncated: the page was too large to download whole; showing its "
-        f"first {page['length']:,} characters]"
+        f"[truncated: showing its first {page['length']:,} characters; the page exceeded "
+        "max_body_bytes = 2,000 bytes (counted after decompression); the read stopped there. "
+        "Raise it with max_body_bytes = 4000 under [tool.workbench.limits] in pyproject.toml.]"
     )
     assert f"of {page['length']:,} characters" not in result.content
 
@@ -355,3 +357,37 @@ async def test_hostile_url_does_not_reach_the_model(online: WebBrowsingRuntime) 
     result = await online.invoke("crawlSinglePage", {"url": "http://127.0.0.1/\x1b]52;c;aGk=\x07"})
     assert not result.success
     assert "\x1b" not in result.content and "\x07" not in result.content
+
+
+async def test_a_gzip_gzip_bomb_page_is_cut_at_the_body_cap(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
+    from tests.net.bombs import gzip_gzip_bomb
+
+    headers = {"Content-Encoding": "gzip, gzip"}
+    server.route(
+        "/bomb", Reply(body=gzip_gzip_bomb(64), content_type="text/plain", headers=headers)
+    )
+    fetcher = HttpPageFetcher(client, max_bytes=1024 * 1024)
+    runtime = WebBrowsingRuntime(OfflineSearchService(), fetcher)
+    result = await runtime.invoke("crawlSinglePage", {"url": server.url("/bomb")})
+    (page,) = result.state["results"]
+    assert page["truncated"] and page["bodyLimit"] == 1024 * 1024
+    assert page["length"] == 1024 * 1024  # 64 MiB on the way, 1 MiB read.
+    assert result.content.endswith(
+        "[the page exceeded max_body_bytes = 1 MiB (counted after decompression); the read "
+        'stopped there. Raise it with max_body_bytes = "2MiB" under [tool.workbench.limits] '
+        "in pyproject.toml.]"
+    )
+
+
+async def test_searxng_answering_past_the_cap_names_it(
+    server: LocalServer, client: httpx.AsyncClient
+) -> None:
+    server.route("/search", Reply(body=b"{" + b" " * 20_000, content_type="application/json"))
+    service = SearxngSearchService(server.origin, client, max_bytes=4096)
+    with pytest.raises(WebError) as caught:
+        await service.search("anything")
+    assert caught.value.error_type == "LimitExceeded"
+    assert caught.value.body["cap"] == "max_body_bytes"
+    assert "exceeded max_body_bytes = 4 KiB" in caught.value.message

@@ -41,7 +41,6 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
-from workbench.sources.timeouts import resolve_timeout_ms
 from workbench.surfaces.registry import SurfaceKind
 
 FRAME_S = 1 / 30
@@ -135,6 +134,12 @@ class LiveScreen(Screen[None]):
             for source in self.session.manager.sources
             if source.status.state.value == "failed"
         ]
+        problems += [
+            Problem(file=f"source {source.name}", message=item, severity="warning")
+            for source in self.session.manager.sources
+            if source.status.state.value == "ready"
+            for item in source.problems
+        ]
         problems += [Problem(file="tools", message=item) for item in self.session.problems]
         conflicts = self.session.manager.conflicts()
         problems += [
@@ -165,6 +170,11 @@ class LiveScreen(Screen[None]):
         # Only the form follows the tree; the card keeps showing the call it shows.
         self.address = message.address
         self.query_one("#form", SchemaForm).load(resolved.api)
+        if self.viewed is None:
+            # Before the first call, say how long a call of this API may run.
+            timeout = self.session.call_timeout({}, resolved.api).describe()
+            status = Text(f"{resolved.label}  ·  {timeout}", style="dim")
+            self.query_one("#card-status", Static).update(status)
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""
@@ -194,13 +204,14 @@ class LiveScreen(Screen[None]):
             return
         source_name, tool, api = self.address
         check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
-        timeout_ms = resolve_timeout_ms(args, resolved.api)
+        timeout = self.session.call_timeout(args, resolved.api)
         history = self.query_one("#history", HistoryPanel)
         entry = HistoryEntry(
             source=source_name,
             args=dict(args),
             record=CallRecord.start(tool, api, call_id=f"live-{len(history.entries) + 1}"),
             manifest=resolved.entry.manifest,
+            timeout=timeout.describe(),
         )
         self.current_entry = entry
         self.viewed = entry
@@ -212,7 +223,8 @@ class LiveScreen(Screen[None]):
             api,
             args,
             on_event=lambda event: self._record_event(entry, event),
-            timeout_ms=timeout_ms,
+            timeout_ms=timeout.limit_ms,
+            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
             approval=check,
             approval_gate=self._approval_gate,
             workspace=self.session.policy.workspace,
@@ -315,6 +327,8 @@ class LiveScreen(Screen[None]):
         status = Text(style="dim")
         if state is not None:
             status.append(f"{state.tool}.{state.api}")
+            if entry is not None and entry.timeout:
+                status.append(f"  ·  {entry.timeout}")
             if state.output.line_count:
                 status.append(f"  ·  {state.output.line_count:,} output lines")
             if running and not state.phase.is_terminal:

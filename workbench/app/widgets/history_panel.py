@@ -38,6 +38,8 @@ class HistoryEntry:
     record: CallRecord
     manifest: ToolManifest | None = None
     saved_as: str | None = None
+    timeout: str = ""
+    """How long the call may run, as shown (``timeout 30 s``)."""
 
     @property
     def tool(self) -> str:

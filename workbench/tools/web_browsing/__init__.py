@@ -36,9 +36,10 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
         return WebBrowsingRuntime(OfflineSearchService(), OfflinePageFetcher(latency_ms=latency))
     allow = [item for item in services.settings.get("web.allow", "").split(",") if item]
     client = safe_client(allow=allow)
+    cap = services.limits.max_body_bytes
     return WebBrowsingRuntime(
-        SearxngSearchService(services.settings.get("web.searxng_url"), client),
-        HttpPageFetcher(client),
+        SearxngSearchService(services.settings.get("web.searxng_url"), client, max_bytes=cap),
+        HttpPageFetcher(client, max_bytes=cap),
     )
 
 

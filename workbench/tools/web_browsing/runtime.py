@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from workbench.core.limits import LimitExceeded
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
@@ -97,6 +98,8 @@ class WebBrowsingRuntime(BaseRuntime):
             "length": length,
             "truncated": truncated or page.truncated_body,
         }
+        if page.body_limit is not None:
+            result["bodyLimit"] = page.body_limit
         return result
 
     def _page_text(self, page: dict[str, Any]) -> str:
@@ -108,6 +111,12 @@ class WebBrowsingRuntime(BaseRuntime):
         note = ""
         if page["length"] > MAX_PAGE_CHARS:
             note = f"\n[truncated: showing {MAX_PAGE_CHARS:,} of {page['length']:,} characters]"
+            if page.get("bodyLimit"):
+                cut = LimitExceeded("max_body_bytes", page["bodyLimit"], what="the page")
+                note += f"\n[{cut}]"
+        elif page["truncated"] and page.get("bodyLimit"):
+            cut = LimitExceeded("max_body_bytes", page["bodyLimit"], what="the page")
+            note = f"\n[truncated: showing its first {page['length']:,} characters; {cut}]"
         elif page["truncated"]:
             note = (
                 "\n[truncated: the page was too large to download whole; showing "

@@ -20,19 +20,13 @@ from typing import Any, Protocol
 
 import httpx
 
-from workbench.net.ssrf import (
-    DEFAULT_MAX_BYTES,
-    BodyTooLarge,
-    RequestRefused,
-    read_capped,
-)
+from workbench.core.limits import LimitExceeded, Limits
+from workbench.net.ssrf import RequestRefused, read_capped
 from workbench.tools.web_browsing.extract import extract_readable
 
 CORPUS_FILE = Path(__file__).with_name("corpus.json")
 ARCHIVE_MESSAGES = 320
 MAX_PAGE_CHARS = 25_000
-SEARCH_MAX_BYTES = 4 * 1024 * 1024
-"""A search answer larger than this is cut (and then fails to parse, clearly)."""
 
 
 class WebError(Exception):
@@ -84,6 +78,8 @@ class FetchedPage:
     content_type: str
     body: str
     truncated_body: bool = False
+    body_limit: int | None = None
+    """The ``max_body_bytes`` cap the body was cut at, when it was."""
 
 
 class SearchService(Protocol):
@@ -292,9 +288,12 @@ class SearxngSearchService:
 
     name = "searxng"
 
-    def __init__(self, base_url: str | None, client: httpx.AsyncClient) -> None:
+    def __init__(
+        self, base_url: str | None, client: httpx.AsyncClient, *, max_bytes: int | None = None
+    ) -> None:
         self.base_url = (base_url or "").rstrip("/")
         self.client = client
+        self.max_bytes = max_bytes or Limits().max_body_bytes
 
     async def search(
         self,
@@ -323,7 +322,7 @@ class SearxngSearchService:
             async with self.client.stream(
                 "GET", f"{self.base_url}/search", params=params
             ) as response:
-                body, _ = await read_capped(response, SEARCH_MAX_BYTES)
+                body, truncated = await read_capped(response, self.max_bytes)
         except RequestRefused as error:
             raise WebError(
                 "RequestRefused", str(error), {"provider": "searxng", "url": self.base_url}
@@ -352,6 +351,13 @@ class SearxngSearchService:
                 "SearchUnavailable",
                 f"{self.base_url} answered HTTP {response.status_code}",
                 {"provider": "searxng", "status": response.status_code},
+            )
+        if truncated:
+            exceeded = LimitExceeded(
+                "max_body_bytes", self.max_bytes, what=f"the answer of {self.base_url}"
+            )
+            raise WebError(
+                "LimitExceeded", str(exceeded), {"provider": "searxng", **exceeded.to_body()}
             )
         try:
             data = json.loads(body.decode(response.encoding or "utf-8", errors="replace"))
@@ -401,9 +407,9 @@ class HttpPageFetcher:
 
     name = "http"
 
-    def __init__(self, client: httpx.AsyncClient, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, client: httpx.AsyncClient, *, max_bytes: int | None = None) -> None:
         self.client = client
-        self.max_bytes = max_bytes
+        self.max_bytes = max_bytes or Limits().max_body_bytes
 
     async def fetch(self, url: str) -> FetchedPage:
         try:
@@ -429,8 +435,6 @@ class HttpPageFetcher:
             ) from None
         except httpx.HTTPError as error:
             raise WebError("FetchFailed", f"cannot fetch {url}: {error}", {"url": url}) from None
-        except BodyTooLarge as error:
-            raise WebError("PageTooLarge", str(error), {"url": url}) from None
         if status >= 400:
             raise WebError(
                 "HttpError", f"{url} answered HTTP {status}", {"url": url, "status": status}
@@ -439,4 +443,12 @@ class HttpPageFetcher:
             text = body.decode(encoding, errors="replace")
         except LookupError:
             text = body.decode("utf-8", errors="replace")
-        return FetchedPage(url, final_url, status, content_type, text, truncated)
+        return FetchedPage(
+            url,
+            final_url,
+            status,
+            content_type,
+            text,
+            truncated,
+            body_limit=self.max_bytes if truncated else None,
+        )

@@ -1,0 +1,485 @@
+"""Between an MCP server and the SDK's session: every message checked, nothing waits silently.
+
+The SDK trusts the server's stream. A line that is not JSON, not UTF-8, or nested too deep is
+logged with a traceback and the request it answered waits out its whole timeout; one tool
+with a bad schema fails the whole tool list (and then every call, which re-lists); a flood of
+notifications spawns one task each. :class:`MessageGuard` sits on the transport's streams and:
+
+- answers the pending request an unusable message belonged to with a JSON-RPC error saying
+  why (found by its ``id``, or the only request waiting), so the call fails in moments;
+- counts garbage that belongs to no request (a server printing to stdout) instead of
+  logging it line by line;
+- drops the malformed tools of a ``tools/list`` answer and records them as problems, so the
+  valid tools stay usable;
+- checks nesting against ``max_json_depth``;
+- lets at most :data:`NOTIFICATIONS_PER_S` notifications of one kind through per second:
+  progress beyond that is coalesced to the latest value per token, the rest is counted.
+
+:func:`guarded` wraps any SDK transport (streamable HTTP) with it; the stdio transport of
+:mod:`workbench.sources.mcp_stdio` feeds it raw lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.client._transport import Transport, TransportStreams
+from mcp.shared.message import SessionMessage
+from mcp_types import methods
+from mcp_types.version import LATEST_HANDSHAKE_VERSION
+from pydantic import ValidationError
+
+from workbench.core.limits import LimitExceeded, Limits, nesting_exceeds
+from workbench.core.sanitize import clean
+
+NOTIFICATIONS_PER_S = 200
+"""Per notification method; enough for any progress bar, far below a flood."""
+PREVIEW_CHARS = 120
+MAX_TOOL_PROBLEMS = 50
+GUARD_ERROR = "workbench"
+"""Key in ``error.data`` of the errors the guard answers with, so a caller can tell them apart."""
+PARSE_ERROR = -32700
+_VERSION_META = "io.modelcontextprotocol/protocolVersion"
+_ID_AT_START = re.compile(
+    rb'^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")'
+)
+_ID_AT_END = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
+
+RequestId = int | str
+
+
+def _preview(raw: bytes) -> str:
+    text = clean(raw[: PREVIEW_CHARS * 4].decode("utf-8", errors="replace"))
+    return text[:PREVIEW_CHARS] + ("…" if len(text) > PREVIEW_CHARS else "")
+
+
+def _id_in(head: bytes, tail: bytes) -> RequestId | None:
+    """The ``id`` of a message that cannot be parsed whole: Python SDK servers write it first,
+    TypeScript ones last."""
+    match = _ID_AT_START.search(head) or _ID_AT_END.search(tail)
+    if match is None:
+        return None
+    value: RequestId = json.loads(match.group(1))
+    return value
+
+
+@dataclass
+class GuardStats:
+    """What the guard saw of one connection: the counts its summaries are made of."""
+
+    garbage_lines: int = 0
+    """Lines that were not JSON-RPC and belonged to no request (ignored)."""
+    first_garbage: str | None = None
+    undecodable_lines: int = 0
+    oversized_messages: int = 0
+    too_deep_messages: int = 0
+    answered_errors: int = 0
+    """Pending requests the guard failed because their answer was unusable."""
+    dropped_notifications: Counter[str] = field(default_factory=Counter)
+    coalesced_progress: int = 0
+    tool_problems: list[str] = field(default_factory=list)
+    limit_hits: list[LimitExceeded] = field(default_factory=list)
+
+    def record_limit(self, exceeded: LimitExceeded) -> None:
+        self.limit_hits.append(exceeded)
+        del self.limit_hits[:-8]
+
+    def summary(self) -> str:
+        """One line of counts (empty when the stream was clean)."""
+        parts = []
+        if self.garbage_lines:
+            first = f" (first: {self.first_garbage!r})" if self.first_garbage else ""
+            parts.append(f"{self.garbage_lines:,} non-JSON-RPC line(s) ignored{first}")
+        if self.undecodable_lines:
+            parts.append(f"{self.undecodable_lines:,} line(s) of invalid UTF-8")
+        if self.oversized_messages:
+            parts.append(f"{self.oversized_messages:,} message(s) over max_message_bytes")
+        if self.too_deep_messages:
+            parts.append(f"{self.too_deep_messages:,} message(s) over max_json_depth")
+        dropped = sum(self.dropped_notifications.values())
+        if dropped:
+            kinds = ", ".join(
+                f"{method} {count:,}" for method, count in self.dropped_notifications.most_common(3)
+            )
+            parts.append(
+                f"{dropped:,} notification(s) over {NOTIFICATIONS_PER_S}/s dropped ({kinds})"
+            )
+        if self.coalesced_progress:
+            parts.append(f"{self.coalesced_progress:,} progress update(s) coalesced")
+        return "; ".join(parts)
+
+
+class MessageGuard:
+    """Checks each message of one connection; see the module docstring for what it does."""
+
+    def __init__(
+        self,
+        limits: Limits,
+        stats: GuardStats | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limits = limits
+        self.stats = stats if stats is not None else GuardStats()
+        self.pending: dict[RequestId, str] = {}
+        """Requests sent and not yet answered: id -> method."""
+        self.version = LATEST_HANDSHAKE_VERSION
+        self._clock = clock
+        self._window: dict[str, tuple[float, int]] = {}
+        self._held_progress: dict[Any, SessionMessage] = {}
+
+    # --- outgoing --------------------------------------------------------------------------
+
+    def outgoing(self, message: types.JSONRPCMessage) -> None:
+        if not isinstance(message, types.JSONRPCRequest):
+            return
+        self.pending[message.id] = message.method
+        params = message.params or {}
+        version = (params.get("_meta") or {}).get(_VERSION_META)
+        if message.method == "initialize":
+            version = params.get("protocolVersion", version)
+        if isinstance(version, str):
+            self.version = version
+
+    # --- incoming --------------------------------------------------------------------------
+
+    def line(self, raw: bytes) -> list[SessionMessage]:
+        """One line from a stdio server (without its newline)."""
+        if not raw.strip():
+            return []
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            self.stats.undecodable_lines += 1
+            return self._undecodable(raw, error)
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        except ValueError:
+            return self._unparsed(raw, text)
+        return self.accept(SessionMessage(message))
+
+    def oversized(self, head: bytes, tail: bytes, size: int) -> list[SessionMessage]:
+        """A line longer than ``max_message_bytes``: only its ends were kept."""
+        self.stats.oversized_messages += 1
+        exceeded = LimitExceeded(
+            "max_message_bytes",
+            self.limits.max_message_bytes,
+            seen=size,
+            what="the server's answer",
+            per_server=True,
+        )
+        self.stats.record_limit(exceeded)
+        return self._fail(_id_in(head, tail), exceeded, exceeded=exceeded, raw=head)
+
+    def accept(self, item: SessionMessage) -> list[SessionMessage]:
+        """A parsed message (from stdio, or from any SDK transport)."""
+        message = item.message
+        # The result or params of a message sit two levels below its root.
+        depth = self.limits.max_json_depth - 2
+        if isinstance(message, types.JSONRPCNotification):
+            return self._notification(item)
+        if isinstance(message, types.JSONRPCRequest):
+            if nesting_exceeds(message.params, depth):
+                # A server -> client request nested too deep: the SDK would choke on it.
+                self.stats.too_deep_messages += 1
+                return []
+            return [item]
+        method = self.pending.get(message.id) if message.id is not None else None
+        if isinstance(message, types.JSONRPCResponse):
+            if method == "tools/list":
+                self._keep_valid_tools(message.result)
+            elif nesting_exceeds(message.result, depth):
+                return self._too_deep(message.id)
+            if method == "initialize":
+                version = message.result.get("protocolVersion")
+                if isinstance(version, str):
+                    self.version = version
+        if message.id is not None:
+            self.pending.pop(message.id, None)
+        # Held progress goes first: a progress bar must not move after its call ended.
+        return [*self._release_progress(), item]
+
+    def due(self) -> list[SessionMessage]:
+        """Coalesced progress whose rate window has reopened (call a few times a second)."""
+        if not self._held_progress or not self._admit("notifications/progress"):
+            return []
+        return self._release_progress()
+
+    # --- what goes wrong -------------------------------------------------------------------
+
+    def _undecodable(self, raw: bytes, error: UnicodeDecodeError) -> list[SessionMessage]:
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            parsed = json.loads(text)
+        except (ValueError, RecursionError):
+            parsed = None
+        rid = parsed.get("id") if isinstance(parsed, dict) else _id_in(raw[:512], raw[-512:])
+        if isinstance(parsed, dict) and "id" not in parsed and "method" in parsed:
+            # A notification: its text is only shown, replacement characters are harmless.
+            try:
+                message = types.jsonrpc_message_adapter.validate_python(parsed, by_name=False)
+            except (ValueError, RecursionError):
+                return []
+            return self.accept(SessionMessage(message))
+        byte = raw[error.start : error.start + 1].hex()
+        why = (
+            f"the server's answer is not valid UTF-8 (byte 0x{byte} at offset {error.start:,}); "
+            "an MCP server must write UTF-8 JSON"
+        )
+        return self._fail(rid, why, raw=raw, garbled=True)
+
+    def _unparsed(self, raw: bytes, text: str) -> list[SessionMessage]:
+        """``validate_json`` refused the line: too deep for pydantic, not JSON, or not JSON-RPC."""
+        try:
+            parsed = json.loads(text)
+        except RecursionError:
+            return self._too_deep(_id_in(raw[:512], raw[-512:]))
+        except ValueError:
+            return self._fail(
+                _id_in(raw[:512], raw[-512:]),
+                "the server sent a line that is not JSON",
+                raw=raw,
+                garbled=raw.lstrip()[:1] in (b"{", b"["),
+            )
+        found = parsed.get("id") if isinstance(parsed, dict) else None
+        rid: RequestId | None = found if isinstance(found, (int, str)) else None
+        result = parsed.get("result") if isinstance(parsed, dict) else None
+        if isinstance(result, dict) and rid is not None and self.pending.get(rid) == "tools/list":
+            # Judge a tool list tool by tool: one deep schema must not cost the others.
+            self._keep_valid_tools(result)
+        if nesting_exceeds(parsed, self.limits.max_json_depth):
+            return self._too_deep(rid)
+        try:
+            message = types.jsonrpc_message_adapter.validate_python(parsed, by_name=False)
+        except (ValidationError, ValueError, RecursionError):
+            return self._fail(
+                rid,
+                "the server sent JSON that is not a JSON-RPC message",
+                raw=raw,
+                garbled=True,
+            )
+        return self.accept(SessionMessage(message))
+
+    def _too_deep(self, rid: RequestId | None) -> list[SessionMessage]:
+        self.stats.too_deep_messages += 1
+        exceeded = LimitExceeded(
+            "max_json_depth",
+            self.limits.max_json_depth,
+            what="the server's answer",
+            per_server=True,
+        )
+        self.stats.record_limit(exceeded)
+        return self._fail(rid, exceeded, exceeded=exceeded)
+
+    def _fail(
+        self,
+        rid: RequestId | None,
+        why: str | LimitExceeded,
+        *,
+        exceeded: LimitExceeded | None = None,
+        raw: bytes = b"",
+        garbled: bool = False,
+    ) -> list[SessionMessage]:
+        """Answer the request an unusable message belonged to, or count it as garbage.
+
+        Without an ``id``, a message that looks like a broken answer (or is no text at all)
+        is pinned on the one request waiting, if exactly one is; plain text is a log line
+        printed to the wrong stream, counted and otherwise ignored.
+        """
+        if rid is None or rid not in self.pending:
+            rid = None
+            if (garbled or exceeded is not None) and len(self.pending) == 1:
+                rid = next(iter(self.pending))
+        if rid is None:
+            self.stats.garbage_lines += 1
+            if self.stats.first_garbage is None and raw:
+                self.stats.first_garbage = _preview(raw)
+            return []
+        method = self.pending.pop(rid)
+        self.stats.answered_errors += 1
+        data: dict[str, Any] = {"method": method}
+        if exceeded is not None:
+            data.update(exceeded.to_body())
+        if raw:
+            data["preview"] = _preview(raw)
+        error = types.ErrorData(code=PARSE_ERROR, message=str(why), data={GUARD_ERROR: data})
+        return [
+            *self._release_progress(),
+            SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=rid, error=error)),
+        ]
+
+    # --- tools/list, one tool at a time --------------------------------------------------
+
+    def _keep_valid_tools(self, result: dict[str, Any]) -> None:
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return
+        kept = []
+        for index, tool in enumerate(tools):
+            name = tool.get("name") if isinstance(tool, dict) else None
+            label = f"tool #{index + 1}" + (f" {clean(str(name))[:80]!r}" if name else "")
+            problem = None
+            if nesting_exceeds(tool, self.limits.max_json_depth - 3):
+                problem = f"nested deeper than max_json_depth = {self.limits.max_json_depth}"
+            else:
+                problem = self._tool_problem(result, tool)
+            if problem is None:
+                kept.append(tool)
+            elif len(self.stats.tool_problems) < MAX_TOOL_PROBLEMS:
+                self.stats.tool_problems.append(f"{label} left out: {clean(problem)[:200]}")
+        result["tools"] = kept
+
+    def _tool_problem(self, result: dict[str, Any], tool: Any) -> str | None:
+        """What is wrong with one tool, judged by the negotiated version's schema."""
+        try:
+            methods.validate_server_result("tools/list", self.version, {**result, "tools": [tool]})
+        except ValidationError as error:
+            for item in error.errors(include_url=False):
+                # Only the tool's own fields: the rest of the result is the session's business.
+                if tuple(item["loc"][:2]) == ("tools", 0):
+                    where = ".".join(str(part) for part in item["loc"][2:]) or "(the tool)"
+                    return f"{where}: {item['msg']}"
+        except (ValueError, KeyError, RecursionError) as error:
+            return f"{type(error).__name__}: {error}"
+        return None
+
+    # --- floods ----------------------------------------------------------------------------
+
+    def _admit(self, method: str) -> bool:
+        now = self._clock()
+        start, count = self._window.get(method, (now, 0))
+        if now - start >= 1.0:
+            start, count = now, 0
+        if count >= NOTIFICATIONS_PER_S:
+            self._window[method] = (start, count)
+            return False
+        self._window[method] = (start, count + 1)
+        return True
+
+    def _notification(self, item: SessionMessage) -> list[SessionMessage]:
+        message = item.message
+        assert isinstance(message, types.JSONRPCNotification)
+        if nesting_exceeds(message.params, self.limits.max_json_depth - 2):
+            self.stats.too_deep_messages += 1
+            return []
+        if self._admit(message.method):
+            if message.method == "notifications/progress":
+                token = (message.params or {}).get("progressToken")
+                self._held_progress.pop(token, None)
+            return [item]
+        if message.method == "notifications/progress":
+            # The latest value per token wins, so the bar still ends where the server said.
+            token = (message.params or {}).get("progressToken")
+            if token in self._held_progress:
+                self.stats.coalesced_progress += 1
+            self._held_progress[token] = item
+            return []
+        self.stats.dropped_notifications[message.method] += 1
+        return []
+
+    def _release_progress(self) -> list[SessionMessage]:
+        held = list(self._held_progress.values())
+        self._held_progress.clear()
+        return held
+
+
+@asynccontextmanager
+async def guarded(transport: Transport, guard: MessageGuard) -> AsyncIterator[TransportStreams]:
+    """``transport`` with every message passing ``guard`` both ways."""
+    async with transport as (inner_read, inner_write):
+        up_send, up_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        down_send, down_receive = anyio.create_memory_object_stream[SessionMessage](0)
+
+        async def pump_in() -> None:
+            async with up_send:
+                async for item in inner_read:
+                    out = guard.accept(item) if isinstance(item, SessionMessage) else [item]
+                    for message in out:
+                        await up_send.send(message)
+
+        async def pump_out() -> None:
+            async with down_receive:
+                async for item in down_receive:
+                    guard.outgoing(item.message)
+                    await inner_write.send(item)
+
+        async def release_held() -> None:
+            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                while True:
+                    await anyio.sleep(0.1)
+                    for message in guard.due():
+                        await up_send.send(message)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(pump_in)
+            group.start_soon(pump_out)
+            group.start_soon(release_held)
+            try:
+                yield up_receive, down_send
+            finally:
+                group.cancel_scope.cancel()
+
+
+SDK_LOGGERS = (
+    "mcp.client.stdio",
+    "mcp.client.streamable_http",
+    "mcp.client.client",
+    "mcp.shared.jsonrpc_dispatcher",
+    "client",  # The SDK's session logs under this bare name.
+)
+REPEATS_SHOWN = 3
+
+
+class SummarizeSdkLogs(logging.Filter):
+    """One line per SDK log record, and a count instead of the same line over and over.
+
+    The SDK logs a full traceback for every unparseable line or body, each quoting what the
+    server sent: 20,000 garbage lines made 17.9 MB of stderr. Here a record keeps its message
+    and the exception's type and first line; after :data:`REPEATS_SHOWN` of one kind, only
+    every tenfold count is let through, saying how many there were.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: Counter[tuple[str, str]] = Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg)[:80])
+        self.seen[key] += 1
+        count = self.seen[key]
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            first = (str(error).splitlines() or [""])[0][:200]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {first})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        if count <= REPEATS_SHOWN:
+            return True
+        if count >= 10 and count % 10 ** (len(str(count)) - 1) == 0:  # 10, 20 .. 100, 200 ..
+            record.msg = f"{record.getMessage()} [seen {count:,} times]"
+            record.args = None
+            return True
+        return False
+
+
+_sdk_filter = SummarizeSdkLogs()
+
+
+def summarize_sdk_logs() -> None:
+    """Put :class:`SummarizeSdkLogs` on the SDK's client loggers (once)."""
+    for name in SDK_LOGGERS:
+        logger = logging.getLogger(name)
+        if _sdk_filter not in logger.filters:
+            logger.addFilter(_sdk_filter)
