@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
+from workbench.fixtures.cache import CatalogCache, cache_dir
 from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.tools import bundled_packages, load_tool_modules
@@ -32,8 +33,23 @@ def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
     return registry
 
 
-def open_project(paths: Sequence[Path] = (), *, config: WorkbenchConfig | None = None) -> Project:
-    """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs."""
+def project_cache(config: WorkbenchConfig) -> CatalogCache:
+    """The catalog cache of ``config``'s project (``.workbench/cache/`` beside its
+    pyproject.toml, or the user's cache directory when there is no project)."""
+    return CatalogCache(cache_dir(config.root, project=config.pyproject is not None))
+
+
+def open_project(
+    paths: Sequence[Path] = (),
+    *,
+    config: WorkbenchConfig | None = None,
+    cache: CatalogCache | None = None,
+) -> Project:
+    """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs.
+
+    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise
+    (``CatalogCache.disabled()`` parses everything).
+    """
     config = config or load_config()
     packages = bundled_packages() if config.include_bundled else []
     module_packages, problems = load_tool_modules(config.tool_modules)
@@ -50,5 +66,6 @@ def open_project(paths: Sequence[Path] = (), *, config: WorkbenchConfig | None =
         [package.manifest for package in packages],
         root=config.root,
         extra_problems=problems,
+        cache=cache if cache is not None else project_cache(config),
     )
     return Project(config=config, catalog=catalog, registry=build_registry(packages))
