@@ -25,9 +25,11 @@ from workbench.sources.mcp_source import McpServerSpec, McpSource
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-FAST_S = 2.0
-"""A fault must end its call within this: never a silent wait for the timeout."""
 BOUND_S = 30.0
+"""No call here may take this long: a silent wait for a timeout fails the test."""
+FAST_S = BOUND_S / 3
+"""A fault ends its call well before any timeout. Not a speed check (``bench/faults.py`` times
+faults): generous so that a loaded CI machine cannot fail it, tight enough to catch a wait."""
 
 
 async def started(spec: McpServerSpec, **options: object) -> McpSource:
@@ -158,7 +160,7 @@ async def test_a_progress_flood_is_throttled_and_its_last_value_arrives(faulty: 
     result = await asyncio.wait_for(
         faulty.invoke("faulty", "progress_flood", {"count": 50_000}, ctx), timeout=BOUND_S
     )
-    assert result.success and time.monotonic() - started_at < 10
+    assert result.success and time.monotonic() - started_at < FAST_S
     assert len(reports) < 5_000
     assert reports[-1] == 50_000
 
