@@ -17,6 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
+import pyte
+
 STUB_APP = Path(__file__).with_name("stub_app.py")
 REPO = Path(__file__).resolve().parents[2]
 MARK = "WORKBENCH_TEST_MARK"
@@ -102,19 +105,28 @@ class Served:
 
 
 @contextlib.contextmanager
-def served(argv: list[str], *, cwd: Path | None = None, timeout: float = 30.0) -> Iterator[Served]:
-    """Run a server command until its URL line appears; stop it and everything it started."""
+def served(
+    argv: list[str], *, cwd: Path | None = None, input: str | None = None, timeout: float = 30.0
+) -> Iterator[Served]:
+    """Run a server command until its URL line appears; stop it and everything it started.
+
+    ``input`` is written to its stdin (then closed); without it, stdin is empty.
+    """
     mark = new_mark()
     env = {**os.environ, MARK: mark, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         argv,
         cwd=cwd or REPO,
         env=env,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    if input is not None:
+        assert process.stdin is not None
+        process.stdin.write(input)
+        process.stdin.close()
     try:
         assert process.stdout is not None
         deadline = time.monotonic() + timeout
@@ -172,3 +184,58 @@ def launcher_argv(app_argv: list[str]) -> list[str]:
     """A server in a subprocess serving ``app_argv`` (the stub): the code `workbench serve`
     runs once its options are parsed."""
     return [sys.executable, "-c", LAUNCHER, *app_argv]
+
+
+class WebTerminal:
+    """A served session driven over its WebSocket as textual.js would, read through pyte."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, columns: int, rows: int) -> None:
+        self.ws = ws
+        self.display = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.display)
+        self.closed = False
+
+    @classmethod
+    async def open(
+        cls, http: aiohttp.ClientSession, served: Served, columns: int = 150, rows: int = 45
+    ) -> WebTerminal:
+        ws = await http.ws_connect(
+            f"{served.base}/ws?width={columns}&height={rows}",
+            headers={
+                "Cookie": f"workbench-session-{served.port}={served.token}",
+                "Origin": served.base,
+            },
+        )
+        return cls(ws, columns, rows)
+
+    def screen(self) -> str:
+        return "\n".join(line.rstrip() for line in self.display.display)
+
+    async def pump(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.closed and (left := deadline - time.monotonic()) > 0:
+            try:
+                message = await self.ws.receive(timeout=left)
+            except TimeoutError:
+                return
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.stream.feed(message.data)
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                self.closed = True
+
+    async def wait_for(self, text: str, timeout: float = 60.0) -> float:
+        """Seconds until the screen shows ``text``."""
+        started = time.monotonic()
+        while text not in self.screen():
+            if self.closed or time.monotonic() - started > timeout:
+                raise AssertionError(f"{text!r} never shown:\n{self.screen()}")
+            await self.pump(0.1)
+        return time.monotonic() - started
+
+    async def press(self, *keys: str, settle: float = 0.3) -> None:
+        for key in keys:
+            await self.ws.send_json(["stdin", key])
+            await self.pump(settle)
+
+    async def close(self) -> None:
+        await self.ws.close()

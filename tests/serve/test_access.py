@@ -136,6 +136,6 @@ def test_loopback_binds(host: str, expected: bool) -> None:
 
 @given(st.text(max_size=60))
 def test_host_headers_never_crash_the_check(value: str) -> None:
-    name, port = split_host_header(value)
+    _name, port = split_host_header(value)
     assert port is None or 0 <= port <= 99999
     loopback().refusal(host=value, origin=value, websocket=True, local_address=value)

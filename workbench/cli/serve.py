@@ -132,8 +132,7 @@ def confirm_auto_run(reason: str) -> None:
     "--approval",
     type=click.Choice(["manual", "allow-list", "auto-run"]),
     default=None,
-    help="With --live: when calls ask first (default manual). auto-run also asks you to "
-    "confirm.",
+    help="With --live: when calls ask first (default manual). auto-run also asks you to confirm.",
 )
 @click.option("--no-demo", is_flag=True, help="With --live: no embedded demo MCP server.")
 @source_options
@@ -200,14 +199,19 @@ def serve(
         paths = [str(path.resolve()) for path in fixture_paths]
         argv = workbench_argv(*(arg for path in paths for arg in ("--fixtures", path)))
 
-    _run(argv, host, port, expose, host_aliases, max_sessions, title)
+    if expose:
+        echo(
+            f"workbench: warning: serving on {host} to other machines, over plain HTTP: whoever "
+            "has the URL can use this workbench, and anyone on the way can read the URL.",
+            err=True,
+        )
+    _run(argv, host, port, host_aliases, max_sessions, title)
 
 
 def _run(
     argv: list[str],
     host: str,
     port: int,
-    expose: bool,
     host_aliases: tuple[str, ...],
     max_sessions: int,
     title: str,
@@ -224,13 +228,6 @@ def _run(
     )
 
     def announce(server: WorkbenchServer) -> None:
-        if expose:
-            echo(
-                f"workbench: warning: serving on {host}:{server.port} to other machines over "
-                "plain HTTP: whoever has the URL can use this workbench, and anyone on the path "
-                "can read it.",
-                err=True,
-            )
         for url in server.urls():
             echo(f"Workbench served at {url}")
         command = " ".join(["workbench", *argv[3:]])
