@@ -87,6 +87,8 @@ class Served:
     port: int
     token: str
     mark: str
+    final_stderr: str = ""
+    """What it wrote on stderr after the last :meth:`stderr_so_far`, once it has ended."""
 
     @property
     def base(self) -> str:
@@ -123,6 +125,7 @@ def served(
         stderr=subprocess.PIPE,
         text=True,
     )
+    running: Served | None = None
     if input is not None:
         assert process.stdin is not None
         process.stdin.write(input)
@@ -146,7 +149,7 @@ def served(
             process.kill()
             _, errors = process.communicate(timeout=10)
             raise AssertionError(f"no URL printed: {''.join(seen)}{errors}")
-        yield Served(
+        running = Served(
             process=process,
             url=match.group(1),
             host=match.group(2),
@@ -154,6 +157,7 @@ def served(
             token=match.group(4),
             mark=mark,
         )
+        yield running
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -162,6 +166,8 @@ def served(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        if running is not None and process.stderr is not None:
+            running.final_stderr = process.stderr.read()
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()

@@ -233,6 +233,9 @@ def test_the_command_prints_a_url_that_opens_the_page() -> None:
         assert refused == 403 and status == 200
         assert f"ws://127.0.0.1:{server.port}/ws" in page
     assert server.process.returncode == 0  # SIGTERM is a clean stop
+    assert "refused GET /: no token" in server.final_stderr  # logged as it happened
+    assert "refused 1 requests (1 no token)" in server.final_stderr  # and summed up at the end
+    assert server.token not in server.final_stderr
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])

@@ -239,3 +239,9 @@ def _run(
         asyncio.run(serve_until_stopped(server, announce))
     except OSError as error:
         fail_usage(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    if server.refusals:
+        counts = ", ".join(
+            f"{count} {refusal.name.lower().replace('_', ' ')}"
+            for refusal, count in server.refusals.most_common()
+        )
+        echo(f"workbench serve: refused {server.refusals.total()} requests ({counts})", err=True)
