@@ -246,6 +246,9 @@ async def test_sessions_are_capped() -> None:
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await running.connect()
         assert refused.value.status == 503
+        async with running.http.get(running.base + "/", headers=running.cookie()) as page:
+            assert page.status == 503
+            assert "all 2 sessions are in use" in await page.text()
         await first.close()
         assert len(await processes_after(running.mark, 10, expected=3)) == 3  # the second runs
         third = await running.connect()  # a place is free again

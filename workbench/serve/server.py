@@ -207,6 +207,9 @@ class WorkbenchServer(Server):
         """The page. Its WebSocket URL comes from the (checked) Host the browser used: opening
         ``localhost`` must talk to ``ws://localhost``, or the cookie and Origin would not match.
         """
+        if self._full():
+            # Said here, where a person reads it; the WebSocket's 503 only closes the page.
+            raise web.HTTPServiceUnavailable(text=self._full_message())
         context = {
             "title": self.title,
             "font_size": clamp(request.query.get("fontsize"), FONT_SIZES, 16),
@@ -216,10 +219,8 @@ class WorkbenchServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One browser tab: one workbench process, for as long as the WebSocket lives."""
-        if len(self.sessions) + self._opening >= self.max_sessions:
-            raise web.HTTPServiceUnavailable(
-                text=f"workbench serve: all {self.max_sessions} sessions are in use\n"
-            )
+        if self._full():
+            raise web.HTTPServiceUnavailable(text=self._full_message())
         self._opening += 1
         try:
             websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_MESSAGE_BYTES)
@@ -237,18 +238,30 @@ class WorkbenchServer(Server):
             self._opening -= 1
         self.sessions_started += 1
         try:
-            await app.start(
-                clamp(request.query.get("width"), COLUMNS, 80),
-                clamp(request.query.get("height"), ROWS, 24),
-            )
-            await self._relay(websocket, app)
-        except OSError as error:
-            log.warning("could not start a served session: %s", error)
+            try:
+                await app.start(
+                    clamp(request.query.get("width"), COLUMNS, 80),
+                    clamp(request.query.get("height"), ROWS, 24),
+                )
+            except OSError as error:
+                log.warning("could not start a served session: %s", error)
+                return websocket
+            with contextlib.suppress(ConnectionError):  # the browser left mid-message
+                await self._relay(websocket, app)
         finally:
             self.sessions.discard(app)
             await asyncio.shield(app.stop())
             await websocket.close()
         return websocket
+
+    def _full(self) -> bool:
+        return len(self.sessions) + self._opening >= self.max_sessions
+
+    def _full_message(self) -> str:
+        return (
+            f"workbench serve: all {self.max_sessions} sessions are in use (one per open tab): "
+            "close one, or start the server with a larger --max-sessions\n"
+        )
 
     async def _relay(self, websocket: web.WebSocketResponse, app: ServedApp) -> None:
         """The browser's messages to the app: keys, sizes, focus; pings answered here."""
