@@ -4,10 +4,11 @@ served session, and how many reviewers one server holds before it slows.
     python bench/serve.py [--runs 5] [--sessions 1,2,4,8] [--hold 10] [--skip-browser]
 
 1. First card: the bundled fixture workbench until its first card ("Calculated:") shows, in a
-   pseudo-terminal (read through pyte) and in headless Chromium through `workbench serve`
-   (the bytes the page received, read through pyte), alternating, in the same run, at the size
-   the browser page asked for. Also the CPU seconds the app process spent to get there (which
-   the machine's load does not change), served and in the terminal.
+   pseudo-terminal (read through pyte), in headless Chromium through `workbench serve` (the
+   bytes the page received, read through pyte), and through the same server to a bare
+   WebSocket client (no browser), in turns, in the same run, at the size the page asked for.
+   Also the CPU seconds the app process spent to get there (which the machine's load does not
+   change), served and in the terminal.
 2. Memory: RSS and PSS of one session's processes (group leader + app) after its first card,
    and the server's RSS with no session and with the most sessions of step 3.
 3. Load: K reviewers arrive at once over loopback WebSockets (no browser: the server and the
@@ -128,22 +129,44 @@ def terminal_first_card(columns: int, rows: int) -> tuple[float, float]:
 # -- the browser ----------------------------------------------------------------------------
 
 
-def browser_first_card(browser: Browser, server: Served) -> tuple[float, float, int, int]:
-    """Seconds from opening the URL in a new tab to the first card; the app's CPU seconds;
-    the terminal size the page asked for."""
+def browser_first_card(browser: Browser, server: Served) -> tuple[float, float, float, int, int]:
+    """Seconds from opening the URL in a new tab to the first card; of those, the seconds
+    until the page opened its WebSocket; the app's CPU seconds; the terminal size asked for."""
     page = browser.new_page(1280, 800)
     try:
         started = time.perf_counter()
         page.goto(server.url)
         page.wait_for_text(CARD, timeout=120)
         elapsed = time.perf_counter() - started
+        assert page.websocket_created_at is not None
+        to_socket = page.websocket_created_at - started
         [app] = app_pids(server)
-        return elapsed, cpu_seconds(app), page.terminal.columns, page.terminal.lines
+        columns, rows = page.terminal.columns, page.terminal.lines
+        return elapsed, to_socket, cpu_seconds(app), columns, rows
     finally:
         page.close()
         deadline = time.monotonic() + 15
         while session_pids(server) and time.monotonic() < deadline:
             time.sleep(0.05)
+
+
+def socket_first_card(server: Served, columns: int, rows: int) -> float:
+    """Seconds from opening the WebSocket (no browser) to the first card."""
+
+    async def measure() -> float:
+        async with aiohttp.ClientSession() as http:
+            started = time.perf_counter()
+            terminal = await WebTerminal.open(http, server, columns, rows)
+            await terminal.wait_for(CARD, timeout=120)
+            elapsed = time.perf_counter() - started
+            await terminal.close()
+            return elapsed
+
+    elapsed = asyncio.run(measure())
+    deadline = time.monotonic() + 15
+    while session_pids(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return elapsed
 
 
 def first_cards(runs: int) -> tuple[int, int]:
@@ -155,12 +178,15 @@ def first_cards(runs: int) -> tuple[int, int]:
     try:
         with served(SERVE) as server:
             # Warm the browser's cache of textual.js and both sides' file caches.
-            _, _, columns, rows = browser_first_card(browser, server)
+            _, _, _, columns, rows = browser_first_card(browser, server)
             terminal_first_card(columns, rows)
             served_times, served_cpu, terminal_times, terminal_cpu = [], [], [], []
+            page_times, socket_times = [], []
             for _ in range(runs):
-                elapsed, cpu, _, _ = browser_first_card(browser, server)
+                socket_times.append(socket_first_card(server, columns, rows))
+                elapsed, to_socket, cpu, _, _ = browser_first_card(browser, server)
                 served_times.append(elapsed)
+                page_times.append(to_socket)
                 served_cpu.append(cpu)
                 elapsed, cpu = terminal_first_card(columns, rows)
                 terminal_times.append(elapsed)
@@ -171,6 +197,14 @@ def first_cards(runs: int) -> tuple[int, int]:
     terminal_median = statistics.median(terminal_times)
     print(f"first card at {columns}x{rows}, median of {runs} (runs in parentheses):")
     print(f"  browser (open URL -> card) : {browser_median:6.2f} s  ({_list(served_times)})")
+    print(
+        f"    of which page -> socket  : {statistics.median(page_times):6.2f} s  "
+        f"({_list(page_times)})"
+    )
+    print(
+        f"  socket, no browser         : {statistics.median(socket_times):6.2f} s  "
+        f"({_list(socket_times)})"
+    )
     print(f"  terminal (spawn -> card)   : {terminal_median:6.2f} s  ({_list(terminal_times)})")
     print(f"  ratio browser / terminal   : {browser_median / terminal_median:6.2f}")
     print(
@@ -210,7 +244,7 @@ async def reviewer(
 
 async def load(server: Served, counts: list[int], hold: float, columns: int, rows: int) -> None:
     print(f"load: K reviewers arrive at once, then each presses a key every 0.5 s for {hold} s")
-    print("   K | card median / max | key->frame median / max | server RSS | per session")
+    print("   K | card median / max | key->frame median / p90 / max | server RSS")
     async with aiohttp.ClientSession() as http:
         for count in counts:
             results = await asyncio.gather(
@@ -224,7 +258,8 @@ async def load(server: Served, counts: list[int], hold: float, columns: int, row
             server_rss, _ = memory_kib(server.process.pid)
             line = (
                 f"  {count:2d} | {statistics.median(cards):5.2f} / {max(cards):5.2f} s   "
-                f"| {statistics.median(keys) * 1000:5.0f} / {max(keys) * 1000:5.0f} ms      "
+                f"| {statistics.median(keys) * 1000:5.0f} / {_p90(keys) * 1000:5.0f} / "
+                f"{max(keys) * 1000:5.0f} ms      "
                 f"| {server_rss / 1024:6.1f} MiB"
                 if good and keys
                 else f"  {count:2d} | all failed"
@@ -251,6 +286,10 @@ async def memory(server: Served, columns: int, rows: int) -> None:
             f"{server_rss / 1024:.0f} MiB with it"
         )
         await terminal.close()
+
+
+def _p90(values: list[float]) -> float:
+    return sorted(values)[int(0.9 * (len(values) - 1))]
 
 
 def _list(values: list[float]) -> str:

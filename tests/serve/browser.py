@@ -209,6 +209,8 @@ class Page:
         self.terminal = pyte.Screen(80, 24)
         self._stream = pyte.ByteStream(self.terminal)
         self.websocket_urls: list[str] = []
+        self.websocket_created_at: float | None = None
+        """``time.perf_counter()`` when this page's first WebSocket was seen (to ~20 ms)."""
         self.responses: dict[str, int] = {}
         """Status of each response this page got, by URL path (the last one wins)."""
         self.console: list[str] = []
@@ -245,6 +247,8 @@ class Page:
             method, params = event.get("method"), event.get("params", {})
             if method == "Network.webSocketCreated":
                 self.websocket_urls.append(params["url"])
+                if self.websocket_created_at is None:
+                    self.websocket_created_at = time.perf_counter()
                 query = parse_qs(urlsplit(params["url"]).query)
                 with contextlib.suppress(KeyError, ValueError):
                     self._resize(int(query["width"][0]), int(query["height"][0]))
