@@ -45,6 +45,19 @@ FLAGS = (
 )
 
 
+CURSOR_BACKGROUND = "0178d4"
+"""The tree cursor's background in the app's default theme (textual-dark's block cursor)."""
+
+
+def cursor_row(screen: pyte.Screen, columns: range = range(0, 36)) -> str | None:
+    """The text of the row the tree cursor is on (the tree is the left ``columns``)."""
+    for row in range(screen.lines):
+        cells = screen.buffer[row]
+        if any(cells[column].bg == CURSOR_BACKGROUND for column in columns):
+            return "".join(cells[column].data for column in columns).strip()
+    return None
+
+
 def find_chromium() -> str | None:
     """Debian's ``chromium`` (or a ``CHROMIUM`` override), if installed."""
     override = os.environ.get("CHROMIUM")
@@ -307,6 +320,23 @@ class Page:
             "Input.dispatchKeyEvent",
             {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": virtual},
         )
+
+    def move_cursor_to(self, text: str, key: str = "ArrowDown", most: int = 20) -> None:
+        """Press ``key`` until the tree cursor is on a row showing ``text``, one row at a time:
+        each press waits for the cursor to move, so a slow screen is never overtaken."""
+        for _ in range(most):
+            self.pump()
+            before = cursor_row(self.terminal)
+            if before is not None and text in before:
+                return
+            self.press(key)
+            deadline = time.perf_counter() + 10
+            while time.perf_counter() < deadline:
+                self.pump()
+                if cursor_row(self.terminal) != before:
+                    break
+                time.sleep(0.02)
+        raise TimeoutError(f"the cursor never reached {text!r}:\n{self.screen_text()}")
 
     def screenshot(self) -> bytes:
         return base64.b64decode(self.send("Page.captureScreenshot", {"format": "png"})["data"])

@@ -20,6 +20,8 @@ from pathlib import Path
 import aiohttp
 import pyte
 
+from tests.serve.browser import cursor_row
+
 STUB_APP = Path(__file__).with_name("stub_app.py")
 REPO = Path(__file__).resolve().parents[2]
 MARK = "WORKBENCH_TEST_MARK"
@@ -242,6 +244,21 @@ class WebTerminal:
         for key in keys:
             await self.ws.send_json(["stdin", key])
             await self.pump(settle)
+
+    async def move_cursor_to(self, text: str, key: str = "\x1b[B", most: int = 25) -> None:
+        """Press ``key`` until the tree cursor is on a row showing ``text``, one row at a time:
+        each press waits for the cursor to move, so a slow screen is never overtaken."""
+        for _ in range(most):
+            before = cursor_row(self.display)
+            if before is not None and text in before:
+                return
+            await self.ws.send_json(["stdin", key])
+            deadline = time.monotonic() + 10
+            while cursor_row(self.display) == before and time.monotonic() < deadline:
+                if self.closed:
+                    break
+                await self.pump(0.05)
+        raise AssertionError(f"the cursor never reached {text!r}:\n{self.screen()}")
 
     async def close(self) -> None:
         await self.ws.close()

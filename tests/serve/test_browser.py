@@ -99,15 +99,6 @@ def ink_agreement(png: bytes, page: Page, box: tuple[int, int, int, int]) -> tup
     return agree / total, inked
 
 
-def press_until(page: Page, key: str, needle: str, most: int = 15) -> None:
-    for _ in range(most):
-        if needle in page.screen_text():
-            return
-        page.press(key)
-        time.sleep(0.25)
-    page.wait_for_text(needle, timeout=5)
-
-
 def test_a_reviewer_walks_the_tree_steps_a_phase_and_sees_the_card(
     server: Served, tmp_path: Path
 ) -> None:
@@ -124,7 +115,7 @@ def test_a_reviewer_walks_the_tree_steps_a_phase_and_sees_the_card(
         time.sleep(0.3)
         first_png = page.screenshot()  # the Calculator's card, for contrast
         page.focus_terminal()
-        press_until(page, "ArrowDown", "Local System · listFiles")
+        page.move_cursor_to("src-folder")  # Local System › listFiles › src-folder
         page.wait_for_text("Listed: src")
         page.press("[")  # one phase back: the call is executing
         page.wait_for_text("Listing: src")
@@ -204,7 +195,8 @@ def test_the_browser_is_refused_without_the_token_or_from_elsewhere(
         with attacker_site(tmp_path, server.port) as attack:
             evil = browser.new_page(800, 600)
             evil.goto(attack)
-            evil.wait_until("document.title !== 'waiting'", timeout=15)
+            # Not "!== 'waiting'": about:blank, before the navigation, has no title either.
+            evil.wait_until("['OPENED', 'REFUSED'].includes(document.title)", timeout=15)
             assert evil.evaluate("document.title") == "REFUSED"
         log = before + server.stderr_so_far()
         assert "refused GET /ws: foreign origin" in log

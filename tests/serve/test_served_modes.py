@@ -13,7 +13,7 @@ from tests.serve.helpers import WebTerminal, processes_after, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
-DOWN, TAB, CTRL_S = "\x1b[B", "\t", "\x13"
+TAB, CTRL_S = "\t", "\x13"
 SERVE = [sys.executable, "-m", "workbench", "serve", "--live", "--no-demo"]
 
 
@@ -21,11 +21,10 @@ async def call_run_command(terminal: WebTerminal, command: str) -> None:
     """Pick local-system.runCommand in the tree, type ``command``, and call it."""
     await terminal.wait_for("Web Browsing")
     await terminal.pump(1.0)  # the tree takes focus once it is built
-    for _ in range(20):
-        if "local-system.runCommand  ·" in terminal.screen():
-            break
-        await terminal.press(DOWN, settle=0.25)
+    await terminal.move_cursor_to("runCommand")
     await terminal.wait_for("local-system.runCommand  ·", timeout=10)
+    await terminal.wait_for("The command line.", timeout=10)  # its form's fields are shown
+    await terminal.pump(1.0)  # and mounted, so that tab lands in the first of them
     await terminal.press(TAB)
     await terminal.press(command)
     await terminal.wait_for(command, timeout=10)  # typed into the form, not lost
