@@ -260,5 +260,16 @@ class WebTerminal:
                 await self.pump(0.05)
         raise AssertionError(f"the cursor never reached {text!r}:\n{self.screen()}")
 
+    async def click_below(self, text: str, *, offset: int = 2) -> None:
+        """Click the cell one row below the first row showing ``text`` (``offset`` cells into
+        it), as xterm.js reports a click: an SGR mouse press and release."""
+        for row, line in enumerate(self.screen().splitlines()):
+            if text in line:
+                x, y = line.index(text) + offset + 1, row + 2  # 1-based, one row down
+                await self.ws.send_json(["stdin", f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"])
+                await self.pump(0.1)
+                return
+        raise AssertionError(f"{text!r} not shown, nothing to click:\n{self.screen()}")
+
     async def close(self) -> None:
         await self.ws.close()
