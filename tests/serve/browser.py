@@ -323,20 +323,33 @@ class Page:
 
     def move_cursor_to(self, text: str, key: str = "ArrowDown", most: int = 20) -> None:
         """Press ``key`` until the tree cursor is on a row showing ``text``, one row at a time:
-        each press waits for the cursor to move, so a slow screen is never overtaken."""
+        each press waits for the cursor to show on another row, so a slow screen is never
+        overtaken. A frame that arrives in parts may show no cursor for a moment: that is not
+        a move, and pressing again then would skip rows."""
         for _ in range(most):
-            self.pump()
-            before = cursor_row(self.terminal)
-            if before is not None and text in before:
+            before = self._cursor_shown()
+            if text in before:
                 return
             self.press(key)
             deadline = time.perf_counter() + 10
             while time.perf_counter() < deadline:
                 self.pump()
-                if cursor_row(self.terminal) != before:
+                if cursor_row(self.terminal) not in (before, None):
                     break
                 time.sleep(0.02)
         raise TimeoutError(f"the cursor never reached {text!r}:\n{self.screen_text()}")
+
+    def _cursor_shown(self, timeout: float = 10.0) -> str:
+        """The row the tree cursor is on, once the screen shows one."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            self.pump()
+            row = cursor_row(self.terminal)
+            if row is not None:
+                return row
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no tree cursor shown:\n{self.screen_text()}")
+            time.sleep(0.02)
 
     def screenshot(self) -> bytes:
         return base64.b64decode(self.send("Page.captureScreenshot", {"format": "png"})["data"])

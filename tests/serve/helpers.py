@@ -247,18 +247,29 @@ class WebTerminal:
 
     async def move_cursor_to(self, text: str, key: str = "\x1b[B", most: int = 25) -> None:
         """Press ``key`` until the tree cursor is on a row showing ``text``, one row at a time:
-        each press waits for the cursor to move, so a slow screen is never overtaken."""
+        each press waits for the cursor to show on another row, so a slow screen is never
+        overtaken. A frame that arrives in parts may show no cursor for a moment: that is not
+        a move, and pressing again then would skip rows."""
         for _ in range(most):
-            before = cursor_row(self.display)
-            if before is not None and text in before:
+            before = await self._cursor_shown()
+            if text in before:
                 return
             await self.ws.send_json(["stdin", key])
             deadline = time.monotonic() + 10
-            while cursor_row(self.display) == before and time.monotonic() < deadline:
+            while cursor_row(self.display) in (before, None) and time.monotonic() < deadline:
                 if self.closed:
                     break
                 await self.pump(0.05)
         raise AssertionError(f"the cursor never reached {text!r}:\n{self.screen()}")
+
+    async def _cursor_shown(self, timeout: float = 10.0) -> str:
+        """The row the tree cursor is on, once the screen shows one."""
+        deadline = time.monotonic() + timeout
+        while (row := cursor_row(self.display)) is None:
+            if self.closed or time.monotonic() > deadline:
+                raise AssertionError(f"no tree cursor shown:\n{self.screen()}")
+            await self.pump(0.05)
+        return row
 
     async def click_below(self, text: str, *, offset: int = 2) -> None:
         """Click the cell one row below the first row showing ``text`` (``offset`` cells into
