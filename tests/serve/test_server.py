@@ -1,0 +1,319 @@
+"""The server of `workbench serve` over real HTTP and WebSockets on loopback, serving a stub
+app that speaks textual-serve's protocol: every refusal, the token exchange, the page, the
+routes, the session relay and caps, and that no process outlives its session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pytest
+from yarl import URL
+
+from tests.serve.helpers import MARK, marked_processes, new_mark, processes_after, stub_argv
+from workbench.serve import session_process
+from workbench.serve.server import WorkbenchServer
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@dataclass
+class Running:
+    server: WorkbenchServer
+    mark: str
+    http: aiohttp.ClientSession
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.port}"
+
+    @property
+    def host(self) -> str:
+        return f"127.0.0.1:{self.server.port}"
+
+    def cookie(self, token: str | None = None) -> dict[str, str]:
+        assert self.server.policy is not None
+        return {"Cookie": f"{self.server.policy.cookie_name}={token or self.server.token}"}
+
+    def ws_headers(self, **extra: str) -> dict[str, str]:
+        return {**self.cookie(), "Origin": f"http://{self.host}", **extra}
+
+    async def connect(self, query: str = "width=100&height=30", **headers: str) -> Any:
+        return await self.http.ws_connect(
+            f"{self.base}/ws?{query}", headers=self.ws_headers(**headers)
+        )
+
+
+async def start(argv: list[str], **kwargs: Any) -> AsyncIterator[Running]:
+    mark = new_mark()
+    server = WorkbenchServer(argv, environment={MARK: mark}, **kwargs)
+    await server.start()
+    async with aiohttp.ClientSession() as http:
+        try:
+            yield Running(server, mark, http)
+        finally:
+            await server.stop()
+    assert await processes_after(mark, 10) == []
+
+
+@pytest.fixture
+async def running() -> AsyncIterator[Running]:
+    async for value in start(stub_argv()):
+        yield value
+
+
+async def read_until(ws: Any, needle: str, timeout: float = 15.0) -> str:
+    """Terminal bytes from the app until ``needle`` shows; the text received."""
+    seen = ""
+    async with asyncio.timeout(timeout):
+        while needle not in seen:
+            message = await ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                seen += message.data.decode()
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                seen += message.data
+            else:
+                raise AssertionError(f"closed before {needle!r}: {seen!r}")
+    return seen
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "status", "says"),
+    [
+        pytest.param("/", {}, 403, "needs its token", id="page-without-token"),
+        pytest.param("/?token=wrong", {}, 403, "wrong token", id="page-with-wrong-token"),
+        pytest.param("/static/js/textual.js", {}, 403, "needs its token", id="static-no-token"),
+        pytest.param("/", {"Host": "evil.example:{port}"}, 421, "not one this", id="foreign-host"),
+        pytest.param("/", {"Host": "127.0.0.1"}, 421, "not one this", id="host-without-port"),
+        pytest.param("/", {"Origin": "http://evil.example"}, 403, "another site", id="origin"),
+    ],
+)
+async def test_requests_are_refused_without_the_token_or_from_elsewhere(
+    running: Running, path: str, headers: dict[str, str], status: int, says: str
+) -> None:
+    headers = {name: value.format(port=running.server.port) for name, value in headers.items()}
+    if "token" not in path and "Host" not in headers and "Origin" in headers:
+        headers.update(running.cookie())  # the Origin is refused even with the cookie
+    async with running.http.get(
+        running.base + path, headers=headers, allow_redirects=False
+    ) as response:
+        assert response.status == status
+        assert says in await response.text()
+        assert response.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        pytest.param({"Origin": None}, 403, id="no-origin"),
+        pytest.param({"Origin": "http://evil.example"}, 403, id="foreign-origin"),
+        pytest.param({"Origin": "http://localhost:{port}"}, 403, id="sibling-origin"),
+        pytest.param({"Cookie": None}, 403, id="no-cookie"),
+        pytest.param({"Cookie": "workbench-session-{port}=wrong"}, 403, id="wrong-cookie"),
+        pytest.param({"Host": "evil.example:{port}"}, 421, id="foreign-host"),
+    ],
+)
+async def test_websocket_upgrades_are_refused_and_start_nothing(
+    running: Running, headers: dict[str, str | None], status: int
+) -> None:
+    sent = running.ws_headers()
+    for name, value in headers.items():
+        if value is None:
+            sent.pop(name)
+        else:
+            sent[name] = value.format(port=running.server.port)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await running.http.ws_connect(f"{running.base}/ws", headers=sent)
+    assert refused.value.status == status
+    assert running.server.sessions_started == 0
+    assert marked_processes(running.mark) == []
+
+
+async def test_the_token_in_a_websocket_url_is_not_accepted(running: Running) -> None:
+    headers = {"Origin": f"http://{running.host}"}
+    url = f"{running.base}/ws?token={running.server.token}"
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await running.http.ws_connect(url, headers=headers)
+    assert refused.value.status == 403
+
+
+# -- the token exchange and the page --------------------------------------------------------
+
+
+async def test_the_token_becomes_an_httponly_cookie_and_leaves_the_address_bar(
+    running: Running,
+) -> None:
+    url = f"{running.base}/?token={running.server.token}&fontsize=20"
+    async with running.http.get(url, allow_redirects=False) as response:
+        assert response.status == 303
+        assert response.headers["Location"] == "/?fontsize=20"
+        cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith(f"workbench-session-{running.server.port}={running.server.token};")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+    assert "Max-Age" not in cookie and "expires" not in cookie.lower()  # ends with the browser
+
+
+async def test_the_page_is_locked_down(running: Running) -> None:
+    async with running.http.get(
+        running.base + "/?fontsize=999", headers=running.cookie()
+    ) as response:
+        assert response.status == 200
+        page = await response.text()
+        headers = response.headers
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "default-src 'none'" in csp
+    assert f"connect-src ws://{running.host};" in csp
+    assert "frame-ancestors 'none'" in csp
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Cache-Control"] == "no-store"
+    assert f'data-session-websocket-url="ws://{running.host}/ws"' in page
+    assert 'data-font-size="40"' in page  # clamped
+    assert "https://" not in page and "<script>" not in page  # nothing third-party, no inline
+    assert "token" not in page and running.server.token not in page
+
+
+async def test_the_websocket_url_follows_the_name_the_browser_used(running: Running) -> None:
+    host = f"localhost:{running.server.port}"
+    async with running.http.get(
+        running.base + "/", headers={**running.cookie(), "Host": host}
+    ) as response:
+        assert f"ws://{host}/ws" in await response.text()
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/static/", 403),  # no directory listing
+        ("/static/js/", 403),
+        ("/static/js/textual.js", 200),
+        ("/static/css/xterm.css", 200),
+        ("/workbench-static/page.js", 200),
+        ("/static/%2e%2e/server.py", 404),  # no way out of the static folder
+        ("/static/../server.py", 404),
+        ("/download/anything", 404),  # this server delivers no files
+    ],
+)
+async def test_routes(running: Running, path: str, status: int) -> None:
+    url = URL(running.base + path, encoded=True)
+    async with running.http.get(url, headers=running.cookie()) as response:
+        assert response.status == status
+        if status == 200:
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+# -- sessions -------------------------------------------------------------------------------
+
+
+async def test_a_session_relays_keys_and_sizes_within_bounds(running: Running) -> None:
+    ws = await running.connect("width=100000&height=-3")
+    assert "stub ready 400x5" in await read_until(ws, "stub ready")
+    await ws.send_str('["stdin", "hello"]')
+    await read_until(ws, "got hello")
+    for garbage in ("not json", "[]", '{"a": 1}', '["stdin", 42]', '["resize", "big"]', "[1, 2]"):
+        await ws.send_str(garbage)  # ignored: the session goes on
+    await ws.send_str('["resize", {"width": 5000, "height": "x"}]')
+    await read_until(ws, "size 400x24")
+    await ws.send_str('["ping", "abc"]')
+    assert '["pong", "abc"]' in await read_until(ws, "pong")
+    await ws.close()
+    assert await processes_after(running.mark, 10) == []
+
+
+async def test_only_http_urls_reach_the_browser(running: Running) -> None:
+    ws = await running.connect()
+    await read_until(ws, "stub ready")
+    await ws.send_str('["stdin", "open:javascript:alert(1)"]')
+    await ws.send_str('["stdin", "open:https://example.org/docs"]')
+    seen = await read_until(ws, "got open:https")
+    assert "javascript:" not in seen.replace("got open:javascript:alert(1)", "")
+    assert '["open_url", {"url": "https://example.org/docs", "new_tab": true}]' in seen
+    await ws.close()
+
+
+async def test_sessions_are_capped() -> None:
+    async for running in start(stub_argv(), max_sessions=2):
+        first, second = await running.connect(), await running.connect()
+        await read_until(first, "stub ready")
+        await read_until(second, "stub ready")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await running.connect()
+        assert refused.value.status == 503
+        async with running.http.get(running.base + "/", headers=running.cookie()) as page:
+            assert page.status == 503
+            assert "all 2 sessions are in use" in await page.text()
+        await first.close()
+        assert len(await processes_after(running.mark, 10, expected=3)) == 3  # the second runs
+        third = await running.connect()  # a place is free again
+        await read_until(third, "stub ready")
+        await second.close()
+        await third.close()
+
+
+async def test_an_app_that_cannot_start_says_why_without_escapes() -> None:
+    async for running in start(stub_argv("--fail")):
+        ws = await running.connect()
+        seen = await read_until(ws, "broken fixture")
+        assert "the app did not start" in seen
+        assert "\x1b" not in seen and "\x07" not in seen
+        message = await ws.receive()
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+# -- nothing left behind --------------------------------------------------------------------
+
+
+async def session_processes(running: Running, ws: Any) -> list[int]:
+    await read_until(ws, "stub ready")
+    for _ in range(100):  # the grandchild may still be starting
+        processes = marked_processes(running.mark)
+        if len(processes) >= 3:
+            break
+        await asyncio.sleep(0.05)
+    assert len(processes) == 3  # the group leader, the app, its grandchild
+    return processes
+
+
+async def test_a_closed_tab_leaves_no_process(running: Running) -> None:
+    ws = await running.connect()
+    await session_processes(running, ws)
+    await ws.close()
+    assert await processes_after(running.mark, 10) == []
+
+
+@pytest.fixture
+def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_process, "QUIT_GRACE_S", 0.5)
+
+
+async def test_a_dropped_connection_leaves_no_process_even_from_a_stubborn_app(
+    short_grace: None,
+) -> None:
+    """The stub ignores quit, SIGTERM and the end of its input: SIGKILL ends its group."""
+    async for running in start(stub_argv("--stubborn")):
+        ws = await running.connect()
+        await session_processes(running, ws)
+        # Drop the TCP connection without a closing handshake, as a lost network would.
+        connection = ws._response.connection
+        assert connection is not None and connection.transport is not None
+        connection.transport.abort()
+        assert await processes_after(running.mark, 15) == []
+        assert running.server.sessions == set()
+
+
+async def test_stopping_the_server_ends_every_session(short_grace: None) -> None:
+    async for running in start(stub_argv("--stubborn")):
+        sockets = [await running.connect() for _ in range(2)]
+        for ws in sockets:
+            await read_until(ws, "stub ready")
+        assert len(marked_processes(running.mark)) == 6
+        await running.server.stop()
+        assert await processes_after(running.mark, 15) == []
+        assert os.environ.get(MARK) is None
