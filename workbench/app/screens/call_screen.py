@@ -11,6 +11,9 @@ from textual.widgets import Input, TextArea
 
 from workbench.app.widgets.call_view import CallView, portal_layout
 
+SHORT_SCREEN = 30
+"""Below this many rows the details tabs start folded away: the card needs the rows."""
+
 
 def sidebar_width(screen_width: int) -> int:
     """The sidebar's width on a screen ``screen_width`` columns wide."""
@@ -47,6 +50,9 @@ class CallScreen(Screen[None]):
             tooltip="Cancel the call waiting for approval",
         ),
     ]
+
+    details_choice: bool | None = None
+    """Whether the user showed (``True``) or hid the details; ``None`` follows the size."""
 
     @property
     def call_view(self) -> CallView:
@@ -85,6 +91,11 @@ class CallScreen(Screen[None]):
         """Frame the card at the next width: fit, 60, 80, 120 columns."""
         self.call_view.cycle_width()
 
+    def action_toggle_details(self) -> None:
+        """Show or hide the details tabs (args, content, state, error, manifest, schema)."""
+        self.details_choice = not self.call_view.details_open
+        self.call_view.show_details(self.details_choice)
+
     # --- layout ----------------------------------------------------------------------------
 
     def on_resize(self) -> None:
@@ -96,11 +107,15 @@ class CallScreen(Screen[None]):
         self.refresh_bindings()
 
     def arrange_for_size(self) -> None:
-        """Size the sidebar for the terminal; fold it away if that lets the Portal dock."""
+        """Size the sidebar for the terminal; fold it away if that lets the Portal dock. Fold
+        the details away on a short terminal (unless the user asked for them)."""
+        view = self.call_view
+        short = self.size.height < SHORT_SCREEN
+        self.set_class(short, "-short")
+        view.show_details(self.details_choice if self.details_choice is not None else not short)
         sidebar = self.query_one("#sidebar", Vertical)
         width = sidebar_width(self.size.width)
         sidebar.styles.width = width
-        view = self.call_view
         beside = self.size.width - width - self.reserved_width()
         hide = (
             view.portal_open

@@ -39,6 +39,10 @@ from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
 
+WIDE_SCREEN = 170
+"""From this many columns the form sits beside the call view."""
+SIDE_FORM_WIDTH = 56
+"""The form's width beside the call view (workbench.tcss says the same)."""
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
 
@@ -59,6 +63,13 @@ class LiveScreen(CallScreen):
         Binding("f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
         Binding(
             "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
+        Binding(
+            "f8",
+            "toggle_details",
+            "Details",
+            show=False,
+            tooltip="Show or hide the details tabs: args, content, state, error, manifest",
         ),
     ]
 
@@ -150,6 +161,16 @@ class LiveScreen(CallScreen):
             self.current_call.cancel("the workbench is closing")
         await self.session.manager.stop()
 
+    # --- layout -------------------------------------------------------------------------------
+
+    def arrange_for_size(self) -> None:
+        # On a wide terminal the form sits beside the call, not above it.
+        self.set_class(self.size.width >= WIDE_SCREEN, "-wide")
+        super().arrange_for_size()
+
+    def reserved_width(self) -> int:
+        return SIDE_FORM_WIDTH if self.size.width >= WIDE_SCREEN else 0
+
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
@@ -228,6 +249,7 @@ class LiveScreen(CallScreen):
         self.current_call = call
         history.add(entry)
         self.show_entry(entry)
+        self.refresh_bindings()
         self._run_call(call, entry)
 
     @work(group="call")
@@ -242,6 +264,7 @@ class LiveScreen(CallScreen):
                 self.query_one("#history", HistoryPanel).refresh_entry(entry)
                 if self.viewed is entry:
                     self.show_entry(entry)
+                self.refresh_bindings()
             except NoMatches:
                 pass  # The screen is closing: nothing left to draw.
             finally:
@@ -344,6 +367,9 @@ class LiveScreen(CallScreen):
         if action == "cancel_call":
             # At an approval, escape answers it (the footer shows that once).
             return self.current_call is not None and self.call_view.intervention is None
+        if action in ("rerun", "save_fixture"):
+            # Shown once there is a call to re-run or save.
+            return bool(self.query_one("#history", HistoryPanel).entries)
         return super().check_action(action, parameters)
 
     def action_call(self) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from workbench.app.widgets.tool_tree import fit_label
 from workbench.core.sanitize import clean
 from workbench.sources.manager import ToolManager
 
@@ -53,6 +55,11 @@ class SourceTree(Tree[ApiAddress | str | None]):
         self.show_root = False
         self.guide_depth = 2
 
+    def render_label(
+        self, node: TreeNode[ApiAddress | str | None], base_style: Style, style: Style
+    ) -> Text:
+        return fit_label(self, node, super().render_label(node, base_style, style))
+
     def load(self, manager: ToolManager) -> None:
         """Rebuild from the manager's sources and their tools."""
         self.clear()
@@ -85,7 +92,14 @@ class SourceTree(Tree[ApiAddress | str | None]):
             if isinstance(node.data, tuple):
                 self.move_cursor(node)
                 self.select_node(node)
+                self.call_after_refresh(self._reveal, node)
                 return
+
+    def _reveal(self, node: TreeNode[ApiAddress | str | None]) -> None:
+        """Show ``node`` below its source and tool rows (moving the cursor before the tree had
+        a height scrolled them out of view)."""
+        self.scroll_home(animate=False, immediate=True)
+        self.scroll_to_node(node, animate=False)
 
     def _walk(
         self, node: TreeNode[ApiAddress | str | None]
