@@ -31,7 +31,8 @@ class WorkbenchApp(App[None]):
     # Chords and function keys, and "?" (which a text field types instead): live mode has
     # text inputs, where a bare "q" must type a "q".
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Keys", key_display="?", tooltip="List every key here"),
+        Binding("question_mark", "help", "Keys", key_display="?", tooltip="List every key here"),
+        Binding("f1", "help", "Keys", show=False, tooltip="List every key here"),
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit Workbench"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, tooltip="Switch dark / light theme"),
     ]

@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from workbench.app.widgets.call_view import CallView, portal_layout
@@ -53,6 +54,8 @@ class CallScreen(Screen[None]):
 
     details_choice: bool | None = None
     """Whether the user showed (``True``) or hid the details; ``None`` follows the size."""
+    _sidebar_focus: Widget | None = None
+    """What had the focus in the sidebar when it stepped aside; it gets it back on return."""
 
     @property
     def call_view(self) -> CallView:
@@ -123,8 +126,15 @@ class CallScreen(Screen[None]):
             and portal_layout(beside + width)[0] == "docked"
         )
         if hide and sidebar.has_focus_within:
+            self._sidebar_focus = self.focused
             self.set_focus(None)
         sidebar.display = not hide
+        if not hide and self._sidebar_focus is not None:
+            before, self._sidebar_focus = self._sidebar_focus, None
+            if self.focused is None and before.is_attached:
+                # Else the focus stays nowhere, and a closed modal hands it to the first
+                # field (the filter), where the screen's keys type letters.
+                before.focus()
 
     def reserved_width(self) -> int:
         """Columns other than the sidebar's that the call view cannot have (a side form)."""

@@ -183,6 +183,9 @@ class LiveScreen(CallScreen):
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
+        if message.picked:
+            # Enter on an API: go fill in its arguments.
+            self.query_one("#form", SchemaForm).focus_first_field()
         if message.address == self.address:
             return
         resolved = self._resolve(message.address)

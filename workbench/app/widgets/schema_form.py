@@ -167,7 +167,7 @@ class SchemaForm(Vertical):
             # Border titles are markup: a property named "[b]x" must stay literal.
             box.border_title = escape_markup(clean(spec.label))
             return box
-        label = Text(clean(spec.label), style="bold")
+        label = Text(clean(spec.label), style="bold", no_wrap=True, overflow="ellipsis", end="")
         if spec.kind == "json":
             label.append("  (JSON)", style="dim italic")
         description = truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)
@@ -242,6 +242,18 @@ class SchemaForm(Vertical):
         return Vertical(*parts, widget, error, classes="-row")
 
     # --- values -------------------------------------------------------------------------------
+
+    def focus_first_field(self) -> None:
+        """Put the focus in the first field (the JSON editor in raw mode, else Call)."""
+
+        def focus() -> None:
+            if self.raw_mode:
+                self.query_one("#raw", TextArea).focus()
+                return
+            first = next(iter(self._widgets.values()), None)
+            (first or self.query_one("#submit", Button)).focus()
+
+        self.call_after_refresh(focus)
 
     def _text_of(self, widget: Widget) -> str | bool | Any:
         if isinstance(widget, Switch):

@@ -34,10 +34,12 @@ class SourceTree(Tree[ApiAddress | str | None]):
     class ApiSelected(Message):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        def __init__(self, control: SourceTree, address: ApiAddress) -> None:
+        def __init__(self, control: SourceTree, address: ApiAddress, picked: bool = False) -> None:
             super().__init__()
             self._control = control
             self.address = address
+            self.picked = picked
+            """Chosen with enter (go fill in its form), not only moved onto."""
 
         @property
         def control(self) -> SourceTree:
@@ -91,7 +93,8 @@ class SourceTree(Tree[ApiAddress | str | None]):
         for node in self._walk(self.root):
             if isinstance(node.data, tuple):
                 self.move_cursor(node)
-                self.select_node(node)
+                # Shown, not picked: the focus stays in the tree.
+                self.post_message(self.ApiSelected(self, node.data))
                 self.call_after_refresh(self._reveal, node)
                 return
 
@@ -111,7 +114,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
     def on_tree_node_selected(self, event: Tree.NodeSelected[ApiAddress | str | None]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
-            self.post_message(self.ApiSelected(self, event.node.data))
+            self.post_message(self.ApiSelected(self, event.node.data, picked=True))
 
     def on_tree_node_highlighted(
         self, event: Tree.NodeHighlighted[ApiAddress | str | None]
