@@ -32,7 +32,8 @@ class WorkbenchApp(App[None]):
     # text inputs, where a bare "q" must type a "q".
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys", key_display="?", tooltip="List every key here"),
-        Binding("f1", "help", "Keys", show=False, tooltip="List every key here"),
+        # Shown where "?" types (a text field): the footer then names F1 instead.
+        Binding("f1", "help", "Keys", tooltip="List every key here"),
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit Workbench"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, tooltip="Switch dark / light theme"),
     ]

@@ -100,7 +100,9 @@ class SourceTree(Tree[ApiAddress | str | None]):
 
     def _reveal(self, node: TreeNode[ApiAddress | str | None]) -> None:
         """Show ``node`` below its source and tool rows (moving the cursor before the tree had
-        a height scrolled them out of view)."""
+        a height scrolled them out of view), with the cursor on it (a node added in this
+        refresh has no line yet, so the first move left the cursor on the top row)."""
+        self.move_cursor(node, animate=False)
         self.scroll_home(animate=False, immediate=True)
         self.scroll_to_node(node, animate=False)
 
