@@ -6,6 +6,8 @@ fixtures = ["fixtures"]            # fixture directories, relative to pyproject.
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
 include_bundled = false            # also load Workbench's own reference tools
+recordings = "recordings"          # where the live TUI saves recorded calls (checked too)
+screenshots = "."                  # where the TUI saves screenshots
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
 max_message_bytes = "16MiB"
@@ -74,6 +76,11 @@ class WorkbenchTable(BaseModel):
     snapshots: str = "snapshots"
     include_bundled: bool | None = None
     """Unset: load the bundled tools only when the fixture directories include theirs."""
+    recordings: str | None = None
+    """Where the live TUI saves recorded calls (default: ``recordings`` beside pyproject.toml);
+    loaded with the fixtures, so ``workbench check`` covers them."""
+    screenshots: str | None = None
+    """Where the TUI saves screenshots (default: the working directory)."""
     limits: dict[str, Any] | None = None
     """Size caps (:class:`~workbench.core.limits.Limits`), checked by ``Limits.overridden``."""
 
@@ -87,6 +94,15 @@ class WorkbenchConfig:
     include_bundled: bool = True
     pyproject: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    recordings_dir: Path | None = None
+    """Where recorded calls go; ``None``: ``recordings`` under the working directory."""
+    screenshot_dir: Path | None = None
+    """Where screenshots go; ``None``: the working directory."""
+
+    @property
+    def recordings(self) -> Path:
+        """The folder recorded calls are saved into (and loaded from, when it exists)."""
+        return self.recordings_dir or (self.root / "recordings")
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -207,4 +223,6 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         include_bundled=include_bundled,
         pyproject=pyproject,
         limits=limits,
+        recordings_dir=(root / settings.recordings).resolve() if settings.recordings else None,
+        screenshot_dir=(root / settings.screenshots).resolve() if settings.screenshots else None,
     )

@@ -61,6 +61,14 @@ def open_project(
         and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]
     ):
         fixture_paths.insert(0, bundled_fixtures_dir())
+    recordings = config.recordings
+    if (
+        not paths
+        and recordings.is_dir()
+        and not any(recordings.resolve().is_relative_to(p.resolve()) for p in fixture_paths)
+    ):
+        # Calls recorded in the live TUI are fixtures like any other: checked and shown.
+        fixture_paths.append(recordings)
     catalog = build_catalog(
         fixture_paths,
         [package.manifest for package in packages],

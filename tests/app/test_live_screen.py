@@ -10,10 +10,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Label, Select, TextArea
 
 from workbench.app.app import WorkbenchApp
 from workbench.app.screens.live_screen import LiveScreen
+from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
 from workbench.app.widgets.history_panel import HistoryPanel
 from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.schema_form import SchemaForm
@@ -166,7 +167,25 @@ async def test_cancel_a_running_call(tmp_path: Path) -> None:
         assert "cancelled" in card.call_state.result.content.lower()
 
 
-async def test_record_a_call_as_a_fixture_that_check_accepts(
+async def save_with_dialog(
+    pilot: Pilot, screen: LiveScreen, *, label: str | None = None, kind: str | None = None
+) -> SaveFixtureScreen:
+    """Press F2, answer the dialog (label, kind), save with ctrl+s; returns the dialog."""
+    await pilot.press("f2")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SaveFixtureScreen))
+    dialog = pilot.app.screen
+    assert isinstance(dialog, SaveFixtureScreen)
+    await settle(pilot)
+    if label is not None:
+        dialog.query_one("#save-label", Input).value = label
+    if kind is not None:
+        dialog.query_one("#save-kind", Select).value = kind
+    await settle(pilot)
+    await pilot.press("ctrl+s")
+    return dialog
+
+
+async def test_record_a_call_asks_label_and_kind_and_check_names_the_missing_kinds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app(tmp_path)
@@ -180,17 +199,39 @@ async def test_record_a_call_as_a_fixture_that_check_accepts(
             pilot, lambda: card.call_state is not None and card.call_state.phase.is_terminal
         )
         await wait_for(pilot, lambda: screen.query_one(HistoryPanel).entries[0].state is not None)
-        await pilot.press("f2")
+        # A kind the result contradicts is refused in the dialog, which stays open.
+        dialog = await save_with_dialog(pilot, screen, label="Sunny in Lisbon", kind="error")
         await settle(pilot)
-    fixture = tmp_path / "fixtures" / "demo" / "weather.yaml"
+        assert pilot.app.screen is dialog
+        assert "result.success: false" in str(dialog.query_one("#save-error", Label).render())
+        dialog.query_one("#save-kind", Select).value = "typical"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        entry = screen.query_one(HistoryPanel).entries[0]
+        await wait_for(pilot, lambda: entry.saved_as is not None)
+    # Into the recordings folder, not a curated file; the label and kind as chosen.
+    fixture = tmp_path / "recordings" / "demo" / "weather.yaml"
+    assert entry.saved_as == "recordings/demo/weather.yaml#sunny-in-lisbon"
     data = yaml.safe_load(fixture.read_text())
     [variant] = data["variants"]
+    assert (variant["label"], variant["kind"]) == ("Sunny in Lisbon", "typical")
     assert variant["args"] == {"city": "Lisbon"}
     assert variant["result"]["state"]["conditions"] == "sunny"
-    assert (tmp_path / "fixtures" / "demo" / "manifest.yaml").exists()
+    # The manifest beside it describes the recorded API only, not the server's other eight.
+    manifest = yaml.safe_load((fixture.parent / "manifest.yaml").read_text())
+    assert [api["name"] for api in manifest["api"]] == ["weather"]
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", str(fixture.parent)])
-    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["check", "--no-audit"])
+    lines = [line for line in result.output.splitlines() if "demo" in line]
+    assert lines == [
+        "demo/weather: surfaces.inspector: demo.weather has no Inspector of its own "
+        "(the generic one is used)",  # A warning: MCP tools draw with the generic one.
+        *(
+            f"recordings/demo/weather.yaml:1: variants: demo.weather no {kind!r} variant and "
+            "no waiver"
+            for kind in ("empty", "error", "truncated")
+        ),
+    ], result.output
 
 
 async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None:
@@ -303,9 +344,9 @@ async def test_a_flooding_call_keeps_a_bounded_history_and_can_still_be_saved(
         assert entry.record.events.received > 80_000
         assert len(entry.record.events) < 6_000
         assert entry.state is not None and entry.state.output.line_count == 40_000
-        await pilot.press("f2")
-        await settle(pilot)
-    data = yaml.safe_load((tmp_path / "fixtures" / "flood" / "flood.yaml").read_text())
+        await save_with_dialog(pilot, screen)
+        await wait_for(pilot, lambda: entry.saved_as is not None, timeout=60)
+    data = yaml.safe_load((tmp_path / "recordings" / "flood" / "flood.yaml").read_text())
     [variant] = data["variants"]
     assert variant["result"]["content"] == "flooded"
     # The last progress value survives the folding.

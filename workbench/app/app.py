@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from workbench.app.screens.fixture_screen import FixtureScreen
@@ -27,10 +28,14 @@ class WorkbenchApp(App[None]):
     TITLE = "Workbench"
     SUB_TITLE = "tool UI surfaces"
 
-    # Only chorded keys here: live mode has text inputs, where a bare "q" must type a "q".
+    # Chords and function keys, and "?" (which a text field types instead): live mode has
+    # text inputs, where a bare "q" must type a "q".
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+t", "toggle_theme", "Theme"),
-        Binding("ctrl+q", "quit", "Quit"),
+        Binding("question_mark", "help", "Keys", key_display="?", tooltip="List every key here"),
+        # Shown where "?" types (a text field): the footer then names F1 instead.
+        Binding("f1", "help", "Keys", tooltip="List every key here"),
+        Binding("ctrl+q", "quit", "Quit", tooltip="Quit Workbench"),
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False, tooltip="Switch dark / light theme"),
     ]
 
     def __init__(
@@ -39,11 +44,17 @@ class WorkbenchApp(App[None]):
         *,
         live_session: LiveSession | None = None,
         animate: bool = True,
+        select: str | None = None,
+        screenshot_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
         self.animated = animate
+        self.select = select
+        """A ``FILE#VARIANT`` to open on (the fixture screen)."""
+        self.screenshot_dir = screenshot_dir
+        """Where screenshots go; ``None``: the working directory."""
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
@@ -54,25 +65,68 @@ class WorkbenchApp(App[None]):
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
-            self.push_screen(FixtureScreen(self._load_project, animate=self.animated))
+            self.push_screen(
+                FixtureScreen(self._load_project, animate=self.animated, select=self.select)
+            )
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""
         self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
 
+    def action_help(self) -> None:
+        """Show every key of the current screen."""
+        from workbench.app.screens.help_screen import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
+        title = "Keys · live calls" if self.live_session is not None else "Keys · fixtures"
+        self.push_screen(HelpScreen(self.screen, title))
+
+    def action_save_screenshot(self) -> None:
+        """Save an SVG of the screen in the screenshot folder and say where it went."""
+        folder = self.screenshot_dir or Path.cwd()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = Path(self.save_screenshot(path=str(folder)))
+        except OSError as error:
+            self.notify(
+                f"Could not save the screenshot in {folder}: {error.strerror or error}",
+                severity="error",
+                markup=False,
+            )
+            return
+        self.notify(f"Screenshot saved: {saved.resolve()}", timeout=6, markup=False)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """Each action once, described by what it does: the screen's keys, then the app's."""
+        actions: dict[str, tuple[Any, Binding, list[str]]] = {}
+        from workbench.app.bindings import own_bindings
+
+        owned: list[tuple[DOMNode, Binding]] = [(screen, b) for b in own_bindings(screen)]
+        owned += [(self, binding) for binding in own_bindings(self)]
+        for node, binding in owned:
+            if not binding.description:
+                continue
+            if binding.action.endswith("_intervention"):
+                continue  # Approvals are answered where they are asked, not from the palette.
+            target: DOMNode = node
+            action = binding.action
+            if action.startswith("app."):
+                target, action = self, action.removeprefix("app.")
+            _, _, keys = actions.setdefault(action, (target, binding, []))
+            key = self.get_key_display(binding)
+            if key not in keys:
+                keys.append(key)
+        for action, (target, binding, keys) in actions.items():
+            yield SystemCommand(
+                binding.description,
+                f"{binding.tooltip or binding.description} (key: {' / '.join(keys)})",
+                lambda target=target, action=action: target.call_later(target.run_action, action),
+            )
         yield SystemCommand(
-            "Toggle dark/light theme",
-            "Switch between the dark and light theme",
-            self.action_toggle_theme,
+            "Screenshot",
+            "Save an SVG picture of the screen (in the working directory or [tool.workbench] "
+            "screenshots) and say where",
+            lambda: self.set_timer(0.1, self.action_save_screenshot),
         )
-        # Every screen binding is offered in the palette too, with its footer description.
-        for binding in getattr(screen, "BINDINGS", []):
-            if isinstance(binding, Binding) and binding.description:
-                action = binding.action
-                yield SystemCommand(
-                    binding.description,
-                    f"{binding.description} (key: {binding.key_display or binding.key})",
-                    lambda action=action: screen.call_later(screen.run_action, action),
-                )

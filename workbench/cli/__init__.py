@@ -47,11 +47,18 @@ class WorkbenchGroup(click.Group):
     "--fixtures",
     "fixture_paths",
     multiple=True,
-    type=click.Path(path_type=Path),
+    type=click.Path(exists=True, path_type=Path),
     help="Fixture file or directory to open instead of the configured ones (repeatable).",
 )
+@click.option(
+    "--open",
+    "address",
+    metavar="FILE#VARIANT",
+    default=None,
+    help="Open the TUI on this fixture variant (as `workbench check` prints it).",
+)
 @click.pass_context
-def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
+def main(ctx: click.Context, fixture_paths: tuple[Path, ...], address: str | None) -> None:
     """Workbench: preview, review and test the UI surfaces of LLM-agent tools.
 
     Run without a command to open the TUI on the project's fixtures (the bundled reference
@@ -60,9 +67,19 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from workbench.app.app import WorkbenchApp
+    from workbench.config import ConfigError, WorkbenchConfig, load_config
     from workbench.project import open_project
 
-    WorkbenchApp(lambda: open_project(fixture_paths)).run()
+    config: WorkbenchConfig | None
+    try:
+        config = load_config()
+    except ConfigError:
+        config = None  # Loading again in the TUI shows the problems in its problems panel.
+    WorkbenchApp(
+        lambda: open_project(fixture_paths, config=config),
+        select=address,
+        screenshot_dir=config.screenshot_dir if config is not None else None,
+    ).run()
 
 
 main.add_command(show)

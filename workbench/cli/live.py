@@ -151,7 +151,7 @@ def live(no_demo: bool, approval: str, **options: Any) -> None:
     session = _build(options, include_demo=not no_demo, approval=approval)
     from workbench.app.app import WorkbenchApp
 
-    WorkbenchApp(live_session=session).run()
+    WorkbenchApp(live_session=session, screenshot_dir=session.config.screenshot_dir).run()
 
 
 def _parse_args(text: str) -> dict[str, Any]:
@@ -165,9 +165,12 @@ def _parse_args(text: str) -> dict[str, Any]:
 
 
 @click.command()
-@click.argument("name", metavar="TOOL.API")
+@click.argument("name", metavar="TOOL.API|FILE#VARIANT")
 @click.option(
-    "--args", "args_text", default="{}", show_default=True, help="The arguments as a JSON object."
+    "--args",
+    "args_text",
+    default=None,
+    help="The arguments as a JSON object (default: {}, or the fixture variant's).",
 )
 @timeout_options
 @click.option(
@@ -190,7 +193,7 @@ def _parse_args(text: str) -> dict[str, Any]:
 @source_options
 def call(
     name: str,
-    args_text: str,
+    args_text: str | None,
     output_format: str,
     approval: str,
     demo: bool,
@@ -200,12 +203,17 @@ def call(
 
     TOOL.API names the call: for an MCP server TOOL is its key in --config, or for --mcp the
     server's own name from its handshake, slugified; SOURCE/TOOL.API is always unambiguous; a
-    bare API name works when only one tool has it. Exit code 0 on success, 1 on a failed
-    result, 2 on usage errors.
+    bare API name works when only one tool has it. FILE#VARIANT (as `workbench check` and the
+    TUI print it) calls that fixture variant's API with its args, live. Exit code 0 on
+    success, 1 on a failed result, 2 on usage errors.
     """
     from workbench.sources.headless import UsageProblem, call_once
 
-    args = _parse_args(args_text)
+    if "#" in name:
+        name, variant_args = _fixture_call(name)
+        args = variant_args if args_text is None else _parse_args(args_text)
+    else:
+        args = _parse_args(args_text or "{}")
     session = _build(options, include_demo=demo, approval=approval)
     try:
         record = asyncio.run(
@@ -238,6 +246,18 @@ def call(
         if result.error is not None:
             echo(f"[{state.phase.value}] {result.error.type}: {result.error.message}", err=True)
     raise SystemExit(0 if result.success else 1)
+
+
+def _fixture_call(address: str) -> tuple[str, dict[str, Any]]:
+    """``TOOL.API`` and the args of the fixture variant at ``address``."""
+    from workbench.project import open_project
+
+    catalog = open_project().catalog
+    try:
+        ref = catalog.resolve_ref(address)
+    except LookupError as error:
+        fail_usage(str(error))
+    return f"{ref.tool}.{ref.api}", dict(ref.variant.args)
 
 
 @click.command()

@@ -7,9 +7,13 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from workbench.app.widgets.call_view import CallView, portal_layout
+
+SHORT_SCREEN = 30
+"""Below this many rows the details tabs start folded away: the card needs the rows."""
 
 
 def sidebar_width(screen_width: int) -> int:
@@ -48,6 +52,11 @@ class CallScreen(Screen[None]):
         ),
     ]
 
+    details_choice: bool | None = None
+    """Whether the user showed (``True``) or hid the details; ``None`` follows the size."""
+    _sidebar_focus: Widget | None = None
+    """What had the focus in the sidebar when it stepped aside; it gets it back on return."""
+
     @property
     def call_view(self) -> CallView:
         return self.query_one("#call", CallView)
@@ -85,6 +94,11 @@ class CallScreen(Screen[None]):
         """Frame the card at the next width: fit, 60, 80, 120 columns."""
         self.call_view.cycle_width()
 
+    def action_toggle_details(self) -> None:
+        """Show or hide the details tabs (args, content, state, error, manifest, schema)."""
+        self.details_choice = not self.call_view.details_open
+        self.call_view.show_details(self.details_choice)
+
     # --- layout ----------------------------------------------------------------------------
 
     def on_resize(self) -> None:
@@ -96,11 +110,15 @@ class CallScreen(Screen[None]):
         self.refresh_bindings()
 
     def arrange_for_size(self) -> None:
-        """Size the sidebar for the terminal; fold it away if that lets the Portal dock."""
+        """Size the sidebar for the terminal; fold it away if that lets the Portal dock. Fold
+        the details away on a short terminal (unless the user asked for them)."""
+        view = self.call_view
+        short = self.size.height < SHORT_SCREEN
+        self.set_class(short, "-short")
+        view.show_details(self.details_choice if self.details_choice is not None else not short)
         sidebar = self.query_one("#sidebar", Vertical)
         width = sidebar_width(self.size.width)
         sidebar.styles.width = width
-        view = self.call_view
         beside = self.size.width - width - self.reserved_width()
         hide = (
             view.portal_open
@@ -108,8 +126,15 @@ class CallScreen(Screen[None]):
             and portal_layout(beside + width)[0] == "docked"
         )
         if hide and sidebar.has_focus_within:
+            self._sidebar_focus = self.focused
             self.set_focus(None)
         sidebar.display = not hide
+        if not hide and self._sidebar_focus is not None:
+            before, self._sidebar_focus = self._sidebar_focus, None
+            if self.focused is None and before.is_attached:
+                # Else the focus stays nowhere, and a closed modal hands it to the first
+                # field (the filter), where the screen's keys type letters.
+                before.focus()
 
     def reserved_width(self) -> int:
         """Columns other than the sidebar's that the call view cannot have (a side form)."""

@@ -58,11 +58,24 @@ class FixtureScreen(CallScreen):
             tooltip="Show the call one phase later",
         ),
         Binding("p", "play_pause", "Play", tooltip="Play or pause the replay at its recorded pace"),
-        Binding("s", "cycle_speed", "Speed", tooltip="Replay speed: x0.5, x1, x2, x5, instant"),
-        Binding("r", "restart", "Replay", tooltip="Replay the call from its start"),
+        Binding(
+            "s",
+            "cycle_speed",
+            "Speed",
+            show=False,
+            tooltip="Replay speed: x0.5, x1, x2, x5, instant",
+        ),
+        Binding("r", "restart", "Replay", show=False, tooltip="Replay the call from its start"),
         Binding("o,f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
         Binding(
             "w,f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
+        Binding(
+            "d,f8",
+            "toggle_details",
+            "Details",
+            show=False,
+            tooltip="Show or hide the details tabs: args, content, state, error, manifest",
         ),
         Binding("slash", "focus_filter", "Filter", key_display="/", tooltip="Filter the tree"),
         Binding(
@@ -93,6 +106,7 @@ class FixtureScreen(CallScreen):
         load_project: Callable[[], Project],
         *,
         animate: bool = True,
+        select: str | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -108,6 +122,8 @@ class FixtureScreen(CallScreen):
         self.speed_index = SPEEDS.index(1.0)
         self._replayer: FixtureReplayer | None = None
         self._reselect: str | None = None
+        self._select = select
+        """A ``FILE#VARIANT`` address to open on, once the catalog is loaded."""
         self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
 
@@ -115,7 +131,9 @@ class FixtureScreen(CallScreen):
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield Input(placeholder="filter tools, APIs, variants…", id="filter")
+                yield Input(
+                    placeholder="/ filter tools, APIs, variants…", id="filter", compact=True
+                )
                 yield ToolTree(id="tree")
                 yield ProblemsPanel(id="problems")
             yield CallView(SurfaceRegistry(), animate=self.animated, id="call")
@@ -152,9 +170,24 @@ class FixtureScreen(CallScreen):
         previous = self._reselect
         self._reselect = None
         self.ref = None  # Whatever is selected now comes from the new catalog.
+        if self._select is not None:
+            address, self._select = self._select, None
+            previous = self._key_for(address) or previous
         if previous is None or not tree.select_ref(previous):
             tree.select_first()
         self.post_message(self.CatalogShown())
+
+    def _key_for(self, address: str) -> str | None:
+        """The tree key of the variant at ``address`` (``FILE#VARIANT``), or ``None`` after
+        saying why there is none."""
+        catalog = self.catalog
+        if catalog is None:
+            return None
+        try:
+            return catalog.resolve_ref(address).key
+        except LookupError as error:
+            self.notify(str(error), title="Cannot open", severity="error", markup=False)
+            return None
 
     @property
     def catalog(self) -> Catalog | None:
@@ -342,9 +375,18 @@ class FixtureScreen(CallScreen):
         self.query_one("#tree", ToolTree).set_filter(event.value)
 
     @on(Input.Submitted, "#filter")
-    def _filter_submitted(self) -> None:
+    def _filter_submitted(self, event: Input.Submitted) -> None:
         tree = self.query_one("#tree", ToolTree)
         tree.focus()
+        if "#" in event.value:
+            # An address (calculator/calculate.yaml#arithmetic) opens that variant.
+            key = self._key_for(event.value.strip())
+            with event.input.prevent(Input.Changed):
+                event.input.value = ""
+            if key is not None:
+                tree.set_filter("")
+                tree.select_ref(key)
+            return
         # Keep the variant on the stage if the filter still shows it; else take the first match.
         if self.ref is None or not tree.select_ref(self.ref.key):
             tree.select_first()

@@ -13,7 +13,19 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Footer, Header
 
+from workbench.app.recording import (
+    Saved,
+    SaveRequest,
+    check_request,
+    destinations,
+    kinds_for,
+    save_recording,
+    suggested_id,
+    suggested_kind,
+    suggested_label,
+)
 from workbench.app.screens.call_screen import CallScreen
+from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.intervention_bar import InterventionBar
@@ -21,24 +33,25 @@ from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.source_tree import ApiAddress, SourceTree
 from workbench.app.widgets.status_line import StatusPart
+from workbench.config import ConfigError
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
-from workbench.core.identifiers import slug
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
-from workbench.fixtures.recorder import (
-    RecordingError,
-    save_manifest,
-    save_variant,
-    variant_from_events,
-)
+from workbench.fixtures.catalog import Catalog
+from workbench.fixtures.loader import display_path
+from workbench.fixtures.recorder import RecordingError
 from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
 
+WIDE_SCREEN = 170
+"""From this many columns the form sits beside the call view."""
+SIDE_FORM_WIDTH = 56
+"""The form's width beside the call view (workbench.tcss says the same)."""
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
 
@@ -59,6 +72,13 @@ class LiveScreen(CallScreen):
         Binding("f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
         Binding(
             "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
+        Binding(
+            "f8",
+            "toggle_details",
+            "Details",
+            show=False,
+            tooltip="Show or hide the details tabs: args, content, state, error, manifest",
         ),
     ]
 
@@ -150,9 +170,22 @@ class LiveScreen(CallScreen):
             self.current_call.cancel("the workbench is closing")
         await self.session.manager.stop()
 
+    # --- layout -------------------------------------------------------------------------------
+
+    def arrange_for_size(self) -> None:
+        # On a wide terminal the form sits beside the call, not above it.
+        self.set_class(self.size.width >= WIDE_SCREEN, "-wide")
+        super().arrange_for_size()
+
+    def reserved_width(self) -> int:
+        return SIDE_FORM_WIDTH if self.size.width >= WIDE_SCREEN else 0
+
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
+        if message.picked:
+            # Enter on an API: go fill in its arguments.
+            self.query_one("#form", SchemaForm).focus_first_field()
         if message.address == self.address:
             return
         resolved = self._resolve(message.address)
@@ -228,6 +261,7 @@ class LiveScreen(CallScreen):
         self.current_call = call
         history.add(entry)
         self.show_entry(entry)
+        self.refresh_bindings()
         self._run_call(call, entry)
 
     @work(group="call")
@@ -242,6 +276,7 @@ class LiveScreen(CallScreen):
                 self.query_one("#history", HistoryPanel).refresh_entry(entry)
                 if self.viewed is entry:
                     self.show_entry(entry)
+                self.refresh_bindings()
             except NoMatches:
                 pass  # The screen is closing: nothing left to draw.
             finally:
@@ -344,6 +379,9 @@ class LiveScreen(CallScreen):
         if action == "cancel_call":
             # At an approval, escape answers it (the footer shows that once).
             return self.current_call is not None and self.call_view.intervention is None
+        if action in ("rerun", "save_fixture"):
+            # Shown once there is a call to re-run or save.
+            return bool(self.query_one("#history", HistoryPanel).entries)
         return super().check_action(action, parameters)
 
     def action_call(self) -> None:
@@ -373,6 +411,7 @@ class LiveScreen(CallScreen):
         self.start_call(dict(entry.args))
 
     def action_save_fixture(self) -> None:
+        """Ask how to save the selected call (label, kind, file), then save it."""
         entry = self.query_one("#history", HistoryPanel).selected
         if entry is None or not entry.finished:
             self.notify("Pick a finished call in the history to save it.", severity="warning")
@@ -383,37 +422,89 @@ class LiveScreen(CallScreen):
                 severity="warning",
             )
             return
-        self._save(entry)
+        self._ask_how_to_save(entry)
+
+    @work(thread=True, exclusive=True, group="save")
+    def _ask_how_to_save(self, entry: HistoryEntry) -> None:
+        # The project's fixture files are read off the UI thread, to offer them as places.
+        catalog = self._catalog()
+        config = self.session.config
+        screen = SaveFixtureScreen(
+            what=f"{entry.source}/{entry.tool}.{entry.api}, {entry.state.phase.value}",
+            label=suggested_label(entry.api, entry.args),
+            kind=suggested_kind(entry.state),
+            kinds=kinds_for(catalog, entry.tool, entry.api),
+            variant_id=suggested_id(entry.api, entry.args),
+            destinations=destinations(catalog, config, entry.tool, entry.api),
+            check=lambda request: check_request(list(entry.record.events), request),
+        )
+
+        def chosen(request: SaveRequest | None) -> None:
+            if request is not None:
+                self._save(entry, request, catalog)
+
+        self.app.call_from_thread(self.app.push_screen, screen, chosen)
+
+    def _catalog(self) -> Catalog | None:
+        """The project's fixtures as ``workbench check`` sees them (``None`` if they fail to
+        load: the recording can still go to the recordings folder)."""
+        from workbench.project import open_project
+
+        try:
+            return open_project(config=self.session.config).catalog
+        except ConfigError:
+            return None
 
     @work(thread=True, group="save")
-    def _save(self, entry: HistoryEntry) -> None:
+    def _save(self, entry: HistoryEntry, request: SaveRequest, catalog: Catalog | None) -> None:
         # Reading and writing fixture files stays off the UI thread.
         try:
-            saved_as = self.save_entry(entry)
+            saved = save_recording(
+                list(entry.record.events),
+                request,
+                tool=entry.tool,
+                api=entry.api,
+                manifest=entry.manifest,
+                packaged=entry.tool in self.session.registry.tools(),
+                catalog=catalog,
+                config=self.session.config,
+            )
+            gaps = self._gaps_after(entry.tool, entry.api)
         except (RecordingError, OSError, ValueError) as error:
             self.app.call_from_thread(
                 self.notify, clean(f"Could not save: {error}"), severity="error", markup=False
             )
             return
-        self.app.call_from_thread(self._saved, entry, saved_as)
+        self.app.call_from_thread(self._saved, entry, saved, gaps)
 
-    def _saved(self, entry: HistoryEntry, saved_as: str) -> None:
-        self.query_one("#history", HistoryPanel).mark_saved(entry, saved_as)
-        self.notify(clean(f"Saved as {saved_as}"), timeout=4, markup=False)
+    def _gaps_after(self, tool: str, api: str) -> list[str]:
+        """What ``workbench check`` now says about the one API that was recorded."""
+        from workbench.coverage import coverage
+        from workbench.project import open_project
 
-    def save_entry(self, entry: HistoryEntry) -> str:
-        """Write ``entry`` as a fixture variant (and the tool's manifest if it has no package)."""
-        fixture_dir = self.session.fixture_dir
-        path = fixture_dir / entry.tool / f"{entry.api}.yaml"
-        first_value = next(
-            (value for value in entry.args.values() if isinstance(value, (str, int, float))), "call"
+        project = open_project(config=self.session.config)
+        return [
+            gap
+            for row in coverage(project.catalog, project.registry)
+            if row.tool == tool and row.api == api
+            for gap in row.gaps
+        ]
+
+    def _saved(self, entry: HistoryEntry, saved: Saved, gaps: list[str]) -> None:
+        address = f"{display_path(saved.path, self.session.config.root)}#{saved.variant_id}"
+        self.query_one("#history", HistoryPanel).mark_saved(entry, address)
+        message = f"Saved as {address}"
+        if saved.manifest is not None:
+            message += f"; {display_path(saved.manifest, self.session.config.root)} now "
+            message += f"describes {entry.api}"
+        if gaps:
+            message += f". workbench check: {entry.tool}.{entry.api} " + "; ".join(gaps)
+        else:
+            message += f". workbench check: {entry.tool}.{entry.api} is covered"
+        self.notify(
+            clean(message),
+            title="Recorded",
+            severity="warning" if gaps else "information",
+            timeout=10,
+            markup=False,
         )
-        variant = variant_from_events(
-            entry.record.events,
-            variant_id=slug(f"{entry.api}-{first_value}", fallback="call"),
-            label=f"Recorded {entry.tool}.{entry.api} call",
-        )
-        variant_id = save_variant(path, entry.tool, entry.api, variant)
-        if entry.manifest is not None and entry.tool not in self.session.registry.tools():
-            save_manifest(fixture_dir / entry.tool / "manifest.yaml", entry.manifest)
-        return f"{path}#{variant_id}"

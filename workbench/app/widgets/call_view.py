@@ -258,6 +258,7 @@ class CallView(Horizontal):
         if focused is not None and slot not in focused.ancestors:
             self._focus_before = focused
         slot.mount(intervention)
+        self.screen.refresh_bindings()  # The footer shows the keys that answer it.
 
         def reveal() -> None:
             if intervention.is_attached and not intervention.has_class("-closing"):
@@ -274,6 +275,7 @@ class CallView(Horizontal):
         had_focus = intervention.has_focus_within
         intervention.add_class("-closing")
         intervention.remove()
+        self.screen.refresh_bindings()
         before, self._focus_before = self._focus_before, None
         if had_focus:
             if before is not None and before.is_attached and before.display:
@@ -290,6 +292,14 @@ class CallView(Horizontal):
     @property
     def portal_open(self) -> bool:
         return self.portal.is_open
+
+    @property
+    def details_open(self) -> bool:
+        return bool(self.details.display)
+
+    def show_details(self, show: bool) -> None:
+        """Show or fold away the details tabs (the card gets their rows)."""
+        self.details.display = show
 
     def toggle_portal(self) -> bool:
         """Open or close the Portal; returns whether it is open now."""

@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Label, ListItem, ListView
 
+from workbench.app.widgets.status_line import StatusPart, fit_parts
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
-from workbench.core.sanitize import clean
 
 MAX_KEPT_EVENTS = 50
 """Calls that keep their full event stream; older ones keep only their final state."""
@@ -62,16 +62,22 @@ class HistoryEntry:
         """Its events were let go to bound memory: it can be viewed and re-run, not saved."""
         return not self.record.keep_events
 
-    def label(self, number: int) -> Text:
+    def label(self, number: int, width: int = 80) -> Text:
+        """One row in ``width`` cells: the API first (what tells calls apart), then its tool
+        shortened in the middle, how long it ran and whether it was saved."""
         mark, style = PHASE_MARKS.get(self.state.phase, ("…", "yellow"))
-        text = Text(f"{number:>3} ", style="dim")
+        text = Text(f"{number:>3} ", style="dim", no_wrap=True, end="")
         text.append(f"{mark} ", style=style)
-        text.append(clean(f"{self.tool}.{self.api}"))
         run_ms = self.state.timings.run_ms
-        if run_ms is not None:
-            text.append(f"  {run_ms:,} ms", style="dim")
-        if self.saved_as:
-            text.append("  saved", style="italic cyan")
+        parts = [
+            StatusPart(self.api, style="bold", priority=50, min_cells=10, droppable=False),
+            StatusPart(self.tool, style="dim", priority=10, where="middle", min_cells=10),
+            StatusPart(f"{run_ms:,} ms" if run_ms is not None else "", style="dim", priority=20),
+            StatusPart("saved" if self.saved_as else "", style="italic cyan", priority=30),
+        ]
+        text.append_text(
+            fit_parts(parts, max(8, width - text.cell_len), separator="  ", narrow_separator=" ")
+        )
         return text
 
 
@@ -109,10 +115,21 @@ class HistoryPanel(ListView):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.entries: list[HistoryEntry] = []
         self.border_title = "History"
+        self.border_subtitle = "no calls yet"
+
+    @property
+    def row_width(self) -> int:
+        """Cells a row has (the panel's width less its frame and scrollbar)."""
+        return max(8, self.scrollable_content_region.width - 1)
+
+    def on_resize(self) -> None:
+        for index, entry in enumerate(self.entries):
+            self.children[index].query_one(Label).update(entry.label(index + 1, self.row_width))
 
     def add(self, entry: HistoryEntry) -> None:
         self.entries.append(entry)
-        self.append(ListItem(Label(entry.label(len(self.entries)))))
+        self.border_subtitle = ""
+        self.append(ListItem(Label(entry.label(len(self.entries), self.row_width))))
         self.index = len(self.entries) - 1
         # Each entry keeps its events (to be saved as a fixture): old ones let theirs go.
         for old in self.entries[:-MAX_KEPT_EVENTS]:
@@ -127,7 +144,7 @@ class HistoryPanel(ListView):
     def refresh_entry(self, entry: HistoryEntry) -> None:
         index = self.entries.index(entry)
         item = self.children[index]
-        item.query_one(Label).update(entry.label(index + 1))
+        item.query_one(Label).update(entry.label(index + 1, self.row_width))
 
     @property
     def selected(self) -> HistoryEntry | None:

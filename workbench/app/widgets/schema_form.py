@@ -64,10 +64,13 @@ class SchemaForm(Vertical):
         max-height: 30;
         #form-scroll { height: auto; max-height: 16; }
         #fields { height: auto; }
-        .-row { height: auto; margin: 0 0 1 0; }
+        .-row { height: auto; margin: 0; }
         Input, Select { margin: 0 0 0 0; }
         .-label { color: $text; text-style: bold; }
         .-description { color: $text-muted; }
+        .-label, #form-title { text-wrap: nowrap; text-overflow: ellipsis; }
+        .-error { display: none; }
+        .-error.-shown { display: block; }
         .-error { color: $error; height: auto; }
         .-object { height: auto; border: round $panel-lighten-1; padding: 0 1; }
         Input { width: 1fr; }
@@ -117,8 +120,8 @@ class SchemaForm(Vertical):
             yield TextArea("{}", id="raw", language="json", soft_wrap=True)
         yield Label(Text(""), id="form-summary")
         with Horizontal(id="form-buttons"):
-            yield Button("Call", variant="primary", id="submit")
-            yield Button("Raw JSON", id="raw-toggle")
+            yield Button("Call (ctrl+s)", variant="primary", id="submit", compact=True)
+            yield Button("Raw JSON (ctrl+j)", id="raw-toggle", compact=True)
 
     def watch_raw_mode(self, raw: bool) -> None:
         self.set_class(raw, "-raw")
@@ -164,17 +167,17 @@ class SchemaForm(Vertical):
             # Border titles are markup: a property named "[b]x" must stay literal.
             box.border_title = escape_markup(clean(spec.label))
             return box
-        label = Text(clean(spec.label), style="bold")
+        label = Text(clean(spec.label), style="bold", no_wrap=True, overflow="ellipsis", end="")
         if spec.kind == "json":
             label.append("  (JSON)", style="dim italic")
-        parts: list[Widget] = [Label(label, classes="-label")]
-        if spec.description:
-            parts.append(
-                Label(
-                    Text(truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)),
-                    classes="-description",
-                )
-            )
+        description = truncate_line(clean(spec.description), MAX_DESCRIPTION_CHARS)
+        if description:
+            # One line, cut with … at the pane's edge; the whole text is the tooltip.
+            label.append(f"  {description}", style="dim")
+        row_label = Label(label, classes="-label", expand=True)
+        if description:
+            row_label.tooltip = Text(description)
+        parts: list[Widget] = [row_label]
         initial = spec.default if spec.default is not MISSING else MISSING
         widget: Widget
         if spec.kind == "boolean":
@@ -239,6 +242,18 @@ class SchemaForm(Vertical):
         return Vertical(*parts, widget, error, classes="-row")
 
     # --- values -------------------------------------------------------------------------------
+
+    def focus_first_field(self) -> None:
+        """Put the focus in the first field (the JSON editor in raw mode, else Call)."""
+
+        def focus() -> None:
+            if self.raw_mode:
+                self.query_one("#raw", TextArea).focus()
+                return
+            first = next(iter(self._widgets.values()), None)
+            (first or self.query_one("#submit", Button)).focus()
+
+        self.call_after_refresh(focus)
 
     def _text_of(self, widget: Widget) -> str | bool | Any:
         if isinstance(widget, Switch):
@@ -314,6 +329,7 @@ class SchemaForm(Vertical):
     def _show_errors(self, errors: dict[str, str]) -> None:
         for key, label in self._errors.items():
             label.update(Text(clean(errors.get(key, ""))))
+            label.set_class(bool(errors.get(key)), "-shown")
         general = [
             f"{key + ': ' if key else ''}{message}"
             for key, message in errors.items()
@@ -332,6 +348,7 @@ class SchemaForm(Vertical):
             if self._widgets.get(spec.key) is event.input:
                 _, error = self._value(spec)
                 self._errors[spec.key].update(Text(clean(error or "")))
+                self._errors[spec.key].set_class(bool(error), "-shown")
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from workbench.app.widgets.tool_tree import fit_label
 from workbench.core.sanitize import clean
 from workbench.sources.manager import ToolManager
 
@@ -32,10 +34,12 @@ class SourceTree(Tree[ApiAddress | str | None]):
     class ApiSelected(Message):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        def __init__(self, control: SourceTree, address: ApiAddress) -> None:
+        def __init__(self, control: SourceTree, address: ApiAddress, picked: bool = False) -> None:
             super().__init__()
             self._control = control
             self.address = address
+            self.picked = picked
+            """Chosen with enter (go fill in its form), not only moved onto."""
 
         @property
         def control(self) -> SourceTree:
@@ -52,6 +56,11 @@ class SourceTree(Tree[ApiAddress | str | None]):
         super().__init__(Text("sources"), name=name, id=id, classes=classes, disabled=disabled)
         self.show_root = False
         self.guide_depth = 2
+
+    def render_label(
+        self, node: TreeNode[ApiAddress | str | None], base_style: Style, style: Style
+    ) -> Text:
+        return fit_label(self, node, super().render_label(node, base_style, style))
 
     def load(self, manager: ToolManager) -> None:
         """Rebuild from the manager's sources and their tools."""
@@ -84,8 +93,18 @@ class SourceTree(Tree[ApiAddress | str | None]):
         for node in self._walk(self.root):
             if isinstance(node.data, tuple):
                 self.move_cursor(node)
-                self.select_node(node)
+                # Shown, not picked: the focus stays in the tree.
+                self.post_message(self.ApiSelected(self, node.data))
+                self.call_after_refresh(self._reveal, node)
                 return
+
+    def _reveal(self, node: TreeNode[ApiAddress | str | None]) -> None:
+        """Show ``node`` below its source and tool rows (moving the cursor before the tree had
+        a height scrolled them out of view), with the cursor on it (a node added in this
+        refresh has no line yet, so the first move left the cursor on the top row)."""
+        self.move_cursor(node, animate=False)
+        self.scroll_home(animate=False, immediate=True)
+        self.scroll_to_node(node, animate=False)
 
     def _walk(
         self, node: TreeNode[ApiAddress | str | None]
@@ -97,7 +116,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
     def on_tree_node_selected(self, event: Tree.NodeSelected[ApiAddress | str | None]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
-            self.post_message(self.ApiSelected(self, event.node.data))
+            self.post_message(self.ApiSelected(self, event.node.data, picked=True))
 
     def on_tree_node_highlighted(
         self, event: Tree.NodeHighlighted[ApiAddress | str | None]

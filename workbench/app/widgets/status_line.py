@@ -36,11 +36,16 @@ class StatusPart:
     droppable: bool = True
 
 
-def fit_parts(parts: Sequence[StatusPart], width: int) -> Text:
+def fit_parts(
+    parts: Sequence[StatusPart],
+    width: int,
+    *,
+    separator: str = SEPARATOR,
+    narrow_separator: str = NARROW_SEPARATOR,
+) -> Text:
     """``parts`` joined on one line of at most ``width`` cells, lowest priorities giving way."""
     texts = [clean(part.text) for part in parts]
     kept = [bool(text) for text in texts]
-    separator = SEPARATOR
 
     def total() -> int:
         shown = [text for text, keep in zip(texts, kept, strict=True) if keep]
@@ -48,7 +53,7 @@ def fit_parts(parts: Sequence[StatusPart], width: int) -> Text:
 
     order = sorted(range(len(parts)), key=lambda index: parts[index].priority)
     if total() > width:
-        separator = NARROW_SEPARATOR
+        separator = narrow_separator
     # Lowest priority first, each part shortens to its minimum, then (if it may) goes; only
     # then are the parts left shortened below their minimums.
     for index in order:

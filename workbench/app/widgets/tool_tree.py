@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
@@ -12,6 +14,21 @@ from textual.widgets.tree import TreeNode
 from workbench.fixtures.catalog import Catalog, VariantRef
 
 NodeData = VariantRef | tuple[str, ...] | None
+
+
+def fit_label(tree: Tree[Any], node: TreeNode[Any], label: Text) -> Text:
+    """``label`` cut with ``…`` to the room its row has, so a long name never just stops."""
+    depth = 0
+    parent = node.parent
+    while parent is not None and parent is not tree.root:
+        depth += 1
+        parent = parent.parent
+    room = tree.scrollable_content_region.width - depth * tree.guide_depth - 1
+    if room <= 4 or label.cell_len <= room:
+        return label
+    cut = label.copy()
+    cut.truncate(room, overflow="ellipsis")
+    return cut
 
 
 class ToolTree(Tree[NodeData]):
@@ -50,6 +67,9 @@ class ToolTree(Tree[NodeData]):
         self.guide_depth = 2
         self._catalog: Catalog | None = None
         self._filter = ""
+
+    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
+        return fit_label(self, node, super().render_label(node, base_style, style))
 
     def load(self, catalog: Catalog) -> None:
         """Fill the tree from ``catalog``."""
