@@ -35,7 +35,7 @@ MAX_URL_CHARS = 2_048
 SAFE_URL_SCHEMES = ("https", "http")
 
 
-def _cap(text: object, limit: int) -> tuple[str, int]:
+def clip(text: object, limit: int) -> tuple[str, int]:
     """``text`` cleaned and cut to ``limit`` characters, with its full length."""
     value = clean(text if isinstance(text, str) else str(text))
     return (value[:limit], len(value))
@@ -43,7 +43,7 @@ def _cap(text: object, limit: int) -> tuple[str, int]:
 
 def capped_text(text: object, limit: int = MAX_MESSAGE_CHARS) -> str:
     """Cleaned text, cut with a "showing N of M" note when longer than ``limit``."""
-    shown, total = _cap(text, limit)
+    shown, total = clip(text, limit)
     if total > limit:
         return f"{shown}… [showing {limit:,} of {total:,} characters]"
     return shown
@@ -341,7 +341,7 @@ def sampling_message(role: object, blocks: list[dict[str, Any]]) -> SamplingMess
         else:
             parts.append(f"[{clean(kind)} block]")
     text = "\n".join(parts)
-    shown, total = _cap(text, MAX_SAMPLING_TEXT_CHARS)
+    shown, total = clip(text, MAX_SAMPLING_TEXT_CHARS)
     return SamplingMessage(role=clean(role)[:20], text=shown, chars=total)
 
 
@@ -367,7 +367,7 @@ def sampling_request(params: dict[str, Any], *, server: str = "") -> SamplingReq
         if isinstance(hint, dict) and hint.get("name")
     )
     system = params.get("systemPrompt")
-    system_text, system_chars = _cap(system, MAX_SAMPLING_TEXT_CHARS) if system else (None, 0)
+    system_text, system_chars = clip(system, MAX_SAMPLING_TEXT_CHARS) if system else (None, 0)
     tools = tuple(
         clean(tool.get("name"))[:100]
         for tool in (params.get("tools") or [])[:50]

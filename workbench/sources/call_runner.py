@@ -455,7 +455,8 @@ class LiveCall:
             raise
         cancelled.cancel()
         aborted.cancel()
-        if self._abort is not None and invocation not in done:
+        if self._abort is not None:
+            # The source went past the request limit: whatever it returns after is not used.
             stopped = self._finish(ev.Failed(self._abort, at_ms=self._now_ms()))
             invocation.cancel()
             await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)

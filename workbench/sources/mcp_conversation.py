@@ -63,7 +63,8 @@ class McpConversation:
     ) -> None:
         self.server = server
         self.log = log if log is not None else ServerLog()
-        self.roots: list[Path] = list(roots or [])
+        self.roots: list[Path] = roots if roots is not None else []
+        """Shared with the source: changing its roots changes what is answered."""
         self.calls: list[CallContext] = []
         self.counts: Counter[str] = Counter()
         """How many of each request and notification the server sent."""

@@ -476,6 +476,12 @@ class McpSource(ToolSource):
         for uri in uris[:MAX_UI_RESOURCES]:
             found[uri] = await ui_resource(client, uri, listed.get(uri))
         self.manifest = _with_ui_resources(manifest, found)
+        self.notes = [note for note in self.notes if not note.startswith("app UI ")]
+        for uri, resource in found.items():
+            users = [api.name for api in manifest.api if api.ui and api.ui.resource_uri == uri]
+            self.notes.extend(
+                f"app UI of {', '.join(users[:3])}: {problem}" for problem in resource.problems
+            )
 
     async def _listen(self, client: Any) -> None:
         """On a 2026-07-28 connection, list changes come over ``subscriptions/listen``."""
