@@ -116,6 +116,10 @@ class McpServerEntry(BaseModel):
     policies: dict[str, Literal["never", "required", "always"]] = Field(default_factory=dict)
     limits: dict[str, Any] = Field(default_factory=dict)
     """This server's own size caps, over ``[tool.workbench.limits]``."""
+    protocol: Literal["auto", "legacy", "2026-07-28"] = "auto"
+    """How to connect: ``auto`` probes for the 2026-07-28 protocol and falls back to the
+    ``initialize`` handshake; ``legacy`` uses the handshake at once (for servers that ask
+    the client things only that way)."""
 
     @model_validator(mode="after")
     def _reachable(self) -> McpServerEntry:
@@ -162,6 +166,7 @@ class McpServerEntry(BaseModel):
                 tools=self.tools,
                 policies=policies,
                 limits=dict(self.limits),
+                mode=self.protocol,
             )
         return McpServerSpec(
             name=name,
@@ -173,6 +178,7 @@ class McpServerEntry(BaseModel):
             tools=self.tools,
             policies=policies,
             limits=dict(self.limits),
+            mode=self.protocol,
         )
 
 

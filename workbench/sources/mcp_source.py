@@ -717,7 +717,7 @@ class McpSource(ToolSource):
     async def invoke(
         self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
     ) -> ToolResult:
-        from mcp import MCPError
+        from mcp import InputRequiredRoundsExceededError, MCPError
 
         client = self._client
         if client is None or self.status.state is not SourceState.READY:
@@ -769,6 +769,14 @@ class McpSource(ToolSource):
                     body={"stderr": tail} if (tail := self._stderr_tail()) else None,
                 )
             return self._protocol_failure(api, error)
+        except InputRequiredRoundsExceededError as error:
+            # 2026-07-28: the server answered "input required" round after round.
+            return failure(
+                ErrorType.INPUT_LIMIT,
+                f"{self.name} asked for input again after every answer to {api}; the workbench "
+                f"stopped after {error.max_rounds} rounds.",
+                state={"rounds": error.max_rounds},
+            )
         except RuntimeError as error:
             # The SDK validates structuredContent against the tool's outputSchema.
             return failure(

@@ -72,6 +72,26 @@ def build_server(name: str = "conversation") -> MCPServer:
             asked += 1
         return f"asked {asked} times"
 
+    @server.tool(description="Ask for a name the 2026-07-28 way (input required, then retried).")
+    async def ask_modern(ctx: Context) -> str | types.InputRequiredResult:
+        responses = ctx.input_responses or {}
+        answer = responses.get("who")
+        if answer is not None:
+            return f"{answer.action}: {answer.content}"  # type: ignore[union-attr]
+        request = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(
+                message="Who are you?", requested_schema=NAME_SCHEMA
+            )
+        )
+        return types.InputRequiredResult(input_requests={"who": request}, request_state="s1")
+
+    @server.tool(description="Require input forever, the 2026-07-28 way.")
+    async def loop_modern(ctx: Context) -> types.InputRequiredResult:
+        request = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(message="Again?", requested_schema=NAME_SCHEMA)
+        )
+        return types.InputRequiredResult(input_requests={"again": request}, request_state="x")
+
     @server.tool(description="Ask the client's model for a completion (sampling).")
     async def sample(ctx: Context, chars: int = 20, messages: int = 1) -> str:
         text = ("2+2? " * (chars // 5 + 1))[:chars]
@@ -166,7 +186,8 @@ def build_server(name: str = "conversation") -> MCPServer:
     def greet(name: str, style: str = "warm") -> str:
         return f"Say hello to {name} in a {style} way."
 
-    del ask, ask_schema, ask_url, ask_loop, sample, roots, chatty, flood, add_tool, slow
+    del ask, ask_schema, ask_url, ask_loop, ask_modern, loop_modern, sample, roots, chatty
+    del flood, add_tool, slow
     del broken_ui, note, data, logo, blob, item, greet
     return server
 
