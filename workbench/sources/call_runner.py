@@ -350,7 +350,13 @@ class LiveCall:
             self._resume()
         if gate.done() and not gate.cancelled() and gate.exception() is None:
             return gate.result()
-        note = "the call was cancelled" if self._cancel.is_set() else "no answer came"
+        if self._cancel.is_set():
+            note = "the call was cancelled"
+        elif gate.done() and not gate.cancelled() and gate.exception() is not None:
+            error = gate.exception()
+            note = f"the question could not be shown ({type(error).__name__}: {error})"
+        else:
+            note = "no answer came"
         return InputAnswer(action="cancel", by="workbench", note=note, key=request.key)
 
     async def run(self) -> ToolResult:

@@ -17,18 +17,23 @@ from textual.widgets import Footer, Header, Static
 
 from workbench.app.widgets.details_pane import DetailsPane
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
+from workbench.app.widgets.input_request_bar import InputRequestBar
 from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
-from workbench.app.widgets.source_tree import ApiAddress, SourceTree
+from workbench.app.widgets.server_log_panel import ServerLogPanel
+from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, SourceTree
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.identifiers import slug
+from workbench.core.interventions import InputAnswer, InputRequest
+from workbench.core.manifest import ToolApi
 from workbench.core.problems import Problem
+from workbench.core.redact import Redactor
 from workbench.core.sanitize import clean
 from workbench.fixtures.recorder import (
     RecordingError,
@@ -41,10 +46,13 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
+from workbench.surfaces.mcp_views import prompt_view, resource_view
 from workbench.surfaces.registry import SurfaceKind
 
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
+REVISION_POLL_S = 0.5
+"""How often the tree checks whether a server changed its tools (tools/list_changed)."""
 WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
 
@@ -58,6 +66,7 @@ class LiveScreen(Screen[None]):
         Binding("f2", "save_fixture", "Save as fixture"),
         Binding("f6", "toggle_portal", "Portal"),
         Binding("f7", "cycle_width", "Width"),
+        Binding("f9", "open_link", "Open link"),
     ]
 
     class SourcesStarted(Message):
@@ -84,6 +93,14 @@ class LiveScreen(Screen[None]):
         self._changed = False
         """The running call has events the screen has not drawn yet."""
         self._decision: asyncio.Future[ApprovalDecision] | None = None
+        self._answer: asyncio.Future[InputAnswer] | None = None
+        """What the person answers to the server's pending request (elicitation, sampling)."""
+        self.form_target: CatalogAddress | None = None
+        """The form is for a resource template or a prompt, not an API call."""
+        self._revisions: tuple[int, ...] = ()
+        self._link_index = 0
+        self.portal_pinned = False
+        """The Portal shows a resource or a prompt: calls do not replace it until asked."""
         self.width_index = 1
 
     def compose(self) -> ComposeResult:
@@ -106,10 +123,12 @@ class LiveScreen(Screen[None]):
                         id="card",
                     )
                     yield InterventionBar(id="intervention")
+                    yield InputRequestBar(id="input-request")
                 yield Static(Text(""), id="card-status")
                 yield DetailsPane(id="details")
             with Vertical(id="right"):
                 yield HistoryPanel(id="history")
+                yield ServerLogPanel(id="server-log")
             yield PortalPanel(registry, id="portal")
         yield Footer()
 
@@ -118,6 +137,7 @@ class LiveScreen(Screen[None]):
         self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
+        self.set_interval(REVISION_POLL_S, self._check_revisions)
         self._start_sources()
 
     @work(exclusive=True, group="sources")
@@ -151,8 +171,24 @@ class LiveScreen(Screen[None]):
             for tool, sources in conflicts.items()
         ]
         self.query_one("#problems", ProblemsPanel).show(problems)
+        self._revisions = self._source_revisions()
         tree.focus()
         tree.select_first_api()
+
+    def _source_revisions(self) -> tuple[int, ...]:
+        return tuple(source.revision for source in self.session.manager.sources)
+
+    def _check_revisions(self) -> None:
+        """A server changed its tools, resources or prompts: show the new lists."""
+        tree = self.query_one("#sources", SourceTree)
+        if tree.loading:
+            return
+        revisions = self._source_revisions()
+        if revisions == self._revisions:
+            return
+        self._revisions = revisions
+        tree.load(self.session.manager)
+        self.notify("A server changed what it offers: the tree is up to date.", timeout=3)
 
     async def on_unmount(self) -> None:
         if self.current_call is not None:
@@ -162,13 +198,15 @@ class LiveScreen(Screen[None]):
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
-        if message.address == self.address:
+        self._follow_log(message.address[0])
+        if message.address == self.address and self.form_target is None:
             return
         resolved = self._resolve(message.address)
         if resolved is None:
             return
         # Only the form follows the tree; the card keeps showing the call it shows.
         self.address = message.address
+        self.form_target = None
         self.query_one("#form", SchemaForm).load(resolved.api)
         if self.viewed is None:
             # Before the first call, say how long a call of this API may run.
@@ -193,7 +231,130 @@ class LiveScreen(Screen[None]):
         return True
 
     def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
+        if self.form_target is not None:
+            self._use_catalog(self.form_target, message.args)
+            return
         self.start_call(message.args)
+
+    # --- what an MCP server publishes besides tools --------------------------------------------
+
+    def _mcp_source(self, name: str) -> Any:
+        from workbench.sources.mcp_source import McpSource
+
+        return next(
+            (
+                source
+                for source in self.session.manager.sources
+                if source.name == name and isinstance(source, McpSource)
+            ),
+            None,
+        )
+
+    def _follow_log(self, source_name: str) -> None:
+        source = self._mcp_source(source_name)
+        panel = self.query_one("#server-log", ServerLogPanel)
+        panel.follow(source_name, source.server_log if source is not None else None)
+
+    def on_source_tree_catalog_selected(self, message: SourceTree.CatalogSelected) -> None:
+        address = message.address
+        self._follow_log(address.source)
+        source = self._mcp_source(address.source)
+        if source is None:
+            return
+        if address.kind == "resource":
+            self._read_resource(address.source, address.key)
+            return
+        if address.kind == "template":
+            template = next(
+                (item for item in source.templates if item.uri_template == address.key), None
+            )
+            if template is None:
+                return
+            api = ToolApi(
+                name="read",
+                description=f"read {address.key} with these values",
+                parameters=template.schema(),
+            )
+        else:
+            prompt = next((item for item in source.prompts if item.name == address.key), None)
+            if prompt is None:
+                return
+            api = ToolApi(
+                name="get_prompt",
+                description=f"render the prompt {prompt.label}",
+                parameters=prompt.schema(),
+            )
+        self.form_target = address
+        self.address = None
+        form = self.query_one("#form", SchemaForm)
+        form.load(api)
+        self.notify(
+            f"Fill in the form and press ctrl+s to {api.description}.", timeout=4, markup=False
+        )
+
+    def _use_catalog(self, address: CatalogAddress, args: dict[str, Any]) -> None:
+        values = {key: str(value) for key, value in args.items() if value not in (None, "")}
+        source = self._mcp_source(address.source)
+        if source is None:
+            return
+        if address.kind == "template":
+            template = next(
+                (item for item in source.templates if item.uri_template == address.key), None
+            )
+            if template is not None:
+                self._read_resource(address.source, template.expand(values))
+        elif address.kind == "prompt":
+            self._get_prompt(address.source, address.key, values)
+
+    @work(group="catalog")
+    async def _read_resource(self, source_name: str, uri: str) -> None:
+        source = self._mcp_source(source_name)
+        if source is None:
+            return
+        read = await source.read_resource(uri)
+        self._show_in_portal(f"{source_name} · resource", resource_view(read, self._palette()))
+
+    @work(group="catalog")
+    async def _get_prompt(self, source_name: str, name: str, values: dict[str, str]) -> None:
+        source = self._mcp_source(source_name)
+        if source is None:
+            return
+        rendered = await source.get_prompt(name, values)
+        self._show_in_portal(f"{source_name} · prompt", prompt_view(rendered, self._palette()))
+
+    def _palette(self) -> Any:
+        from workbench.app.palette import palette_for
+
+        return palette_for(self.app.current_theme)
+
+    def _show_in_portal(self, title: str, renderable: Any) -> None:
+        self.portal_pinned = True
+        self.query_one("#portal", PortalPanel).show_renderable(title, renderable)
+
+    def action_open_link(self) -> None:
+        """Read the next resource link of the call on the card, in the Portal."""
+        entry = self.viewed
+        result = entry.state.result if entry is not None else None
+        state = result.state if result is not None else None
+        blocks = state.get("blocks") if isinstance(state, dict) else None
+        links = [
+            block
+            for block in blocks or []
+            if isinstance(block, dict) and block.get("type") == "resource_link"
+        ]
+        if entry is None or not links:
+            self.notify("The call on the card has no resource links.", severity="warning")
+            return
+        link = links[self._link_index % len(links)]
+        self._link_index += 1
+        self.notify(
+            clean(
+                f"Link {((self._link_index - 1) % len(links)) + 1} of {len(links)}: {link['uri']}"
+            ),
+            timeout=3,
+            markup=False,
+        )
+        self._read_resource(entry.source, str(link["uri"]))
 
     def start_call(self, args: dict[str, Any]) -> None:
         """Call the selected API with ``args`` (one call at a time)."""
@@ -216,6 +377,8 @@ class LiveScreen(Screen[None]):
         self.current_entry = entry
         self.viewed = entry
         self._changed = False
+        self.portal_pinned = False
+        self._link_index = 0
         call = LiveCall(
             resolved.entry.source,
             resolved.entry.manifest,
@@ -229,6 +392,7 @@ class LiveScreen(Screen[None]):
             approval_gate=self._approval_gate,
             workspace=self.session.policy.workspace,
             args_chunk_delay_s=0.01 if self.animated else 0.0,
+            input_gate=self._input_gate,
         )
         self.current_call = call
         history.add(entry)
@@ -280,6 +444,23 @@ class LiveScreen(Screen[None]):
         finally:
             self._decision = None
 
+    async def _input_gate(self, request: InputRequest) -> InputAnswer:
+        """The server asks mid-call: show the request with its controls, wait for the person."""
+        del request
+        self._answer = asyncio.get_running_loop().create_future()
+        self._draw_running()
+        if self.current_entry is not None:
+            self.viewed = self.current_entry
+            self.show_entry(self.current_entry)
+        try:
+            return await self._answer
+        finally:
+            self._answer = None
+
+    def on_input_request_bar_answered(self, message: InputRequestBar.Answered) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(message.answer)
+
     def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(
@@ -306,8 +487,21 @@ class LiveScreen(Screen[None]):
         stepper.playing = running and state is not None and not state.phase.is_terminal
         self.query_one("#details", DetailsPane).show(state, manifest)
         portal = self.query_one("#portal", PortalPanel)
-        if portal.is_open:
+        if portal.is_open and not self.portal_pinned:
             portal.show(state, manifest)
+        asking = self.query_one("#input-request", InputRequestBar)
+        pending = state.pending_exchange if state is not None else None
+        if (
+            running
+            and pending is not None
+            and state is not None
+            and state.phase is Phase.AWAITING_INPUT
+            and self._answer is not None
+        ):
+            asking.open(pending.request)
+            self.call_after_refresh(asking.scroll_visible, animate=False)
+        else:
+            asking.close()
         bar = self.query_one("#intervention", InterventionBar)
         if (
             running
@@ -341,6 +535,7 @@ class LiveScreen(Screen[None]):
         self.query_one("#card-status", Static).update(status)
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
+        self.portal_pinned = False
         if message.entry is not self.viewed:
             self.viewed = message.entry
             self.show_entry(message.entry)
@@ -352,6 +547,10 @@ class LiveScreen(Screen[None]):
 
     def action_cancel_call(self) -> None:
         if self.current_call is None:
+            return
+        if self._answer is not None and not self._answer.done():
+            # Escape dismisses the server's request (a "cancel" answer); the call goes on.
+            self._answer.set_result(InputAnswer("cancel"))
             return
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(ApprovalDecision("cancel"))
@@ -413,6 +612,8 @@ class LiveScreen(Screen[None]):
             entry.record.events,
             variant_id=slug(f"{entry.api}-{first_value}", fallback="call"),
             label=f"Recorded {entry.tool}.{entry.api} call",
+            # Tokens and cookies sent to the session's servers never reach a fixture.
+            redactor=Redactor(self.session.secrets),
         )
         variant_id = save_variant(path, entry.tool, entry.api, variant)
         if entry.manifest is not None and entry.tool not in self.session.registry.tools():
@@ -421,6 +622,7 @@ class LiveScreen(Screen[None]):
 
     def action_toggle_portal(self) -> None:
         portal = self.query_one("#portal", PortalPanel)
+        self.portal_pinned = False
         if portal.toggle():
             viewed = self.viewed
             portal.show(viewed.state if viewed else None, viewed.manifest if viewed else None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -59,6 +60,12 @@ class PortalPanel(VerticalScroll):
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda _: self.show(*self._shown), init=False)
+
+    def show_renderable(self, title: str, renderable: RenderableType) -> None:
+        """Show something other than a call (a resource, a prompt), and open the panel."""
+        self.border_title = escape_markup(f"Portal · {title}")
+        self.query_one("#portal-body", Static).update(renderable)
+        self.add_class("-open")
 
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
         self._shown = (state, manifest)
