@@ -30,6 +30,12 @@ async def card_text(pilot: object, screen: object) -> str:
     return screen_text(pilot.app)  # type: ignore[attr-defined]
 
 
+def asking(screen: object) -> InputRequestBar | None:
+    """The controls answering the server's request under the card, if they are open."""
+    intervention = screen.call_view.intervention  # type: ignore[attr-defined]
+    return intervention if isinstance(intervention, InputRequestBar) else None
+
+
 def phase_of(screen: object) -> Phase | None:
     state = screen.state  # type: ignore[attr-defined]
     return state.phase if state is not None else None
@@ -42,8 +48,7 @@ async def test_a_form_the_server_sends_mid_call_is_answered_in_the_card(tmp_path
         await pick(pilot, screen, "demo", "demo", "ask_profile")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: phase_of(screen) is Phase.AWAITING_INPUT)
-        bar = screen.query_one(InputRequestBar)
-        await wait_for(pilot, lambda: bar.is_open and bar.form is not None and bar.form.api)
+        await wait_for(pilot, lambda: (bar := asking(screen)) is not None and bool(bar.form.api))
         # The first field has the keys: typing answers the server.
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         text = await card_text(pilot, screen)
@@ -58,7 +63,7 @@ async def test_a_form_the_server_sends_mid_call_is_answered_in_the_card(tmp_path
             "name": "Ada",
             "newsletter": False,
         }
-        assert not bar.is_open
+        assert asking(screen) is None
         await settle(pilot)
         # The log panel follows the server of the picked API.
         log = screen.query_one(ServerLogPanel)
@@ -71,7 +76,7 @@ async def test_escape_cancels_the_servers_request_and_the_call_goes_on(tmp_path:
         screen = await ready(pilot)
         await pick(pilot, screen, "demo", "demo", "ask_profile")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: screen.query_one(InputRequestBar).is_open)
+        await wait_for(pilot, lambda: asking(screen) is not None)
         await pilot.press("escape")
         await wait_for(pilot, lambda: phase_of(screen) is Phase.DONE)
         assert screen.state is not None and screen.state.result is not None
@@ -88,8 +93,7 @@ async def test_a_url_is_opened_only_when_asked(
         screen = await ready(pilot)
         await pick(pilot, screen, "demo", "demo", "sign_in")
         await pilot.press("ctrl+s")
-        bar = screen.query_one(InputRequestBar)
-        await wait_for(pilot, lambda: bar.is_open)
+        await wait_for(pilot, lambda: asking(screen) is not None)
         text = await card_text(pilot, screen)
         assert "The server asks you to open a page" in text
         assert "auth.example.com" in text and "nothing opens by itself" in text
@@ -107,8 +111,7 @@ async def test_a_sampling_reply_is_written_and_approved_by_the_person(tmp_path: 
         screen = await ready(pilot)
         await pick(pilot, screen, "demo", "demo", "summarize")
         await pilot.press("ctrl+s")
-        bar = screen.query_one(InputRequestBar)
-        await wait_for(pilot, lambda: bar.is_open and bar.reply is not None)
+        await wait_for(pilot, lambda: (bar := asking(screen)) is not None and bar.reply is not None)
         await wait_for(pilot, lambda: isinstance(app.focused, TextArea))
         text = await card_text(pilot, screen)
         assert "The server asks for a model's reply" in text
@@ -204,8 +207,7 @@ async def test_saving_a_call_writes_its_server_events(tmp_path: Path) -> None:
         screen = await ready(pilot)
         await pick(pilot, screen, "demo", "demo", "ask_profile")
         await pilot.press("ctrl+s")
-        bar = screen.query_one(InputRequestBar)
-        await wait_for(pilot, lambda: bar.is_open and isinstance(app.focused, Input))
+        await wait_for(pilot, lambda: asking(screen) is not None and isinstance(app.focused, Input))
         await pilot.press(*"Ada", "enter")
         await wait_for(pilot, lambda: phase_of(screen) is Phase.DONE)
         await pilot.press("f2")

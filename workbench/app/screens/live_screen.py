@@ -5,27 +5,26 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from rich.text import Text
+from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header
 
-from workbench.app.widgets.details_pane import DetailsPane
+from workbench.app.palette import palette_for
+from workbench.app.screens.call_screen import CallScreen
+from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.input_request_bar import InputRequestBar
 from workbench.app.widgets.intervention_bar import InterventionBar
-from workbench.app.widgets.phase_stepper import PhaseStepper
-from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.server_log_panel import ServerLogPanel
 from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, SourceTree
-from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.status_line import StatusPart
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
@@ -46,27 +45,39 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
+from workbench.sources.mcp_source import McpSource
+from workbench.surfaces.context import Palette
 from workbench.surfaces.mcp_views import prompt_view, resource_view
-from workbench.surfaces.registry import SurfaceKind
 
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
 REVISION_POLL_S = 0.5
 """How often the tree checks whether a server changed its tools (tools/list_changed)."""
-WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
 
-class LiveScreen(Screen[None]):
+class LiveScreen(CallScreen):
     """Sources on the left; the API form, the tool card and the call history on the right."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "call", "Call"),
-        Binding("escape", "cancel_call", "Cancel call"),
-        Binding("f5", "rerun", "Re-run"),
-        Binding("f2", "save_fixture", "Save as fixture"),
-        Binding("f6", "toggle_portal", "Portal"),
-        Binding("f7", "cycle_width", "Width"),
-        Binding("f9", "open_link", "Open link"),
+        Binding("ctrl+s", "call", "Call", tooltip="Call the API with the form's arguments"),
+        Binding("escape", "cancel_call", "Cancel call", tooltip="Cancel the running call"),
+        Binding("f5", "rerun", "Re-run", tooltip="Call the selected history entry again"),
+        Binding(
+            "f2",
+            "save_fixture",
+            "Save fixture",
+            tooltip="Save the selected call as a fixture variant (asks for label and kind)",
+        ),
+        Binding("f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
+        Binding(
+            "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
+        Binding(
+            "f9",
+            "open_link",
+            "Open link",
+            tooltip="Read the next resource link of the call's result in the Portal",
+        ),
     ]
 
     class SourcesStarted(Message):
@@ -99,42 +110,28 @@ class LiveScreen(Screen[None]):
         """The form is for a resource template or a prompt, not an API call."""
         self._revisions: tuple[int, ...] = ()
         self._link_index = 0
-        self.portal_pinned = False
-        """The Portal shows a resource or a prompt: calls do not replace it until asked."""
-        self.width_index = 1
 
     def compose(self) -> ComposeResult:
-        registry = self.session.registry
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
                 yield SourceTree(id="sources")
+                yield HistoryPanel(id="history")
+                yield ServerLogPanel(id="server-log")
                 yield ProblemsPanel(id="problems")
             with Vertical(id="center"):
                 yield SchemaForm(id="form")
-                yield PhaseStepper(id="stepper")
-                with ScrollableContainer(id="stage"):
-                    yield ToolCard(
-                        registry,
-                        animate=self.animated,
-                        empty_hint="Fill in the arguments and press Call "
-                        "(ctrl+s): the call plays through "
-                        "every surface here.",
-                        id="card",
-                    )
-                    yield InterventionBar(id="intervention")
-                    yield InputRequestBar(id="input-request")
-                yield Static(Text(""), id="card-status")
-                yield DetailsPane(id="details")
-            with Vertical(id="right"):
-                yield HistoryPanel(id="history")
-                yield ServerLogPanel(id="server-log")
-            yield PortalPanel(registry, id="portal")
+                yield CallView(
+                    self.session.registry,
+                    animate=self.animated,
+                    empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays "
+                    "through every surface here.",
+                    id="call",
+                )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stepper", PhaseStepper).speed = "live"
-        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
+        self.call_view.stepper.speed = "live"
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
         self.set_interval(REVISION_POLL_S, self._check_revisions)
@@ -172,6 +169,10 @@ class LiveScreen(Screen[None]):
         ]
         self.query_one("#problems", ProblemsPanel).show(problems)
         self._revisions = self._source_revisions()
+        # The server log only has a place when some source is an MCP server.
+        self.query_one("#server-log", ServerLogPanel).display = any(
+            isinstance(source, McpSource) for source in self.session.manager.sources
+        )
         tree.focus()
         tree.select_first_api()
 
@@ -211,8 +212,12 @@ class LiveScreen(Screen[None]):
         if self.viewed is None:
             # Before the first call, say how long a call of this API may run.
             timeout = self.session.call_timeout({}, resolved.api).describe()
-            status = Text(f"{resolved.label}  ·  {timeout}", style="dim")
-            self.query_one("#card-status", Static).update(status)
+            self.call_view.set_status(
+                [
+                    StatusPart(resolved.label, priority=40, where="middle", min_cells=16),
+                    StatusPart(timeout, priority=30, min_cells=10),
+                ]
+            )
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""
@@ -238,9 +243,7 @@ class LiveScreen(Screen[None]):
 
     # --- what an MCP server publishes besides tools --------------------------------------------
 
-    def _mcp_source(self, name: str) -> Any:
-        from workbench.sources.mcp_source import McpSource
-
+    def _mcp_source(self, name: str) -> McpSource | None:
         return next(
             (
                 source
@@ -286,10 +289,11 @@ class LiveScreen(Screen[None]):
             )
         self.form_target = address
         self.address = None
-        form = self.query_one("#form", SchemaForm)
-        form.load(api)
+        self.query_one("#form", SchemaForm).load(api)
         self.notify(
-            f"Fill in the form and press ctrl+s to {api.description}.", timeout=4, markup=False
+            clean(f"Fill in the form and press ctrl+s to {api.description}."),
+            timeout=4,
+            markup=False,
         )
 
     def _use_catalog(self, address: CatalogAddress, args: dict[str, Any]) -> None:
@@ -322,14 +326,16 @@ class LiveScreen(Screen[None]):
         rendered = await source.get_prompt(name, values)
         self._show_in_portal(f"{source_name} · prompt", prompt_view(rendered, self._palette()))
 
-    def _palette(self) -> Any:
-        from workbench.app.palette import palette_for
-
+    def _palette(self) -> Palette:
         return palette_for(self.app.current_theme)
 
-    def _show_in_portal(self, title: str, renderable: Any) -> None:
-        self.portal_pinned = True
-        self.query_one("#portal", PortalPanel).show_renderable(title, renderable)
+    def _show_in_portal(self, title: str, renderable: RenderableType) -> None:
+        """Show a resource or prompt in the Portal (opening it); calls leave it there until
+        the Portal is toggled or another call starts."""
+        view = self.call_view
+        if not view.portal_open:
+            view.toggle_portal()
+        view.portal.show_renderable(clean(title), renderable)
 
     def action_open_link(self) -> None:
         """Read the next resource link of the call on the card, in the Portal."""
@@ -377,8 +383,8 @@ class LiveScreen(Screen[None]):
         self.current_entry = entry
         self.viewed = entry
         self._changed = False
-        self.portal_pinned = False
         self._link_index = 0
+        self.call_view.portal.unpin()
         call = LiveCall(
             resolved.entry.source,
             resolved.entry.manifest,
@@ -475,72 +481,82 @@ class LiveScreen(Screen[None]):
         return self.viewed.state if self.viewed is not None else None
 
     def show_entry(self, entry: HistoryEntry | None) -> None:
-        """Draw ``entry`` everywhere: card, stepper, details, Portal, intervention controls."""
+        """Draw ``entry`` in the call view, asking for approval when its call waits for one."""
         state = entry.state if entry is not None else None
-        manifest = entry.manifest if entry is not None else None
         running = entry is not None and entry is self.current_entry
-        card = self.query_one("#card", ToolCard)
-        card.show(state, manifest)
-        stepper = self.query_one("#stepper", PhaseStepper)
-        stepper.phases = tuple(entry.record.phases) if entry is not None else ()
-        stepper.current = state.phase if state is not None else None
-        stepper.playing = running and state is not None and not state.phase.is_terminal
-        self.query_one("#details", DetailsPane).show(state, manifest)
-        portal = self.query_one("#portal", PortalPanel)
-        if portal.is_open and not self.portal_pinned:
-            portal.show(state, manifest)
-        asking = self.query_one("#input-request", InputRequestBar)
-        pending = state.pending_exchange if state is not None else None
-        if (
-            running
-            and pending is not None
-            and state is not None
-            and state.phase is Phase.AWAITING_INPUT
-            and self._answer is not None
-        ):
-            asking.open(pending.request)
-            self.call_after_refresh(asking.scroll_visible, animate=False)
-        else:
-            asking.close()
-        bar = self.query_one("#intervention", InterventionBar)
+        view = self.call_view
+        view.show(state, entry.manifest if entry is not None else None, status=self._status(entry))
+        view.stepper.playing = running and state is not None and not state.phase.is_terminal
         if (
             running
             and state is not None
             and state.phase is Phase.AWAITING_APPROVAL
             and self._decision is not None
         ):
-            if not bar.has_class("-active"):
-                resolved = self.session.registry.resolve(
-                    state.tool, state.api, SurfaceKind.INTERVENTION
+            view.ask_approval(state)
+        self._show_input_request(state if running else None)
+
+    def _show_input_request(self, state: CallState | None) -> None:
+        """Put the controls for the server's pending request under the card, or take them
+        away once it is answered."""
+        view = self.call_view
+        current = view.intervention
+        pending = state.pending_exchange if state is not None else None
+        asking = (
+            state is not None
+            and pending is not None
+            and state.phase is Phase.AWAITING_INPUT
+            and self._answer is not None
+        )
+        if isinstance(current, InputRequestBar):
+            if asking and pending is not None and current.asks(pending.request):
+                return
+            view.close_intervention()
+        if asking and state is not None and pending is not None:
+            view.open_intervention(InputRequestBar(pending.request, call_id=state.call_id))
+
+    def _status(self, entry: HistoryEntry | None) -> list[StatusPart]:
+        if entry is None:
+            return []
+        state = entry.state
+        parts = [
+            StatusPart(
+                f"{entry.source}/{state.tool}.{state.api}",
+                priority=40,
+                where="middle",
+                min_cells=16,
+                droppable=False,
+            )
+        ]
+        if entry.timeout:
+            parts.append(StatusPart(entry.timeout, priority=10, min_cells=10))
+        if state.output.line_count:
+            parts.append(StatusPart(f"{state.output.line_count:,} output lines", priority=20))
+        if entry is self.current_entry and not state.phase.is_terminal:
+            parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
+        elif self.current_entry is not None:
+            parts.append(
+                StatusPart(
+                    "another call is running (pick it in the history)",
+                    style="italic",
+                    priority=30,
+                    min_cells=20,
                 )
-                bar.open(state.args or {}, resolved.editable_fields)
-                # The decision buttons must be on screen, however tall the card is.
-                self.call_after_refresh(bar.scroll_visible, animate=False)
-        else:
-            bar.close()
-        status = Text(style="dim")
-        if state is not None:
-            status.append(f"{state.tool}.{state.api}")
-            if entry is not None and entry.timeout:
-                status.append(f"  ·  {entry.timeout}")
-            if state.output.line_count:
-                status.append(f"  ·  {state.output.line_count:,} output lines")
-            if running and not state.phase.is_terminal:
-                status.append("  ·  escape cancels", style="bold")
-            elif self.current_entry is not None:
-                status.append(
-                    "  ·  another call is running (pick it in the history)", style="italic"
-                )
-        status.append(f"  ·  width {card.card_width}")
-        self.query_one("#card-status", Static).update(status)
+            )
+        return parts
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
-        self.portal_pinned = False
+        self.call_view.portal.unpin()
         if message.entry is not self.viewed:
             self.viewed = message.entry
             self.show_entry(message.entry)
 
     # --- actions ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_call":
+            return self.current_call is not None
+        return super().check_action(action, parameters)
 
     def action_call(self) -> None:
         self.query_one("#form", SchemaForm).action_submit()
@@ -548,9 +564,12 @@ class LiveScreen(Screen[None]):
     def action_cancel_call(self) -> None:
         if self.current_call is None:
             return
-        if self._answer is not None and not self._answer.done():
-            # Escape dismisses the server's request (a "cancel" answer); the call goes on.
-            self._answer.set_result(InputAnswer("cancel"))
+        # This screen's escape replaces CallScreen's: with a question open under the card,
+        # escape answers it (an approval cancels the call; a server's request is cancelled
+        # and the call goes on).
+        intervention = self.call_view.intervention
+        if intervention is not None:
+            intervention.cancel()
             return
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(ApprovalDecision("cancel"))
@@ -619,15 +638,3 @@ class LiveScreen(Screen[None]):
         if entry.manifest is not None and entry.tool not in self.session.registry.tools():
             save_manifest(fixture_dir / entry.tool / "manifest.yaml", entry.manifest)
         return f"{path}#{variant_id}"
-
-    def action_toggle_portal(self) -> None:
-        portal = self.query_one("#portal", PortalPanel)
-        self.portal_pinned = False
-        if portal.toggle():
-            viewed = self.viewed
-            portal.show(viewed.state if viewed else None, viewed.manifest if viewed else None)
-
-    def action_cycle_width(self) -> None:
-        self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
-        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
-        self.show_entry(self.viewed)

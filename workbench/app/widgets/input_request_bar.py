@@ -2,7 +2,8 @@
 or write (and approve) the reply to its sampling request.
 
 The request itself is drawn by the card (the generic Intervention in
-:mod:`workbench.surfaces.server_requests`); these are the controls under it. A URL is never
+:mod:`workbench.surfaces.server_requests`); these are the controls under it, an
+:class:`~workbench.app.widgets.intervention.Intervention` hosted by the ``CallView``. A URL is never
 opened unless the person chooses Open, and no model is ever called: the reply is what the
 person writes.
 """
@@ -15,11 +16,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
+from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
     ElicitationRequest,
@@ -35,27 +37,26 @@ DEFAULT_MODEL = "workbench-user"
 """The model name a reply written by a person claims (the server sees it)."""
 
 
-class InputRequestBar(Vertical):
-    """The controls that answer the server's pending request (see the module docstring)."""
+class InputRequestBar(Intervention):
+    """The controls that answer one pending server request (see the module docstring).
+
+    ``y`` accepts (submits the form, opens the URL, approves the reply), ``n`` declines (or
+    rejects) and ``escape`` cancels the request; the call goes on after each. While a field
+    has the keys, ``enter`` submits the form, ``ctrl+d`` declines and the buttons answer.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Decline (or reject) the request; escape on the screen cancels it instead.
         Binding("ctrl+d", "decline", "Decline", show=True),
     ]
 
     DEFAULT_CSS = """
     InputRequestBar {
-        height: auto;
-        width: 1fr;
-        padding: 0 0 1 0;
-        display: none;
-        &.-active { display: block; }
         .-buttons { height: auto; }
         Button { margin-right: 1; min-width: 12; }
-        SchemaForm { border: round $warning; max-height: 24; }
+        SchemaForm { border: round $warning; height: auto; max-height: 24; }
         SchemaForm #form-buttons { display: none; }
         .-reply { height: 6; }
-        .-model { width: 40; }
+        .-model { width: 40; max-width: 1fr; }
         .-hint { color: $text-muted; padding: 0 1; }
     }
     """
@@ -74,127 +75,127 @@ class InputRequestBar(Vertical):
 
     def __init__(
         self,
+        request: InputRequest,
         *,
+        call_id: str = "",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.request: InputRequest | None = None
-        # Controls are kept by reference and carry classes, not ids: the last request's may
-        # not be removed yet when the next request's mount.
+        self.call_id = call_id
+        self.request = request
+        self.answered = False
         self.form: SchemaForm | None = None
         self.reply: TextArea | None = None
         self.model: Input | None = None
+        if isinstance(request, SamplingRequest):
+            self.accept_label, self.decline_label = "Approve reply", "Reject"
+        elif request.mode == "url":
+            self.accept_label, self.decline_label = "Open", "Decline"
+        else:
+            self.accept_label, self.decline_label = "Accept", "Decline"
 
     def compose(self) -> ComposeResult:
-        yield Vertical(id="answer-controls")
-
-    @property
-    def is_open(self) -> bool:
-        return self.has_class("-active")
-
-    def open(self, request: InputRequest) -> None:
-        """Show the controls for ``request`` (once per request: typing is not reset)."""
-        if self.is_open and self.request is not None and self.request.key == request.key:
-            return
-        self.request = request
-        self.add_class("-active")
-        self.call_next(self._build, request)
-
-    async def _build(self, request: InputRequest) -> None:
-        """Replace the controls, then fill the form (it must be mounted to be filled)."""
-        box = self.query_one("#answer-controls", Vertical)
-        await box.remove_children()
-        if self.request is not request:
-            return  # Answered (or replaced) meanwhile.
-        await box.mount_all(self._controls(request))
-        if self.form is not None and isinstance(request, ElicitationRequest):
-            self._load_form(self.form, request)
-        else:
-            self._focus_first()
-
-    def close(self) -> None:
-        if self.has_focus_within:
-            self.screen.set_focus(None)  # A hidden control must not keep the keys.
-        self.request = None
-        self.remove_class("-active")
-
-    def _focus_first(self) -> None:
-        for widget in self.query("Input, TextArea, Button"):
-            if widget.focusable and widget.is_attached and self.request is not None:
-                widget.focus()
-                return
-
-    def _controls(self, request: InputRequest) -> list[Widget]:
-        self.form = self.reply = self.model = None
+        request = self.request
         if isinstance(request, SamplingRequest):
             self.reply = TextArea("", soft_wrap=True, classes="-reply")
             self.model = Input(
                 DEFAULT_MODEL, placeholder="model name the reply claims", classes="-model"
             )
-            return [
-                Label(Text("your reply (sent back as the model's message)"), classes="-hint"),
-                self.reply,
-                self.model,
-                Horizontal(
-                    Button("Approve reply", variant="success", classes="-approve"),
-                    Button("Reject", variant="warning", classes="-decline"),
-                    classes="-buttons",
-                ),
-            ]
+            yield Label(Text("your reply (sent back as the model's message)"), classes="-hint")
+            yield self.reply
+            yield self.model
+            yield Horizontal(
+                Button("Approve reply (y)", variant="success", classes="-approve", compact=True),
+                Button("Reject (n)", variant="warning", classes="-decline", compact=True),
+                classes="-buttons",
+            )
+            return
         if request.mode == "url":
             host = url_host(request.url or "") or "the page"
-            return [
-                Label(
-                    Text(f"Open asks your browser to show {host}; nothing opens by itself."),
-                    classes="-hint",
-                ),
-                Horizontal(
-                    Button(f"Open {host}", variant="primary", classes="-open"),
-                    Button("Decline", variant="warning", classes="-decline"),
-                    Button("Cancel", variant="error", classes="-cancel"),
-                    classes="-buttons",
-                ),
-            ]
-        form = SchemaForm(classes="-answer-form")
-        self.form = form
-        return [
-            form,
-            Horizontal(
-                Button("Accept", variant="success", classes="-accept"),
-                Button("Decline", variant="warning", classes="-decline"),
-                Button("Cancel", variant="error", classes="-cancel"),
+            yield Label(
+                Text(f"Open asks your browser to show {host}; nothing opens by itself."),
+                classes="-hint",
+            )
+            yield Horizontal(
+                Button(f"Open {host} (y)", variant="primary", classes="-open", compact=True),
+                Button("Decline (n)", variant="warning", classes="-decline", compact=True),
+                Button("Cancel (esc)", variant="error", classes="-cancel", compact=True),
                 classes="-buttons",
-            ),
-        ]
+            )
+            return
+        self.form = SchemaForm(classes="-answer-form")
+        yield self.form
+        yield Horizontal(
+            Button("Accept (y)", variant="success", classes="-accept", compact=True),
+            Button("Decline (n)", variant="warning", classes="-decline", compact=True),
+            Button("Cancel (esc)", variant="error", classes="-cancel", compact=True),
+            classes="-buttons",
+        )
 
-    def _load_form(self, form: SchemaForm, request: ElicitationRequest) -> None:
-        schema = form_schema(request.schema or {"type": "object", "properties": {}})
-        try:
-            api = ToolApi(name="answer", description=request.message, parameters=schema)
-        except ValueError:
-            api = ToolApi(name="answer", description=request.message)
-        form.load(api)
-        form.call_after_refresh(self._focus_form, form)
+    def on_mount(self) -> None:
+        if self.form is not None and isinstance(self.request, ElicitationRequest):
+            schema = form_schema(self.request.schema or {"type": "object", "properties": {}})
+            try:
+                api = ToolApi(name="answer", description=self.request.message, parameters=schema)
+            except ValueError:
+                api = ToolApi(name="answer", description=self.request.message)
+            self.form.load(api)
 
-    def _focus_form(self, form: SchemaForm) -> None:
-        """The first field of the answer form takes the keys (typing answers the server)."""
-        if self.form is not form or not form.is_attached:
+    def asks(self, request: InputRequest) -> bool:
+        """Whether this bar answers ``request``."""
+        return self.request.key == request.key
+
+    def focus_default(self) -> None:
+        """The first field of the answer takes the keys (typing answers the server)."""
+        if self.form is not None:
+            # The form's fields are mounted after it: look once they are there.
+            self.form.call_after_refresh(self._focus_form)
+            return
+        target: Widget | None = self.reply
+        if target is None:
+            target = next(iter(self.query(".-open")), None)
+        (target or self).focus()
+
+    def _focus_form(self, tries: int = 10) -> None:
+        form = self.form
+        if form is None or not form.is_attached or self.answered:
             return
         for widget in form.query("Input, Select, Checkbox, TextArea"):
             if widget.focusable and widget.display and widget.id != "raw":
                 widget.focus()
                 return
+        if tries > 0 and form.spec.fields:
+            # The fields are still being mounted: look again after the next refresh.
+            form.call_after_refresh(self._focus_form, tries - 1)
+            return
+        next(iter(self.query(".-accept")), self).focus()
 
     def _answer(self, answer: InputAnswer) -> None:
-        request = self.request
-        if request is None:
+        if self.answered:
             return
+        self.answered = True
         self.post_message(self.Answered(self, answer))
 
-    # --- events -----------------------------------------------------------------------------
+    # --- the three answers -------------------------------------------------------------------
+
+    def accept(self) -> None:
+        if self.form is not None:
+            self.form.action_submit()  # Answers through _form_submitted once it validates.
+        elif self.reply is not None:
+            self._approve()
+        else:
+            self._open()
+
+    def decline(self) -> None:
+        self._answer(InputAnswer("decline"))
+
+    def cancel(self) -> None:
+        self._answer(InputAnswer("cancel"))
+
+    # --- events ------------------------------------------------------------------------------
 
     @on(SchemaForm.Submitted)
     def _form_submitted(self, event: SchemaForm.Submitted) -> None:
@@ -203,9 +204,8 @@ class InputRequestBar(Vertical):
         self._answer(InputAnswer("accept", content=event.args))
 
     @on(Button.Pressed, ".-accept")
-    def _accept(self) -> None:
-        if self.form is not None:
-            self.form.action_submit()
+    def _accept_pressed(self) -> None:
+        self.accept()
 
     @on(Button.Pressed, ".-open")
     def _open(self) -> None:
@@ -223,8 +223,8 @@ class InputRequestBar(Vertical):
 
     @on(Button.Pressed, ".-decline")
     def action_decline(self) -> None:
-        self._answer(InputAnswer("decline"))
+        self.decline()
 
     @on(Button.Pressed, ".-cancel")
-    def _cancel(self) -> None:
-        self._answer(InputAnswer("cancel"))
+    def _cancel_pressed(self) -> None:
+        self.cancel()

@@ -29,9 +29,13 @@ class ServerLogPanel(Vertical):
     DEFAULT_CSS = """
     ServerLogPanel {
         height: 1fr;
+        max-height: 14;
         border-top: hkey $panel;
         #server-log-title { height: 1; color: $text-muted; padding: 0 1; }
         RichLog { height: 1fr; background: $surface; padding: 0 1; }
+        /* Following no server: one line that says how to follow one. */
+        &.-idle { height: auto; }
+        &.-idle RichLog { display: none; }
     }
     """
 
@@ -54,6 +58,7 @@ class ServerLogPanel(Vertical):
 
     def on_mount(self) -> None:
         self.set_interval(POLL_S, self.catch_up)
+        self.catch_up()
 
     def follow(self, source_name: str, log: ServerLog | None) -> None:
         """Show ``log`` (the server log of ``source_name``), from its latest lines."""
@@ -69,8 +74,9 @@ class ServerLogPanel(Vertical):
         """Write what the server said since the last look (at most a screenful at a time)."""
         log = self.log_source
         title = self.query_one("#server-log-title", Static)
+        self.set_class(log is None, "-idle")
         if log is None:
-            title.update(Text("server log · pick an MCP server's API", style="dim"))
+            title.update(Text("server log (pick an MCP tool)", style="dim"))
             return
         new = log.total - self._shown_total
         if new <= 0 and self._shown_total:
