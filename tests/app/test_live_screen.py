@@ -304,8 +304,10 @@ async def test_a_flooding_call_keeps_a_bounded_history_and_can_still_be_saved(
         assert len(entry.record.events) < 6_000
         assert entry.state is not None and entry.state.output.line_count == 40_000
         await pilot.press("f2")
-        await settle(pilot)
-    data = yaml.safe_load((tmp_path / "fixtures" / "flood" / "flood.yaml").read_text())
+        # Saving runs in a worker thread: wait for it (a loaded machine takes a while).
+        saved = tmp_path / "fixtures" / "flood" / "flood.yaml"
+        await wait_for(pilot, lambda: screen.query_one(HistoryPanel).entries[0].saved_as, 30)
+    data = yaml.safe_load(saved.read_text())
     [variant] = data["variants"]
     assert variant["result"]["content"] == "flooded"
     # The last progress value survives the folding.

@@ -508,6 +508,8 @@ class LiveScreen(CallScreen):
             and state.phase is Phase.AWAITING_INPUT
             and self._answer is not None
         )
+        # While the server waits for an answer, its question gets the API form's rows.
+        self.set_class(asking, "-answering")
         if isinstance(current, InputRequestBar):
             if asking and pending is not None and current.asks(pending.request):
                 return
@@ -532,7 +534,12 @@ class LiveScreen(CallScreen):
             parts.append(StatusPart(entry.timeout, priority=10, min_cells=10))
         if state.output.line_count:
             parts.append(StatusPart(f"{state.output.line_count:,} output lines", priority=20))
-        if entry is self.current_entry and not state.phase.is_terminal:
+        if entry is self.current_entry and state.phase is Phase.AWAITING_INPUT:
+            # Escape answers the server's question (cancel); the call itself goes on.
+            parts.append(
+                StatusPart("escape cancels the question", style="bold", priority=60, min_cells=14)
+            )
+        elif entry is self.current_entry and not state.phase.is_terminal:
             parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
         elif self.current_entry is not None:
             parts.append(

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
+from workbench.app.widgets.answer_form import AnswerForm
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
@@ -42,22 +43,25 @@ class InputRequestBar(Intervention):
 
     ``y`` accepts (submits the form, opens the URL, approves the reply), ``n`` declines (or
     rejects) and ``escape`` cancels the request; the call goes on after each. While a field
-    has the keys, ``enter`` submits the form, ``ctrl+d`` declines and the buttons answer.
+    has the keys, ``ctrl+s`` (or ``enter`` in a form) accepts and ``ctrl+d`` declines.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+d", "decline", "Decline", show=True),
+        # While a field has the keys (y and n type there), these answer; ctrl+s calls an API
+        # elsewhere on the screen, and here sends the answer.
+        Binding("ctrl+s", "accept", "Send answer", tooltip="Accept: send the answer"),
+        Binding("ctrl+d", "decline", "Decline", tooltip="Decline the server's request"),
     ]
 
     DEFAULT_CSS = """
     InputRequestBar {
         .-buttons { height: auto; }
         Button { margin-right: 1; min-width: 12; }
-        SchemaForm { border: round $warning; height: auto; max-height: 24; }
-        SchemaForm #form-buttons { display: none; }
         .-reply { height: 6; }
-        .-model { width: 40; max-width: 1fr; }
-        .-hint { color: $text-muted; padding: 0 1; }
+        .-model-row { height: 1; margin: 0 0 1 0; }
+        .-model { width: 40; }
+        .-hint { color: $text-muted; padding: 0 1; width: 1fr; }
+        .-model-row .-hint { width: auto; }
     }
     """
 
@@ -87,7 +91,7 @@ class InputRequestBar(Intervention):
         self.call_id = call_id
         self.request = request
         self.answered = False
-        self.form: SchemaForm | None = None
+        self.form: AnswerForm | None = None
         self.reply: TextArea | None = None
         self.model: Input | None = None
         if isinstance(request, SamplingRequest):
@@ -102,11 +106,16 @@ class InputRequestBar(Intervention):
         if isinstance(request, SamplingRequest):
             self.reply = TextArea("", soft_wrap=True, classes="-reply")
             self.model = Input(
-                DEFAULT_MODEL, placeholder="model name the reply claims", classes="-model"
+                DEFAULT_MODEL,
+                placeholder="model name the reply claims",
+                classes="-model",
+                compact=True,
             )
             yield Label(Text("your reply (sent back as the model's message)"), classes="-hint")
             yield self.reply
-            yield self.model
+            yield Horizontal(
+                Label(Text("model "), classes="-hint"), self.model, classes="-model-row"
+            )
             yield Horizontal(
                 Button("Approve reply (y)", variant="success", classes="-approve", compact=True),
                 Button("Reject (n)", variant="warning", classes="-decline", compact=True),
@@ -120,13 +129,13 @@ class InputRequestBar(Intervention):
                 classes="-hint",
             )
             yield Horizontal(
-                Button(f"Open {host} (y)", variant="primary", classes="-open", compact=True),
+                Button("Open page (y)", variant="primary", classes="-open", compact=True),
                 Button("Decline (n)", variant="warning", classes="-decline", compact=True),
                 Button("Cancel (esc)", variant="error", classes="-cancel", compact=True),
                 classes="-buttons",
             )
             return
-        self.form = SchemaForm(classes="-answer-form")
+        self.form = AnswerForm(classes="-answer-form")
         yield self.form
         yield Horizontal(
             Button("Accept (y)", variant="success", classes="-accept", compact=True),
@@ -144,6 +153,10 @@ class InputRequestBar(Intervention):
                 api = ToolApi(name="answer", description=self.request.message)
             self.form.load(api)
 
+    def on_resize(self) -> None:
+        # Laid out (or re-laid out, e.g. the form's fields arrived): keep the controls in view.
+        self._reveal()
+
     def asks(self, request: InputRequest) -> bool:
         """Whether this bar answers ``request``."""
         return self.request.key == request.key
@@ -158,6 +171,25 @@ class InputRequestBar(Intervention):
         if target is None:
             target = next(iter(self.query(".-open")), None)
         (target or self).focus()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        """Scroll the stage to the controls once they are laid out (the card above may go out
+        of view): the top of a form, else down to the buttons."""
+
+        def reveal() -> None:
+            if not self.is_attached or self.answered:
+                return
+            if self.form is not None:
+                self.form.scroll_visible(animate=False, top=True)
+                focused = self.screen.focused
+                if focused is not None and self.form in focused.ancestors:
+                    focused.scroll_visible(animate=False)
+                return
+            for buttons in self.query(".-buttons"):
+                buttons.scroll_visible(animate=False)
+
+        self.call_after_refresh(reveal)
 
     def _focus_form(self, tries: int = 10) -> None:
         form = self.form
@@ -166,6 +198,7 @@ class InputRequestBar(Intervention):
         for widget in form.query("Input, Select, Checkbox, TextArea"):
             if widget.focusable and widget.display and widget.id != "raw":
                 widget.focus()
+                self._reveal()
                 return
         if tries > 0 and form.spec.fields:
             # The fields are still being mounted: look again after the next refresh.
@@ -180,6 +213,9 @@ class InputRequestBar(Intervention):
         self.post_message(self.Answered(self, answer))
 
     # --- the three answers -------------------------------------------------------------------
+
+    def action_accept(self) -> None:
+        self.accept()
 
     def accept(self) -> None:
         if self.form is not None:

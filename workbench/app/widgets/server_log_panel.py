@@ -54,7 +54,8 @@ class ServerLogPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("server log"), id="server-log-title")
-        yield RichLog(max_lines=LINES_KEPT, wrap=False, markup=False, highlight=False)
+        # Wrapped at the panel's width: the sidebar is narrow, and a cut line hides what was said.
+        yield RichLog(max_lines=LINES_KEPT, wrap=True, min_width=20, markup=False, highlight=False)
 
     def on_mount(self) -> None:
         self.set_interval(POLL_S, self.catch_up)
