@@ -207,7 +207,9 @@ async def test_saving_a_call_writes_its_server_events(tmp_path: Path) -> None:
         screen = await ready(pilot)
         await pick(pilot, screen, "demo", "demo", "ask_profile")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: asking(screen) is not None and isinstance(app.focused, Input))
+        await wait_for(
+            pilot, lambda: asking(screen) is not None and isinstance(app.focused, Input), 30
+        )
         await pilot.press(*"Ada", "enter")
         await wait_for(pilot, lambda: phase_of(screen) is Phase.DONE)
         await pilot.press("f2")
