@@ -356,7 +356,7 @@ def test_tools_lists_sources_tools_and_apis(runner: CliRunner) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "[ready] python"
     assert "    calculator" in lines and "      .calculate" in lines
-    assert "[ready] demo — 9 tools over in-process" in lines
+    assert "[ready] demo — 14 tools over in-process" in lines
     assert "      .delete_file" in lines
     assert "conflict" not in result.output
 
@@ -533,7 +533,7 @@ def test_tools_lists_a_servers_malformed_tools_as_its_problems(runner: CliRunner
         "tool #2 'no_type' left out: inputSchema.type: Field required",
         "tool #4 'not_an_object' left out: inputSchema: Input should be a valid dictionary or "
         "instance of InputSchema",
-        "tool #15 left out: name: Field required",
+        "tool #16 left out: name: Field required",
     ]
     apis = next(tool["apis"] for tool in listing["tools"] if tool["tool"] == "faulty")
     assert "echo" in apis and "no_type" not in apis

@@ -480,6 +480,9 @@ def status_line(
         # many terminals and browsers, which shifts the rest of the line.
         prefix.append("◆ ", style=palette.warning)
         prefix.append("Awaiting approval", style="bold")
+    elif phase is Phase.AWAITING_INPUT:
+        prefix.append("◆ ", style=palette.warning)
+        prefix.append("Awaiting your answer", style="bold")
     elif active:
         prefix.append(f"{spinner(ctx.frame)} ", style=palette.accent)
         prefix.append(verb_active, style="bold")
