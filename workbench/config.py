@@ -5,6 +5,7 @@
 fixtures = ["fixtures"]            # fixture directories, relative to pyproject.toml
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
+reviews = "snapshots/reviews.yaml" # review decisions (default: reviews.yaml in snapshots)
 include_bundled = false            # also load Workbench's own reference tools
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
@@ -72,6 +73,8 @@ class WorkbenchTable(BaseModel):
     fixtures: Strings = Field(default_factory=lambda: ["fixtures"])
     tools: Strings = Field(default_factory=list)
     snapshots: str = "snapshots"
+    reviews: str | None = None
+    """The review decisions file; default ``reviews.yaml`` in the snapshot directory."""
     include_bundled: bool | None = None
     """Unset: load the bundled tools only when the fixture directories include theirs."""
     limits: dict[str, Any] | None = None
@@ -87,6 +90,13 @@ class WorkbenchConfig:
     include_bundled: bool = True
     pyproject: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    reviews: Path | None = None
+    """Set when ``[tool.workbench] reviews`` names the file; see :attr:`review_file`."""
+
+    @property
+    def review_file(self) -> Path:
+        """Where review decisions are kept: beside the snapshots they judge, by default."""
+        return self.reviews if self.reviews is not None else self.snapshot_dir / "reviews.yaml"
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -207,4 +217,5 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         include_bundled=include_bundled,
         pyproject=pyproject,
         limits=limits,
+        reviews=(root / settings.reviews).resolve() if settings.reviews else None,
     )
