@@ -44,6 +44,20 @@ class ReportFolderError(Exception):
     """The images folder exists and is not one Workbench wrote."""
 
 
+def images_folder(path: Path) -> Path:
+    """Where the pictures of the report at ``path`` go: ``report_files/`` for ``report.html``."""
+    return path.with_name(f"{path.stem}_files")
+
+
+def check_report_folder(path: Path) -> None:
+    """Raise :class:`ReportFolderError` unless the images folder is free or Workbench's."""
+    folder = images_folder(path)
+    if folder.exists() and not (folder / MARKER).is_file():
+        raise ReportFolderError(
+            f"{folder} exists and was not written by Workbench; move it or pick another report name"
+        )
+
+
 @dataclass(frozen=True)
 class _Image:
     src: str
@@ -78,17 +92,13 @@ class _Writer:
     def __init__(self, board: ReviewBoard, path: Path) -> None:
         self.board = board
         self.path = path
-        self.folder = path.with_name(f"{path.stem}_files")
+        self.folder = images_folder(path)
         self.files = 0
         self.bytes = 0
 
     def prepare_folder(self) -> None:
+        check_report_folder(self.path)
         if self.folder.exists():
-            if not (self.folder / MARKER).is_file():
-                raise ReportFolderError(
-                    f"{self.folder} exists and was not written by Workbench; move it or pick "
-                    "another report name"
-                )
             shutil.rmtree(self.folder)
         self.folder.mkdir(parents=True)
         (self.folder / MARKER).write_text("written by workbench review --report\n")

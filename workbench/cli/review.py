@@ -102,8 +102,7 @@ def review(
     with it and with each other, and draw the matrix once.
     """
     for path in report_paths:
-        if path.suffix.lower() not in (".html", ".htm", ".md"):
-            fail_usage(f"--report {path}: the file must end in .html or .md")
+        check_report_path(path)
     if accept_all and not (note and note.strip()):
         fail_usage("--accept-all needs --note saying why (it is recorded with each decision)")
     if note is not None and not accept_all:
@@ -191,6 +190,21 @@ def _write_report(board: ReviewBoard, path: Path) -> None:
         echo(
             f"report: {path} and {files} image(s) beside it ({size / 1e6:.1f} MB in all)", err=True
         )
+
+
+def check_report_path(path: Path) -> None:
+    """Before drawing anything: a report is .html or .md, and an HTML report must not replace
+    a folder it did not write."""
+    if path.suffix.lower() not in (".html", ".htm", ".md"):
+        fail_usage(f"--report {path}: the file must end in .html or .md")
+    if path.suffix.lower() == ".md":
+        return
+    from workbench.acceptance.html_report import ReportFolderError, check_report_folder
+
+    try:
+        check_report_folder(path)
+    except ReportFolderError as error:
+        fail_usage(str(error))
 
 
 def _open_tui(

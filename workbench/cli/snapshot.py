@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import Progress, echo, fail_usage
+from workbench.cli.review import check_report_path
 
 
 @click.command()
@@ -50,6 +51,8 @@ def snapshot(
     from workbench.rendering.renderer import SnapshotRenderer
     from workbench.testing.report import run_snapshots, write_report
 
+    if report_path is not None:
+        check_report_path(report_path)
     config = load_config()
     project = open_project(config=config)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
