@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.acceptance.browser import INSTALL_HINT, Browser, find_chromium, pixel_stats
-from tests.acceptance.conftest import invoke
+from tests.conftest import invoke
 from workbench.rendering.renderer import theme_colours
 
 pytestmark = pytest.mark.slow

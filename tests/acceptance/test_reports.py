@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.conftest import invoke
+from tests.conftest import invoke
 from workbench.acceptance import markdown_report
 from workbench.acceptance.build import build_board
 from workbench.acceptance.markdown_report import render_markdown

@@ -210,5 +210,24 @@ def check_report_path(path: Path) -> None:
 def _open_tui(
     select: str | None, reviewer: str | None, snapshot_dir: Path | None, review_path: Path | None
 ) -> None:
-    del select, reviewer, snapshot_dir, review_path
-    fail_usage("the review TUI is not built yet; use --check, --report or --accept-all")
+    from workbench.acceptance.build import build_board
+    from workbench.app.app import WorkbenchApp
+    from workbench.app.screens.review_screen import DrawProgressCallback, LoadedReview
+    from workbench.config import load_config
+    from workbench.project import open_project
+    from workbench.review.decisions import reviewer_name
+
+    def load(progress: DrawProgressCallback) -> LoadedReview:
+        # Runs in the screen's worker thread: the UI shows progress while cases are drawn.
+        config = load_config()
+        project = open_project(config=config)
+        board = build_board(
+            project,
+            snapshot_root=snapshot_dir,
+            review_path=review_path.resolve() if review_path else None,
+            select=select,
+            on_progress=lambda done, total, case_id: progress(done, total),
+        )
+        return LoadedReview(project, board, reviewer_name(config.root, reviewer))
+
+    WorkbenchApp(review=load).run()

@@ -37,7 +37,7 @@ from textual.strip import Strip
 from textual.theme import BUILTIN_THEMES, Theme
 from textual.widget import Widget
 
-from workbench.app.palette import palette_for
+from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
 from workbench.rendering.environment import PINNED_ENVIRON, ansi_filter
@@ -49,7 +49,7 @@ from workbench.surfaces.card import CardView, card_renderable, compose_card, por
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceRegistry
 
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
+THEMES = CASE_THEMES
 SCREEN_SIZE = (140, 60)
 PORTAL_VIEW_HEIGHT = 40
 PORTAL_CHROME = 3

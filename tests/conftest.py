@@ -1,5 +1,6 @@
-"""A small project with every kind of case a report shows: unchanged and accepted, changed
-since accepted, rejected with a note, and a variant whose label tries to be HTML."""
+"""Shared fixtures: a small project with every kind of case a review shows — unchanged and
+accepted, changed since accepted, rejected with a note, and a variant whose label tries to be
+HTML."""
 
 from __future__ import annotations
 
