@@ -67,7 +67,7 @@ def test_snapshot_update_then_pass_then_fail_with_a_report(project: Path) -> Non
     assert "-│ = 2" in failed.output and "+│ = 3" in failed.output
     page = report.read_text()
     # The review report: a page, and each picture a file beside it.
-    assert 'data-tags="unreviewed changed to-review"' in page
+    assert 'data-tags="changed to-review unreviewed"' in page
     assert "committed snapshot (expected)" in page and "drawn now (actual)" in page
     assert 'src="report_files/calculator/calculate/add/done-60-dark.committed.svg"' in page
     assert "data:image" not in page

@@ -23,6 +23,7 @@ from pathlib import Path
 from workbench.acceptance.gate import run_gate, summary
 from workbench.core.sanitize import clean
 from workbench.review.board import ReviewBoard, ReviewItem
+from workbench.review.case_filter import statuses
 from workbench.review.diff import diff_lines
 
 MARKER = ".workbench-report"
@@ -73,15 +74,8 @@ def _size(svg: str) -> tuple[int, int]:
 
 
 def _tags(item: ReviewItem) -> list[str]:
-    """The filter classes a case answers to."""
-    tags: list[str] = [item.review]
-    if item.snapshot in ("changed", "new"):
-        tags.append(item.snapshot)
-    if item.review == "outdated":
-        tags.append("changed")
-    if item.group == 0:
-        tags.append("to-review")
-    return list(dict.fromkeys(tags))
+    """The filter words a case answers to (as the TUI's ``status:`` filter reads them)."""
+    return sorted(statuses(item))
 
 
 def _escape(text: object) -> str:
