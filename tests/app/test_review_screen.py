@@ -15,11 +15,16 @@ from pathlib import Path
 import pyte
 import pytest
 from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
+from textual.style import Style as TextualStyle
 from textual.widgets import Input, Static
 
 from workbench.acceptance.build import build_board
 from workbench.app.app import WorkbenchApp
+from workbench.app.palette import palette_for
 from workbench.app.screens.note_screen import NoteScreen
 from workbench.app.screens.review_help_screen import ReviewHelpScreen
 from workbench.app.screens.review_screen import LoadedReview, ReviewScreen
@@ -218,10 +223,54 @@ async def test_every_key_is_in_the_help_and_the_palette(reviewed_project: Path) 
         assert isinstance(help_screen, ReviewHelpScreen)
         described = {binding.description for binding in help_screen.bindings}
         assert {"Accept", "Reject…", "Note…", "Next to decide", "Filter", "Width"} <= described
+        assert help_screen.review_file == "snaps/reviews.yaml"  # this project's, not a default
         await pilot.press("escape")
         await pilot.pause(0.1)
         commands = {command.title for command in pilot.app.get_system_commands(screen)}
         assert {"Accept", "Reject…", "Next phase", "Case theme", "Flip now / committed"} <= commands
+
+
+async def test_the_app_theme_redraws_the_queue_and_summary_in_its_palette(
+    reviewed_project: Path,
+) -> None:
+    """textual-light's orange is 1.5:1 on its background: after ctrl+t the 'changed' marks
+    must be in the light palette's darkened warning colour, not the dark one's."""
+    async with make_app().run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+
+        def colours() -> tuple[set[str], set[str]]:
+            """The foreground colours (#rrggbb) in the case summary and the queue's cursor."""
+            summary = screen.query_one("#case-summary", Static).render()
+            leaf = screen.query_one("#queue", ReviewQueue).cursor_node
+            assert isinstance(summary, Content) and leaf is not None
+            assert isinstance(leaf.label, Text)
+            return (
+                {
+                    span.style.foreground.hex.lower()
+                    for span in summary.spans
+                    if isinstance(span.style, TextualStyle) and span.style.foreground is not None
+                },
+                {
+                    style.color.triplet.hex
+                    for span in leaf.label.spans
+                    for style in [
+                        Style.parse(span.style) if isinstance(span.style, str) else span.style
+                    ]
+                    if style.color is not None and style.color.triplet is not None
+                },
+            )
+
+        dark = palette_for(pilot.app.current_theme)
+        summary, label = colours()
+        assert dark.warning in summary and dark.warning in label
+        await pilot.press("ctrl+t")
+        await pilot.pause(0.2)
+        light = palette_for(pilot.app.current_theme)
+        assert light.warning != dark.warning
+        summary, label = colours()
+        assert light.warning in summary and dark.warning not in summary
+        assert light.warning in label and dark.warning not in label
+        assert screen.item is not None and screen.item.id == DONE_60_DARK
 
 
 async def test_a_narrow_terminal_starts_with_the_queue_hidden_and_keys_still_walk_it(

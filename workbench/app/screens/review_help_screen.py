@@ -50,9 +50,12 @@ class ReviewHelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close", key_display="esc"),
     ]
 
-    def __init__(self, bindings: list[BindingType]) -> None:
+    def __init__(
+        self, bindings: list[BindingType], review_file: str = "snapshots/reviews.yaml"
+    ) -> None:
         super().__init__()
         self.bindings = [binding for binding in bindings if isinstance(binding, Binding)]
+        self.review_file = review_file
 
     def compose(self) -> ComposeResult:
         keys = Table.grid(padding=(0, 2))
@@ -74,7 +77,7 @@ class ReviewHelpScreen(ModalScreen[None]):
                 Text(
                     "Each case is one surface at one phase, width and theme. A decision is about "
                     "the picture you see: when the case draws differently it is back in the "
-                    "queue. Decisions are kept in the review file (snapshots/reviews.yaml) and "
+                    f"queue. Decisions are kept in the review file ({self.review_file}) and "
                     "`workbench review --check` fails CI on rejected cases and on changes "
                     "nobody accepted.\n"
                 )

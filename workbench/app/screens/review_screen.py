@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES
+from textual.theme import BUILTIN_THEMES, Theme
 from textual.widgets import Footer, Header, Input, ProgressBar, Static
 
 from workbench.app.palette import CASE_THEMES, palette_for
@@ -171,7 +171,13 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "review"
         self.set_class(True, "-loading")
+        # The queue's marks, the summary and the diff are drawn in the app theme's palette.
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._load()
+
+    def _theme_changed(self, _theme: Theme) -> None:
+        self._show_queue(self.item.id if self.item is not None else None)
+        self.show_item(self.item, again=True)
 
     # --- loading ------------------------------------------------------------------------------
 
@@ -565,7 +571,11 @@ class ReviewScreen(Screen[None]):
             self.query_one("#queue", ReviewQueue).focus()
 
     def action_help(self) -> None:
-        self.app.push_screen(ReviewHelpScreen(self.BINDINGS))
+        board = self.board
+        if board is None:
+            self.app.push_screen(ReviewHelpScreen(self.BINDINGS))
+        else:
+            self.app.push_screen(ReviewHelpScreen(self.BINDINGS, board.review_file.display_path))
 
     def action_reload(self) -> None:
         """Draw every case again (after changing a tool's surfaces or a fixture)."""
