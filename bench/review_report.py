@@ -106,9 +106,14 @@ def main() -> None:
                 f"{name}: load event {loaded:.2f} s, "
                 f"first screenful ({shown} pictures) {first:.2f} s"
             )
+        # The first screen as a reader sees it (before every picture is forced in below: a
+        # screenshot of a page holding all of them decoded can take minutes on a busy machine).
         browser.goto(ours.as_uri())
+        png = browser.screenshot()
+        shot = pixel_stats(browser, png)
+        if options.keep is not None:
+            (folder / "first-screen.png").write_bytes(png)
         broken = browser.evaluate(BROKEN)
-        shot = pixel_stats(browser, browser.screenshot())
         print(
             f"ours: {broken} missing pictures; screenshot {shot.distinct} colours, "
             f"dominant {shot.dominant_share:.0%}"
