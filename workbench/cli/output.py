@@ -70,7 +70,7 @@ def _cut_left(text: str, room: int) -> str:
     return text if len(text) <= room else "…" + text[-(room - 1) :]
 
 
-class Progress:
+class ProgressReport:
     """Progress of a long run, on stderr: a bar on a terminal; otherwise one plain line per
     tenth of the work (a CI log gets ten lines, not a thousand carriage returns).
 
@@ -86,7 +86,7 @@ class Progress:
         self._next_line = 1
         self._bar: Any = None
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> ProgressReport:
         if self.interactive and self.total:
             # The bar is redrawn in place with a carriage return: a line longer than the
             # terminal would wrap and leave a trail, so the item's name is cut to fit.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import Progress, echo, fail_usage
+from workbench.cli.output import ProgressReport, echo, fail_usage
 
 if TYPE_CHECKING:
     from workbench.review.board import ReviewBoard
@@ -133,7 +133,7 @@ def review(
     total = len(select_cases(project, select))
     if select and not total:
         fail_usage(f"no case id contains {select!r}")
-    with Progress("review: drawing cases", total) as progress:
+    with ProgressReport("review: drawing cases", total) as progress:
         board = build_board(
             project,
             snapshot_root=snapshot_dir,

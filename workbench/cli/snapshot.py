@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from workbench.cli.output import Progress, echo, fail_usage
+from workbench.cli.output import ProgressReport, echo, fail_usage
 from workbench.cli.review import check_report_path
 
 
@@ -71,7 +71,7 @@ def snapshot(
         fail_usage(f"no case id contains {select!r}")
     started = time.perf_counter()
     with (
-        Progress("snapshots", len(cases)) as progress,
+        ProgressReport("snapshots", len(cases)) as progress,
         SnapshotRenderer(project.catalog, project.registry) as renderer,
     ):
         run = run_snapshots(
