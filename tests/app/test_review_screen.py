@@ -307,7 +307,11 @@ def test_python_m_workbench_review_runs_in_a_terminal(reviewed_project: Path) ->
         stdin=follower,
         stdout=follower,
         stderr=follower,
-        env={**os.environ, "TERM": "xterm-256color"},
+        # Textual prefers COLUMNS/LINES to the terminal's size; a full run may have them set.
+        env={
+            **{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")},
+            "TERM": "xterm-256color",
+        },
         cwd=reviewed_project,
     )
     os.close(follower)
