@@ -5,6 +5,7 @@
 fixtures = ["fixtures"]            # fixture directories, relative to pyproject.toml
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
+reviews = "snapshots/reviews.yaml" # review decisions (default: reviews.yaml in snapshots)
 include_bundled = false            # also load Workbench's own reference tools
 recordings = "recordings"          # where the live TUI saves recorded calls (checked too)
 screenshots = "."                  # where the TUI saves screenshots
@@ -74,6 +75,8 @@ class WorkbenchTable(BaseModel):
     fixtures: Strings = Field(default_factory=lambda: ["fixtures"])
     tools: Strings = Field(default_factory=list)
     snapshots: str = "snapshots"
+    reviews: str | None = None
+    """The review decisions file; default ``reviews.yaml`` in the snapshot directory."""
     include_bundled: bool | None = None
     """Unset: load the bundled tools only when the fixture directories include theirs."""
     recordings: str | None = None
@@ -103,6 +106,14 @@ class WorkbenchConfig:
     def recordings(self) -> Path:
         """The folder recorded calls are saved into (and loaded from, when it exists)."""
         return self.recordings_dir or (self.root / "recordings")
+
+    reviews: Path | None = None
+    """Set when ``[tool.workbench] reviews`` names the file; see :attr:`review_file`."""
+
+    @property
+    def review_file(self) -> Path:
+        """Where review decisions are kept: beside the snapshots they judge, by default."""
+        return self.reviews if self.reviews is not None else self.snapshot_dir / "reviews.yaml"
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -225,4 +236,5 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         limits=limits,
         recordings_dir=(root / settings.recordings).resolve() if settings.recordings else None,
         screenshot_dir=(root / settings.screenshots).resolve() if settings.screenshots else None,
+        reviews=(root / settings.reviews).resolve() if settings.reviews else None,
     )

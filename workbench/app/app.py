@@ -15,6 +15,7 @@ from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.project import Project, open_project
 
 if TYPE_CHECKING:
+    from workbench.app.screens.review_screen import ReviewLoader
     from workbench.session import LiveSession
 
 DARK_THEME = "textual-dark"
@@ -43,6 +44,7 @@ class WorkbenchApp(App[None]):
         load_project: Callable[[], Project] | None = None,
         *,
         live_session: LiveSession | None = None,
+        review: ReviewLoader | None = None,
         animate: bool = True,
         select: str | None = None,
         screenshot_dir: Path | None = None,
@@ -50,6 +52,7 @@ class WorkbenchApp(App[None]):
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
+        self.review = review
         self.animated = animate
         self.select = select
         """A ``FILE#VARIANT`` to open on (the fixture screen)."""
@@ -60,7 +63,11 @@ class WorkbenchApp(App[None]):
             self.sub_title = "live calls"
 
     def on_mount(self) -> None:
-        if self.live_session is not None:
+        if self.review is not None:
+            from workbench.app.screens.review_screen import ReviewScreen
+
+            self.push_screen(ReviewScreen(self.review, animate=self.animated))
+        elif self.live_session is not None:
             from workbench.app.screens.live_screen import LiveScreen
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))

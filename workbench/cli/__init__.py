@@ -16,6 +16,7 @@ from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
 from workbench.cli.output import echo, install_log_handler
+from workbench.cli.review import review
 from workbench.cli.serve import serve
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
@@ -87,6 +88,7 @@ main.add_command(check)
 main.add_command(audit)
 main.add_command(coverage)
 main.add_command(snapshot)
+main.add_command(review)
 main.add_command(live)
 main.add_command(call)
 main.add_command(tools)
