@@ -6,6 +6,9 @@ fixtures = ["fixtures"]            # fixture directories, relative to pyproject.
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
 include_bundled = false            # also load Workbench's own reference tools
+plugins = true                     # installed tool packages (entry points), or a list of names
+exclude = ["some-tool"]            # tools or entry points to leave out, whatever their origin
+pythonpath = ["."]                 # where the tools modules are imported from (default: here)
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
 max_message_bytes = "16MiB"
@@ -76,6 +79,14 @@ class WorkbenchTable(BaseModel):
     """Unset: load the bundled tools only when the fixture directories include theirs."""
     limits: dict[str, Any] | None = None
     """Size caps (:class:`~workbench.core.limits.Limits`), checked by ``Limits.overridden``."""
+    plugins: bool | Strings = True
+    """Tool packages installed packages declare under the ``workbench.tools`` entry-point group:
+    all of them (``true``), none, or the named entry points only."""
+    exclude: Strings = Field(default_factory=list)
+    """Tool identifiers or entry-point names to leave out, whatever their origin."""
+    pythonpath: Strings = Field(default_factory=lambda: ["."])
+    """Directories (relative to pyproject.toml) put first on ``sys.path`` before the ``tools``
+    modules are imported, so a project's own tool packages load without being installed."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,11 @@ class WorkbenchConfig:
     include_bundled: bool = True
     pyproject: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    plugins: bool | tuple[str, ...] = True
+    """All installed tool packages, none, or the named entry points (``[tool.workbench]
+    plugins``); named ones count as the project's own in checks and snapshots."""
+    exclude: tuple[str, ...] = ()
+    python_paths: tuple[Path, ...] = ()
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -207,4 +223,7 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         include_bundled=include_bundled,
         pyproject=pyproject,
         limits=limits,
+        plugins=settings.plugins if isinstance(settings.plugins, bool) else tuple(settings.plugins),
+        exclude=tuple(settings.exclude),
+        python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
     )

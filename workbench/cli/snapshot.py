@@ -50,7 +50,7 @@ def snapshot(
     from workbench.testing.report import run_snapshots, write_report
 
     config = load_config()
-    project = open_project(config=config)
+    project = open_project(config=config, installed=False)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:
