@@ -98,7 +98,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     before = set(sys.modules)
+    path = list(sys.path)
     yield folder
+    sys.path[:] = path
     for name in set(sys.modules) - before:
         module = sys.modules.get(name)
         if module is not None and str(getattr(module, "__file__", "")).startswith(str(folder)):

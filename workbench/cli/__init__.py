@@ -15,6 +15,7 @@ from workbench.cli.audit import audit
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
+from workbench.cli.new import new
 from workbench.cli.output import echo, install_log_handler
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
@@ -72,5 +73,6 @@ main.add_command(snapshot)
 main.add_command(live)
 main.add_command(call)
 main.add_command(tools)
+main.add_command(new)
 
 __all__ = ["main"]

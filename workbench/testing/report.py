@@ -76,8 +76,12 @@ def run_snapshots(
     *,
     update: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
+    prune: bool = True,
 ) -> SnapshotRun:
-    """Render every case and compare it with ``root``; with ``update`` rewrite and prune."""
+    """Render every case and compare it with ``root``; with ``update`` rewrite and prune.
+
+    ``prune=False`` leaves files no case wrote alone (``workbench new`` records one tool's
+    snapshots beside the others')."""
     run = SnapshotRun()
     expected_files: set[Path] = set()
     for index, case in enumerate(cases):
@@ -101,7 +105,7 @@ def run_snapshots(
         )
         if on_progress is not None:
             on_progress(index + 1, len(cases))
-    if root.is_dir():
+    if prune and root.is_dir():
         for path in sorted(root.rglob("*")):
             if path.suffix in (".txt", ".svg") and path.is_file() and path not in expected_files:
                 if update:
