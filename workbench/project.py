@@ -22,6 +22,8 @@ class Project:
     """The tool packages loaded, each with where it came from."""
     failed: list[FailedSpec] = field(default_factory=list)
     """Tool modules that did not import (their problems are in the catalog too)."""
+    paths: tuple[Path, ...] = ()
+    """Fixture paths given instead of the configured ones (``--fixtures``), if any."""
 
 
 def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
@@ -90,6 +92,7 @@ def assemble(config: WorkbenchConfig, discovery: Discovery, paths: Sequence[Path
         registry=build_registry(packages),
         packages=list(discovery.found),
         failed=list(discovery.failed),
+        paths=tuple(paths),
     )
 
 

@@ -38,8 +38,7 @@ class DevProject:
         return path
 
 
-@pytest.fixture
-def dev_project(tmp_path: Path) -> Iterator[DevProject]:
+def scaffolded(tmp_path: Path) -> Iterator[DevProject]:
     """A project made by `workbench new` (a unique module name: modules are process-wide)."""
     name = f"reload-tool-{next(_numbers)}-{tmp_path.name[-8:].strip('_-').lower() or 'x'}"
     name = "".join(char if char.isalnum() or char == "-" else "-" for char in name)
@@ -52,3 +51,9 @@ def dev_project(tmp_path: Path) -> Iterator[DevProject]:
     for module in set(sys.modules) - modules:
         if module.startswith(plan.tool.module):
             del sys.modules[module]
+
+
+@pytest.fixture
+def dev_project(tmp_path: Path) -> Iterator[DevProject]:
+    """A project made by `workbench new` in ``tmp_path``."""
+    yield from scaffolded(tmp_path)

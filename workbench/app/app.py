@@ -39,14 +39,19 @@ class WorkbenchApp(App[None]):
         *,
         live_session: LiveSession | None = None,
         animate: bool = True,
+        watch: bool = False,
     ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
         self.animated = animate
+        self.watch_files = watch
+        """``workbench dev``: reload tools and fixtures as their files are saved."""
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
+        elif watch:
+            self.sub_title = "tool UI surfaces · reloading on save"
 
     def on_mount(self) -> None:
         if self.live_session is not None:
@@ -54,7 +59,9 @@ class WorkbenchApp(App[None]):
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
-            self.push_screen(FixtureScreen(self._load_project, animate=self.animated))
+            self.push_screen(
+                FixtureScreen(self._load_project, animate=self.animated, watch=self.watch_files)
+            )
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""

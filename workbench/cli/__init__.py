@@ -38,20 +38,36 @@ class WorkbenchGroup(click.Group):
             raise SystemExit(2) from None
 
 
-@click.group(
-    cls=WorkbenchGroup,
-    invoke_without_command=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.option(
+FIXTURES_OPTION = click.option(
     "--fixtures",
     "fixture_paths",
     multiple=True,
     type=click.Path(path_type=Path),
     help="Fixture file or directory to open instead of the configured ones (repeatable).",
 )
+
+
+def run_tui(fixture_paths: tuple[Path, ...], *, watch: bool) -> None:
+    """The fixture TUI on the project (or on ``fixture_paths``)."""
+    from workbench.app.app import WorkbenchApp
+    from workbench.project import open_project
+
+    WorkbenchApp(lambda: open_project(fixture_paths), watch=watch).run()
+
+
+@click.group(
+    cls=WorkbenchGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@FIXTURES_OPTION
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Reload fixtures, manifests and tool modules as they are saved (as `workbench dev`).",
+)
 @click.pass_context
-def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
+def main(ctx: click.Context, fixture_paths: tuple[Path, ...], watch: bool) -> None:
     """Workbench: preview, review and test the UI surfaces of LLM-agent tools.
 
     Run without a command to open the TUI on the project's fixtures (the bundled reference
@@ -59,10 +75,19 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...]) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from workbench.app.app import WorkbenchApp
-    from workbench.project import open_project
+    run_tui(fixture_paths, watch=watch)
 
-    WorkbenchApp(lambda: open_project(fixture_paths)).run()
+
+@click.command()
+@FIXTURES_OPTION
+def dev(fixture_paths: tuple[Path, ...]) -> None:
+    """Open the TUI and redraw it as you edit: a tool author's loop.
+
+    Saving a fixture file, a manifest or a tool's Python module (surfaces, runtime, manifest)
+    reloads it within a second, on the same variant, phase, width and theme. A module that
+    no longer imports shows its error (file, line and code) in the card until it is fixed.
+    """
+    run_tui(fixture_paths, watch=True)
 
 
 main.add_command(show)
@@ -74,5 +99,6 @@ main.add_command(live)
 main.add_command(call)
 main.add_command(tools)
 main.add_command(new)
+main.add_command(dev)
 
 __all__ = ["main"]

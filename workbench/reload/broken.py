@@ -46,14 +46,18 @@ def broken_inspector(problem: Problem) -> Surface:
 def broken_surface(problem: Problem) -> Surface:
     def surface(ctx: SurfaceContext) -> RenderableType:
         palette = ctx.palette
-        details: list[RenderableType] = [
-            kit.text(f"at {problem.file}:{problem.line}", palette.muted)
-        ]
+        details: list[RenderableType] = []
+        # The line of code first: a short card clips the box, and the code is what an author
+        # needs to see; the full path comes after it.
         if problem.line is not None:
             linecache.checkcache(problem.file)
             code = linecache.getline(problem.file, problem.line).rstrip()
             if code:
-                details.append(kit.text(f"{problem.line:>4} │ {code}"))
+                line = kit.text(f"{problem.line:>4} │ {code}")
+                line.no_wrap, line.overflow = True, "ellipsis"
+                details.append(line)
+        where = problem.file if problem.line is None else f"{problem.file}:{problem.line}"
+        details.append(kit.text(f"at {where}", palette.muted))
         details.append(
             Text(
                 "the previous version is not shown: save a fix and this card redraws",

@@ -9,11 +9,11 @@ models) is never dropped: objects the app holds must keep their classes.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from workbench.tools.package import ToolPackage
 
@@ -28,11 +28,6 @@ def _reloadable(name: str) -> bool:
         return False
     # The bundled tools' shared helpers (workbench.tools.discovery, .package) are infrastructure.
     return name not in ("workbench.tools", "workbench.tools.discovery", "workbench.tools.package")
-
-
-def _file(module: ModuleType) -> Path | None:
-    file = getattr(module, "__file__", None)
-    return Path(file).resolve() if file else None
 
 
 @dataclass(frozen=True)
@@ -75,12 +70,20 @@ def tool_modules(spec: str, package: ToolPackage | None) -> ToolModules:
     defined in."""
     module_name = spec.partition(":")[0]
     root = sys.modules.get(module_name)
+    root_file = getattr(root, "__file__", None) if root is not None else None
     directory: Path | None = None
-    if root is not None and getattr(root, "__path__", None) and _file(root) is not None:
-        directory = _file(root).parent  # type: ignore[union-attr]
+    if root_file and getattr(root, "__path__", None):
+        directory = Path(root_file).resolve().parent
     elif root is None:
         location = spec_directory(spec)
         directory = location if location is not None and location.is_dir() else None
+    # Compared as strings: resolving the path of every loaded module costs more than the
+    # re-import itself. Only the modules that match are resolved.
+    prefixes = tuple(
+        {f"{os.path.dirname(root_file)}{os.sep}", f"{directory}{os.sep}"}
+        if root_file and directory is not None
+        else ({f"{directory}{os.sep}"} if directory is not None else set())
+    )
     defining: set[str] = {module_name}
     if package is not None:
         surfaces = package.surfaces
@@ -101,12 +104,12 @@ def tool_modules(spec: str, package: ToolPackage | None) -> ToolModules:
     for name, module in list(sys.modules.items()):
         if module is None or not _reloadable(name):
             continue
-        file = _file(module)
-        inside = directory is not None and file is not None and file.is_relative_to(directory)
+        file = getattr(module, "__file__", None)
+        inside = bool(prefixes) and isinstance(file, str) and file.startswith(prefixes)
         if name in defining or name.startswith(f"{module_name}.") or inside:
             names.add(name)
-            if file is not None:
-                files.add(file)
+            if isinstance(file, str):
+                files.add(Path(file).resolve())
     return ToolModules(
         spec=spec, names=frozenset(names), files=frozenset(files), directory=directory
     )

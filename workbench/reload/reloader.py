@@ -48,6 +48,14 @@ class ReloadOutcome:
     """pyproject.toml changed: the whole project was opened again."""
     seconds: float = 0.0
 
+    def note(self) -> str:
+        """``↻ surfaces.py 84 ms``: the status line's short form."""
+        names = sorted({path.name for path in self.changed})
+        files = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
+        if self.broken:
+            return f"✗ {files}: does not load"
+        return f"↻ {files} {self.seconds * 1000:.0f} ms"
+
     def summary(self) -> str:
         """``reloaded my_tool (surfaces.py) in 84 ms``, for a notification."""
         names = sorted({path.name for path in self.changed})
@@ -77,8 +85,6 @@ class ProjectReloader:
     """Reloads ``project`` as its files change; one reload at a time."""
 
     project: Project
-    paths: Sequence[Path] = ()
-    """Fixture paths given on the command line (they replace the configured ones)."""
     _entries: list[_Entry] = field(default_factory=list, init=False)
     _failed: list[FailedSpec] = field(default_factory=list, init=False)
 
@@ -102,7 +108,7 @@ class ProjectReloader:
         """Directories and files whose changes matter: fixture dirs, tool folders, the config."""
         found: set[Path] = set()
         packages = [entry.found.package for entry in self._entries]
-        for path in fixture_paths_for(self.config, packages, self.paths):
+        for path in fixture_paths_for(self.config, packages, self.project.paths):
             if path.exists():
                 found.add(path.resolve())
         for entry in self._entries:
@@ -163,7 +169,7 @@ class ProjectReloader:
         forget(name for entry in self._entries for name in entry.modules.names)
         _drop_bytecode(file for entry in self._entries for file in entry.modules.files)
         config = load_config(self.config.root)
-        self.project = assemble(config, discover_packages(config), self.paths)
+        self.project = assemble(config, discover_packages(config), self.project.paths)
         self._index(self.project)
         return ReloadOutcome(
             project=self.project,
@@ -237,7 +243,7 @@ class ProjectReloader:
             ],
             failed=list(self._failed),
         )
-        return assemble(self.config, discovery, self.paths)
+        return assemble(self.config, discovery, self.project.paths)
 
 
 def _load(origin: ToolOrigin, previous: list[_Entry]) -> tuple[list[_Entry], Problem | None]:
@@ -267,7 +273,8 @@ def _loaded_module(path: Path) -> bool:
     resolved = path.resolve()
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if file and Path(file).resolve() == resolved:
+        # The name first: resolving every loaded module's path would take tens of ms.
+        if isinstance(file, str) and file.endswith(path.name) and Path(file).resolve() == resolved:
             return True
     return False
 

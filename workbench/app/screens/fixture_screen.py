@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -39,6 +39,9 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
+if TYPE_CHECKING:
+    from workbench.reload.reloader import ProjectReloader, ReloadOutcome
+
 WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
 
@@ -71,11 +74,20 @@ class FixtureScreen(Screen[None]):
     class CatalogShown(Message):
         """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
 
+    class ProjectReloaded(Message):
+        """``workbench dev`` reloaded the project after a save; handled by
+        ``on_fixture_screen_project_reloaded``."""
+
+        def __init__(self, outcome: ReloadOutcome) -> None:
+            super().__init__()
+            self.outcome = outcome
+
     def __init__(
         self,
         load_project: Callable[[], Project],
         *,
         animate: bool = True,
+        watch: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -83,6 +95,8 @@ class FixtureScreen(Screen[None]):
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
         self.animated = animate
+        self.watching = watch
+        """``workbench dev``: reload the project whenever its files are saved."""
         self.project: Project | None = None
         self.ref: VariantRef | None = None
         self.script: CallScript | None = None
@@ -94,6 +108,8 @@ class FixtureScreen(Screen[None]):
         self._reselect: str | None = None
         self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
+        self._keep_phase: Phase | None = None
+        self._reload_note = ""
 
     def compose(self) -> ComposeResult:
         from workbench.surfaces.registry import SurfaceRegistry
@@ -137,21 +153,53 @@ class FixtureScreen(Screen[None]):
     def on_fixture_screen_catalog_loaded(self, message: CatalogLoaded) -> None:
         if message.generation != self._generation:
             return  # A newer reload is on its way; a thread worker cannot be cancelled.
-        self.project = message.project
-        registry = message.project.registry
+        self._show_project(message.project)
+        self.query_one("#tree", ToolTree).focus()
+        if self.watching:
+            from workbench.reload.reloader import ProjectReloader
+
+            self._watch(ProjectReloader(message.project))
+
+    def _show_project(self, project: Project) -> None:
+        """Show ``project``, selecting the variant that was selected (``_reselect``) again."""
+        self.project = project
+        registry = project.registry
         self.query_one("#card", ToolCard).registry = registry
         self.query_one("#portal", PortalPanel).registry = registry
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
-        tree.load(message.project.catalog)
-        self.query_one("#problems", ProblemsPanel).show(message.project.catalog.problems)
-        tree.focus()
+        tree.load(project.catalog)
+        self.query_one("#problems", ProblemsPanel).show(project.catalog.problems)
         previous = self._reselect
         self._reselect = None
         self.ref = None  # Whatever is selected now comes from the new catalog.
+        again = next((ref for ref in project.catalog.all_variants() if ref.key == previous), None)
+        if again is not None:
+            # Shown now, not after the tree's round of messages: a reload repaints at once.
+            self._select(again)
         if previous is None or not tree.select_ref(previous):
+            self._keep_phase = None
             tree.select_first()
         self.post_message(self.CatalogShown())
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self, reloader: ProjectReloader) -> None:
+        # Imported here: the plain TUI never loads the watcher.
+        from workbench.reload.watcher import reloads
+
+        async for outcome in reloads(reloader):
+            self.post_message(self.ProjectReloaded(outcome))
+
+    def on_fixture_screen_project_reloaded(self, message: ProjectReloaded) -> None:
+        """Show the reloaded project on the same variant, phase, width and theme."""
+        self._stop_replay()
+        if self.ref is not None:
+            self._reselect = self.ref.key
+            self._keep_phase = self.state.phase if self.state is not None else None
+        self._reload_note = message.outcome.note()
+        self._show_project(message.outcome.project)
+        if message.outcome.broken:
+            self.notify(message.outcome.summary(), severity="error", timeout=3, markup=False)
 
     @property
     def catalog(self) -> Catalog | None:
@@ -194,6 +242,8 @@ class FixtureScreen(Screen[None]):
 
     def _update_status(self) -> None:
         status = Text(style="dim")
+        if self._reload_note:
+            status.append(f"{self._reload_note}  ·  ")
         if self.ref is not None:
             status.append(f"{self.ref.variant.label}")
             status.append(f"  ·  {self.ref.fixture.path.name}#{self.ref.variant.id}")
@@ -206,11 +256,18 @@ class FixtureScreen(Screen[None]):
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:
             return
+        self._select(message.ref)
+
+    def _select(self, ref: VariantRef) -> None:
+        assert self.catalog is not None
         self._stop_replay()
-        self.ref = message.ref
-        self.script = self.catalog.script_for(message.ref)
-        # Open on the ending: the Render is what most reviews start from.
-        self.phase_index = len(self.script.phases) - 1
+        self.ref = ref
+        self.script = self.catalog.script_for(ref)
+        # Open on the ending (the Render is what most reviews start from), unless a reload
+        # keeps the phase that was on screen.
+        keep, self._keep_phase = self._keep_phase, None
+        phases = self.script.phases
+        self.phase_index = phases.index(keep) if keep in phases else len(phases) - 1
         self.show_state(self.script.state_at(self.script.phases[self.phase_index]))
 
     def _show_phase_index(self, index: int) -> None:
@@ -344,6 +401,7 @@ class FixtureScreen(Screen[None]):
         """Read the fixture files again (after editing them), keeping the selected variant."""
         self._stop_replay()
         self._reselect = self.ref.key if self.ref is not None else None
+        self._keep_phase = self.state.phase if self.state is not None else None
         self.query_one("#tree", ToolTree).loading = True
         self._generation += 1
         self._load(self._generation)
