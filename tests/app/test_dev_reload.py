@@ -58,14 +58,17 @@ async def test_a_saved_surface_redraws_on_the_same_phase_width_and_theme(
     app = dev_app(dev_project)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.press("left_square_bracket", "w", "t")  # executing, 120 columns, light
+        await pilot.press("left_square_bracket", "w", "t")  # executing, a width preset, light
         await settle(pilot)
         assert screen.query_one(PhaseStepper).current is Phase.EXECUTING
+        width = screen.call_view.width_preset
+        assert width is not None
         dev_project.edit("surfaces.py", "} looking up", "} searching the samples")
         text = await wait_for(pilot, "searching the samples")
         assert "⠋ Looking up: “tool”" in text  # still the Placeholder of the executing phase
         assert screen.query_one(PhaseStepper).current is Phase.EXECUTING
-        assert screen.query_one(ToolCard).card_width == 120
+        assert screen.call_view.width_preset == width
+        assert screen.query_one(ToolCard).card_width == width
         assert app.theme == LIGHT_THEME
         assert screen.ref is not None and screen.ref.variant.id == "several-matches"
         assert "↻ surfaces.py " in text  # the status line says what was reloaded

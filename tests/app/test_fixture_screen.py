@@ -123,14 +123,18 @@ async def test_portal_width_and_theme_toggles(make_app: Callable[..., WorkbenchA
         await pilot.press("o")
         await settle(pilot)
         assert portal.is_open and "arguments" in screen_text(app)
-        card = screen.query_one(ToolCard)
-        widths = []
-        for _ in range(3):
-            await pilot.press("w")
-            widths.append(card.card_width)
-        assert widths == [120, 60, 80]
+        await pilot.press("o")
         await settle(pilot)
-        assert card.size.width == 80
+        card = screen.query_one(ToolCard)
+        fit = card.card_width
+        widths = []
+        for _ in range(4):
+            await pilot.press("w")
+            await settle(pilot)
+            widths.append(card.card_width)
+        assert widths == [60, 80, min(120, fit), fit]
+        assert card.size.width == fit
+        await pilot.press("o")
         assert app.theme == "textual-dark"
         await pilot.press("t")
         assert app.theme == "textual-light"
@@ -332,25 +336,34 @@ async def test_intervention_skip_with_reason(approval_app: WorkbenchApp) -> None
             card.call_state.phase is Phase.AWAITING_APPROVAL
             and card.body_kind is SurfaceKind.INTERVENTION
         )
-        bar = screen.query_one(InterventionBar)
         await settle(pilot)
-        assert bar.has_class("-active")
-        await pilot.click("#reason")
+        bar = screen.call_view.intervention
+        assert isinstance(bar, InterventionBar)
+        # The approval has the focus: one key away, and the footer says which.
+        assert screen.focused is bar.query_one("#approve")
+        footer = screen_text(app).splitlines()[-1]
+        assert "y Approve" in footer and "n Skip…" in footer and "esc Cancel" in footer
+        await pilot.press("n")
+        assert screen.focused is bar.query_one("#reason")
         await pilot.press(*"not today", "enter")
         await settle(pilot)
         assert card.call_state.phase is Phase.SKIPPED
         assert "not today" in card.call_state.result.content
-        assert not bar.has_class("-active")
+        assert screen.call_view.intervention is None
+        # The focus goes back to the tree it came from.
+        assert screen.focused is screen.query_one(ToolTree)
 
 
 async def test_intervention_approve_with_edited_args_runs_on(approval_app: WorkbenchApp) -> None:
     app = approval_app
     async with app.run_test(size=SIZE) as pilot:
         screen = await at_approval_step(pilot, instant=True)
-        bar = screen.query_one(InterventionBar)
         await settle(pilot)
+        bar = screen.call_view.intervention
+        assert isinstance(bar, InterventionBar)
         editor = bar.query_one(".-field-json")
         editor.text = '{"service": "worker"}'
+        await settle(pilot)
         await pilot.click("#approve")
         await app.workers.wait_for_complete()
         await settle(pilot)
@@ -387,8 +400,8 @@ async def test_play_from_the_approval_step_waits_for_the_decision(
         await pilot.press("p")
         await settle(pilot)
         assert card.call_state.phase is Phase.AWAITING_APPROVAL
-        assert screen.query_one(InterventionBar).has_class("-active")
-        await pilot.click("#approve")
+        assert isinstance(screen.call_view.intervention, InterventionBar)
+        await pilot.press("y")
         await app.workers.wait_for_complete()
         await settle(pilot)
         state = card.call_state

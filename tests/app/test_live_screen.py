@@ -97,9 +97,11 @@ async def test_form_fill_approve_stream_render(tmp_path: Path) -> None:
         await settle(pilot)
         assert card.body_kind is SurfaceKind.INTERVENTION
         assert "Approval needed" in screen_text(app)
-        bar = screen.query_one(InterventionBar)
-        assert bar.has_class("-active")
-        await pilot.click("#approve")
+        bar = screen.call_view.intervention
+        assert isinstance(bar, InterventionBar)
+        # The focus left the form for the approval: "y" approves.
+        assert screen.focused is bar.query_one("#approve")
+        await pilot.press("y")
         await wait_for(
             pilot,
             lambda: (

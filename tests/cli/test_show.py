@@ -68,7 +68,7 @@ def test_show_a_fixture_file_outside_the_project_with_its_tools(
         (
             "fixtures/nope.yaml#x",
             [],
-            "unknown fixture file 'fixtures/nope.yaml' (known: fixtures/calculator/calculate.yaml",
+            "unknown fixture file 'fixtures/nope.yaml' (known: calculator/calculate.yaml",
         ),
         (
             f"{CALC}#nope",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -121,3 +122,40 @@ class CallState:
     @property
     def error(self) -> ToolError | None:
         return self.result.error if self.result is not None else None
+
+
+LIFECYCLE_ORDER: tuple[Phase, ...] = (
+    Phase.ARGS_STREAMING,
+    Phase.AWAITING_APPROVAL,
+    Phase.EXECUTING,
+    Phase.STREAMING_OUTPUT,
+)
+"""The phases a call goes through before it ends, in the order they happen."""
+
+
+def phase_path(state: CallState, planned: Sequence[Phase] = ()) -> tuple[Phase, ...]:
+    """The phases to show for ``state``, in the order they happen, ending at its own.
+
+    ``planned`` is the path a fixture variant takes; while ``state`` is on it, that path is
+    shown whole (what is still to come too). A call that left it (skipped at the approval,
+    cancelled while running) and a live call, which has no plan, show the phases the state
+    shows it went through: an approval only if one was asked for, execution only once
+    started (in live calls the arguments complete before the approval, but run after it).
+    """
+    if state.phase in planned:
+        return tuple(sorted(dict.fromkeys(planned), key=_lifecycle_rank))
+    timings = state.timings
+    path = [Phase.ARGS_STREAMING]
+    if state.approval is not None or state.phase is Phase.AWAITING_APPROVAL:
+        path.append(Phase.AWAITING_APPROVAL)
+    if timings.started_ms is not None or state.phase in (Phase.EXECUTING, Phase.STREAMING_OUTPUT):
+        path.append(Phase.EXECUTING)
+    if timings.first_output_ms is not None or state.phase is Phase.STREAMING_OUTPUT:
+        path.append(Phase.STREAMING_OUTPUT)
+    if state.phase not in path:
+        path.append(state.phase)
+    return tuple(path)
+
+
+def _lifecycle_rank(phase: Phase) -> int:
+    return LIFECYCLE_ORDER.index(phase) if phase in LIFECYCLE_ORDER else len(LIFECYCLE_ORDER)

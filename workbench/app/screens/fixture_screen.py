@@ -7,21 +7,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Footer, Header, Input
 
-from workbench.app.widgets.details_pane import DetailsPane
+from workbench.app.screens.call_screen import CallScreen
+from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.intervention_bar import InterventionBar
-from workbench.app.widgets.phase_stepper import PhaseStepper
-from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
-from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.config import ConfigError, WorkbenchConfig
 from workbench.core import events as ev
@@ -37,29 +34,49 @@ from workbench.fixtures.replay import (
 from workbench.fixtures.script import CallScript
 from workbench.policy.verdict import ApprovalDecision
 from workbench.project import Project
-from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+from workbench.surfaces.registry import SurfaceRegistry
 
 if TYPE_CHECKING:
     from workbench.reload.reloader import ProjectReloader, ReloadOutcome
 
-WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
-
-class FixtureScreen(Screen[None]):
+class FixtureScreen(CallScreen):
     """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket", "prev_phase", "Prev phase", key_display="["),
-        Binding("right_square_bracket", "next_phase", "Next phase", key_display="]"),
-        Binding("p", "play_pause", "Play/pause"),
-        Binding("s", "cycle_speed", "Speed"),
-        Binding("r", "restart", "Restart"),
-        Binding("o", "toggle_portal", "Portal"),
-        Binding("w", "cycle_width", "Width"),
-        Binding("slash", "focus_filter", "Filter", key_display="/"),
-        Binding("ctrl+r", "reload", "Reload fixtures"),
-        Binding("t", "app.toggle_theme", "Theme"),
-        Binding("q", "app.quit", "Quit"),
+        Binding(
+            "left_square_bracket",
+            "prev_phase",
+            "Phase",
+            key_display="[",
+            group=Binding.Group("Phase"),
+            tooltip="Show the call one phase earlier",
+        ),
+        Binding(
+            "right_square_bracket",
+            "next_phase",
+            "Phase",
+            key_display="]",
+            group=Binding.Group("Phase"),
+            tooltip="Show the call one phase later",
+        ),
+        Binding("p", "play_pause", "Play", tooltip="Play or pause the replay at its recorded pace"),
+        Binding("s", "cycle_speed", "Speed", tooltip="Replay speed: x0.5, x1, x2, x5, instant"),
+        Binding("r", "restart", "Replay", tooltip="Replay the call from its start"),
+        Binding("o,f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
+        Binding(
+            "w,f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
+        Binding("slash", "focus_filter", "Filter", key_display="/", tooltip="Filter the tree"),
+        Binding(
+            "ctrl+r",
+            "reload",
+            "Reload",
+            show=False,
+            tooltip="Read the fixture files again, keeping the selected variant",
+        ),
+        Binding("t", "app.toggle_theme", "Theme", show=False, tooltip="Dark or light theme"),
+        Binding("q", "app.quit", "Quit", show=False, tooltip="Quit Workbench"),
     ]
 
     class CatalogLoaded(Message):
@@ -103,37 +120,25 @@ class FixtureScreen(Screen[None]):
         self.state: CallState | None = None
         self.phase_index = 0
         self.speed_index = SPEEDS.index(1.0)
-        self.width_index = WIDTH_PRESETS.index(80)
         self._replayer: FixtureReplayer | None = None
         self._reselect: str | None = None
         self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
         self._keep_phase: Phase | None = None
-        self._reload_note = ""
+        self._reload_note: tuple[str, bool] | None = None
 
     def compose(self) -> ComposeResult:
-        from workbench.surfaces.registry import SurfaceRegistry
-
-        registry = SurfaceRegistry()
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
                 yield Input(placeholder="filter tools, APIs, variants…", id="filter")
                 yield ToolTree(id="tree")
                 yield ProblemsPanel(id="problems")
-            with Vertical(id="center"):
-                yield PhaseStepper(id="stepper")
-                with ScrollableContainer(id="stage"):
-                    yield ToolCard(registry, animate=self.animated, id="card")
-                    yield InterventionBar(id="intervention")
-                yield Static(Text(""), id="card-status")
-                yield DetailsPane(id="details")
-            yield PortalPanel(registry, id="portal")
+            yield CallView(SurfaceRegistry(), animate=self.animated, id="call")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
-        self.query_one("#stepper", PhaseStepper).speed = speed_label(SPEEDS[self.speed_index])
+        self.call_view.stepper.speed = speed_label(SPEEDS[self.speed_index])
         self.query_one("#tree", ToolTree).loading = True
         self._load()
 
@@ -163,9 +168,7 @@ class FixtureScreen(Screen[None]):
     def _show_project(self, project: Project) -> None:
         """Show ``project``, selecting the variant that was selected (``_reselect``) again."""
         self.project = project
-        registry = project.registry
-        self.query_one("#card", ToolCard).registry = registry
-        self.query_one("#portal", PortalPanel).registry = registry
+        self.call_view.registry = project.registry
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
         tree.load(project.catalog)
@@ -196,7 +199,7 @@ class FixtureScreen(Screen[None]):
         if self.ref is not None:
             self._reselect = self.ref.key
             self._keep_phase = self.state.phase if self.state is not None else None
-        self._reload_note = message.outcome.note()
+        self._reload_note = (message.outcome.note(), bool(message.outcome.broken))
         self._show_project(message.outcome.project)
         if message.outcome.broken:
             self.notify(message.outcome.summary(), severity="error", timeout=3, markup=False)
@@ -214,44 +217,40 @@ class FixtureScreen(Screen[None]):
     # --- showing a call -------------------------------------------------------------------
 
     def show_state(self, state: CallState | None) -> None:
-        """Draw ``state`` everywhere: card, stepper, details, portal, intervention controls."""
+        """Draw ``state`` in the call view, asking for approval when it waits for one."""
         self.state = state
-        manifest = self._manifest()
-        card = self.query_one("#card", ToolCard)
-        card.show(state, manifest)
-        stepper = self.query_one("#stepper", PhaseStepper)
-        stepper.phases = self.script.phases if self.script is not None else ()
-        stepper.current = state.phase if state is not None else None
-        self.query_one("#details", DetailsPane).show(state, manifest)
-        portal = self.query_one("#portal", PortalPanel)
-        if portal.is_open:
-            portal.show(state, manifest)
-        bar = self.query_one("#intervention", InterventionBar)
-        if (
-            state is not None
-            and state.phase is Phase.AWAITING_APPROVAL
-            and self.project is not None
-        ):
-            resolved = self.project.registry.resolve(
-                state.tool, state.api, SurfaceKind.INTERVENTION
-            )
-            bar.open(state.args or {}, resolved.editable_fields)
-        else:
-            bar.close()
-        self._update_status()
+        view = self.call_view
+        view.show(
+            state,
+            self._manifest(),
+            phases=self.script.phases if self.script is not None else (),
+            status=self._status(),
+        )
+        if state is not None and state.phase is Phase.AWAITING_APPROVAL:
+            view.ask_approval(state)
 
-    def _update_status(self) -> None:
-        status = Text(style="dim")
-        if self._reload_note:
-            status.append(f"{self._reload_note}  ·  ")
-        if self.ref is not None:
-            status.append(f"{self.ref.variant.label}")
-            status.append(f"  ·  {self.ref.fixture.path.name}#{self.ref.variant.id}")
-            if self.ref.generated:
-                status.append("  ·  generated sample: this API has no fixture", style="bold red")
-        card = self.query_one("#card", ToolCard)
-        status.append(f"  ·  width {card.card_width}")
-        self.query_one("#card-status", Static).update(status)
+    def _status(self) -> list[StatusPart]:
+        ref = self.ref
+        catalog = self.catalog
+        if ref is None or catalog is None:
+            return []
+        parts: list[StatusPart] = []
+        if self._reload_note is not None:
+            note, broken = self._reload_note
+            parts.append(StatusPart(note, style="bold red" if broken else "", priority=40))
+        parts += [
+            StatusPart(ref.variant.label, priority=1, min_cells=12),
+            StatusPart(
+                catalog.address(ref), priority=50, where="middle", min_cells=16, droppable=False
+            ),
+        ]
+        if ref.generated:
+            parts.append(
+                StatusPart(
+                    "generated sample: no fixture", style="bold red", priority=60, min_cells=9
+                )
+            )
+        return parts
 
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:
@@ -285,7 +284,7 @@ class FixtureScreen(Screen[None]):
         if self._decision is not None and not self._decision.done():
             self._decision.cancel()
         self._decision = None
-        self.query_one("#stepper", PhaseStepper).playing = False
+        self.call_view.stepper.playing = False
 
     async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
         del request
@@ -295,7 +294,7 @@ class FixtureScreen(Screen[None]):
     @work(exclusive=True, group="replay")
     async def _replay(self, start_index: int, state: CallState) -> None:
         assert self.script is not None
-        stepper = self.query_one("#stepper", PhaseStepper)
+        stepper = self.call_view.stepper
         stepper.playing = True
         self._replayer = FixtureReplayer(
             self.script,
@@ -352,10 +351,10 @@ class FixtureScreen(Screen[None]):
         if self._replayer is not None:
             if self._replayer.paused:
                 self._replayer.resume()
-                self.query_one("#stepper", PhaseStepper).playing = True
+                self.call_view.stepper.playing = True
             else:
                 self._replayer.pause()
-                self.query_one("#stepper", PhaseStepper).playing = False
+                self.call_view.stepper.playing = False
             return
         phase = self.script.phases[self.phase_index]
         if phase.is_terminal or self.state is None or self.state.phase.is_terminal:
@@ -376,26 +375,14 @@ class FixtureScreen(Screen[None]):
     def action_cycle_speed(self) -> None:
         self.speed_index = (self.speed_index + 1) % len(SPEEDS)
         speed = SPEEDS[self.speed_index]
-        self.query_one("#stepper", PhaseStepper).speed = speed_label(speed)
+        self.call_view.stepper.speed = speed_label(speed)
         if self._replayer is not None:
             self._replayer.speed = speed
         self.notify(f"Replay speed {speed_label(speed)}", timeout=1.5, markup=False)
 
-    def action_toggle_portal(self) -> None:
-        portal = self.query_one("#portal", PortalPanel)
-        if portal.toggle():
-            portal.show(self.state, self._manifest())
-
-    def action_cycle_width(self) -> None:
-        self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
-        self.set_width(WIDTH_PRESETS[self.width_index])
-
-    def set_width(self, width: int) -> None:
-        """Frame the card at ``width`` columns."""
-        if width in WIDTH_PRESETS:
-            self.width_index = WIDTH_PRESETS.index(width)
-        self.query_one("#card", ToolCard).card_width = width
-        self._update_status()
+    def set_width(self, width: int | None) -> None:
+        """Frame the card at ``width`` columns (``None``: fit the pane)."""
+        self.call_view.width_preset = width
 
     def action_reload(self) -> None:
         """Read the fixture files again (after editing them), keeping the selected variant."""

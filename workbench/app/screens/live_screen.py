@@ -5,25 +5,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header
 
-from workbench.app.widgets.details_pane import DetailsPane
+from workbench.app.screens.call_screen import CallScreen
+from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.intervention_bar import InterventionBar
-from workbench.app.widgets.phase_stepper import PhaseStepper
-from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.source_tree import ApiAddress, SourceTree
-from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.status_line import StatusPart
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
@@ -41,23 +38,28 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
-from workbench.surfaces.registry import SurfaceKind
 
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
-WIDTH_PRESETS: tuple[int, ...] = (60, 80, 120)
 
 
-class LiveScreen(Screen[None]):
+class LiveScreen(CallScreen):
     """Sources on the left; the API form, the tool card and the call history on the right."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "call", "Call"),
-        Binding("escape", "cancel_call", "Cancel call"),
-        Binding("f5", "rerun", "Re-run"),
-        Binding("f2", "save_fixture", "Save as fixture"),
-        Binding("f6", "toggle_portal", "Portal"),
-        Binding("f7", "cycle_width", "Width"),
+        Binding("ctrl+s", "call", "Call", tooltip="Call the API with the form's arguments"),
+        Binding("escape", "cancel_call", "Cancel call", tooltip="Cancel the running call"),
+        Binding("f5", "rerun", "Re-run", tooltip="Call the selected history entry again"),
+        Binding(
+            "f2",
+            "save_fixture",
+            "Save fixture",
+            tooltip="Save the selected call as a fixture variant (asks for label and kind)",
+        ),
+        Binding("f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
+        Binding(
+            "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
+        ),
     ]
 
     class SourcesStarted(Message):
@@ -84,38 +86,27 @@ class LiveScreen(Screen[None]):
         self._changed = False
         """The running call has events the screen has not drawn yet."""
         self._decision: asyncio.Future[ApprovalDecision] | None = None
-        self.width_index = 1
 
     def compose(self) -> ComposeResult:
-        registry = self.session.registry
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
                 yield SourceTree(id="sources")
+                yield HistoryPanel(id="history")
                 yield ProblemsPanel(id="problems")
             with Vertical(id="center"):
                 yield SchemaForm(id="form")
-                yield PhaseStepper(id="stepper")
-                with ScrollableContainer(id="stage"):
-                    yield ToolCard(
-                        registry,
-                        animate=self.animated,
-                        empty_hint="Fill in the arguments and press Call "
-                        "(ctrl+s): the call plays through "
-                        "every surface here.",
-                        id="card",
-                    )
-                    yield InterventionBar(id="intervention")
-                yield Static(Text(""), id="card-status")
-                yield DetailsPane(id="details")
-            with Vertical(id="right"):
-                yield HistoryPanel(id="history")
-            yield PortalPanel(registry, id="portal")
+                yield CallView(
+                    self.session.registry,
+                    animate=self.animated,
+                    empty_hint="Fill in the arguments and press Call (ctrl+s): the call plays "
+                    "through every surface here.",
+                    id="call",
+                )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stepper", PhaseStepper).speed = "live"
-        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
+        self.call_view.stepper.speed = "live"
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
         self._start_sources()
@@ -173,8 +164,12 @@ class LiveScreen(Screen[None]):
         if self.viewed is None:
             # Before the first call, say how long a call of this API may run.
             timeout = self.session.call_timeout({}, resolved.api).describe()
-            status = Text(f"{resolved.label}  ·  {timeout}", style="dim")
-            self.query_one("#card-status", Static).update(status)
+            self.call_view.set_status(
+                [
+                    StatusPart(resolved.label, priority=40, where="middle", min_cells=16),
+                    StatusPart(timeout, priority=30, min_cells=10),
+                ]
+            )
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""
@@ -294,51 +289,49 @@ class LiveScreen(Screen[None]):
         return self.viewed.state if self.viewed is not None else None
 
     def show_entry(self, entry: HistoryEntry | None) -> None:
-        """Draw ``entry`` everywhere: card, stepper, details, Portal, intervention controls."""
+        """Draw ``entry`` in the call view, asking for approval when its call waits for one."""
         state = entry.state if entry is not None else None
-        manifest = entry.manifest if entry is not None else None
         running = entry is not None and entry is self.current_entry
-        card = self.query_one("#card", ToolCard)
-        card.show(state, manifest)
-        stepper = self.query_one("#stepper", PhaseStepper)
-        stepper.phases = tuple(entry.record.phases) if entry is not None else ()
-        stepper.current = state.phase if state is not None else None
-        stepper.playing = running and state is not None and not state.phase.is_terminal
-        self.query_one("#details", DetailsPane).show(state, manifest)
-        portal = self.query_one("#portal", PortalPanel)
-        if portal.is_open:
-            portal.show(state, manifest)
-        bar = self.query_one("#intervention", InterventionBar)
+        view = self.call_view
+        view.show(state, entry.manifest if entry is not None else None, status=self._status(entry))
+        view.stepper.playing = running and state is not None and not state.phase.is_terminal
         if (
             running
             and state is not None
             and state.phase is Phase.AWAITING_APPROVAL
             and self._decision is not None
         ):
-            if not bar.has_class("-active"):
-                resolved = self.session.registry.resolve(
-                    state.tool, state.api, SurfaceKind.INTERVENTION
+            view.ask_approval(state)
+
+    def _status(self, entry: HistoryEntry | None) -> list[StatusPart]:
+        if entry is None:
+            return []
+        state = entry.state
+        parts = [
+            StatusPart(
+                f"{entry.source}/{state.tool}.{state.api}",
+                priority=40,
+                where="middle",
+                min_cells=16,
+                droppable=False,
+            )
+        ]
+        if entry.timeout:
+            parts.append(StatusPart(entry.timeout, priority=10, min_cells=10))
+        if state.output.line_count:
+            parts.append(StatusPart(f"{state.output.line_count:,} output lines", priority=20))
+        if entry is self.current_entry and not state.phase.is_terminal:
+            parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
+        elif self.current_entry is not None:
+            parts.append(
+                StatusPart(
+                    "another call is running (pick it in the history)",
+                    style="italic",
+                    priority=30,
+                    min_cells=20,
                 )
-                bar.open(state.args or {}, resolved.editable_fields)
-                # The decision buttons must be on screen, however tall the card is.
-                self.call_after_refresh(bar.scroll_visible, animate=False)
-        else:
-            bar.close()
-        status = Text(style="dim")
-        if state is not None:
-            status.append(f"{state.tool}.{state.api}")
-            if entry is not None and entry.timeout:
-                status.append(f"  ·  {entry.timeout}")
-            if state.output.line_count:
-                status.append(f"  ·  {state.output.line_count:,} output lines")
-            if running and not state.phase.is_terminal:
-                status.append("  ·  escape cancels", style="bold")
-            elif self.current_entry is not None:
-                status.append(
-                    "  ·  another call is running (pick it in the history)", style="italic"
-                )
-        status.append(f"  ·  width {card.card_width}")
-        self.query_one("#card-status", Static).update(status)
+            )
+        return parts
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
         if message.entry is not self.viewed:
@@ -346,6 +339,12 @@ class LiveScreen(Screen[None]):
             self.show_entry(message.entry)
 
     # --- actions ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_call":
+            # At an approval, escape answers it (the footer shows that once).
+            return self.current_call is not None and self.call_view.intervention is None
+        return super().check_action(action, parameters)
 
     def action_call(self) -> None:
         self.query_one("#form", SchemaForm).action_submit()
@@ -418,14 +417,3 @@ class LiveScreen(Screen[None]):
         if entry.manifest is not None and entry.tool not in self.session.registry.tools():
             save_manifest(fixture_dir / entry.tool / "manifest.yaml", entry.manifest)
         return f"{path}#{variant_id}"
-
-    def action_toggle_portal(self) -> None:
-        portal = self.query_one("#portal", PortalPanel)
-        if portal.toggle():
-            viewed = self.viewed
-            portal.show(viewed.state if viewed else None, viewed.manifest if viewed else None)
-
-    def action_cycle_width(self) -> None:
-        self.width_index = (self.width_index + 1) % len(WIDTH_PRESETS)
-        self.query_one("#card", ToolCard).card_width = WIDTH_PRESETS[self.width_index]
-        self.show_entry(self.viewed)

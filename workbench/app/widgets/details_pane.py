@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,6 +17,9 @@ from workbench.core.manifest import ToolManifest, openai_function
 from workbench.surfaces import kit
 
 DETAIL_LINES = 500
+
+TabDrawer = Callable[[CallState | None, ToolManifest | None], RenderableType]
+"""Draws an added tab from the call shown (``None`` when there is none) and its manifest."""
 
 TABS: tuple[tuple[str, str], ...] = (
     ("args", "Args"),
@@ -53,12 +57,27 @@ class DetailsPane(Vertical):
         self._manifest: ToolManifest | None = None
         self._drawn: dict[str, tuple[Any, ...]] = {}
         """Per tab, the inputs it was last drawn from."""
+        self._added: dict[str, TabDrawer] = {}
+        """Tabs added with :meth:`add_tab`, by id."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
             for tab_id, title in TABS:
                 with TabPane(title, id=f"details-{tab_id}"), VerticalScroll():
                     yield Static(Text("—"), id=f"details-{tab_id}-body")
+
+    def add_tab(self, tab_id: str, title: str, draw: TabDrawer) -> None:
+        """Add a tab drawn by ``draw`` whenever it is visible and the call or manifest changed.
+
+        ``draw`` gets the shown state and manifest (either may be ``None``) and returns a Rich
+        renderable; text from tools must reach it cleaned (``workbench.core.sanitize``).
+        """
+        if tab_id in self._added or tab_id in dict(TABS):
+            raise ValueError(f"the details pane already has a tab {tab_id!r}")
+        self._added[tab_id] = draw
+        body = Static(Text("—"), id=f"details-{tab_id}-body")
+        pane = TabPane(title, VerticalScroll(body), id=f"details-{tab_id}")
+        self.query_one(TabbedContent).add_pane(pane)
 
     def on_mount(self) -> None:
         # JSON colours follow the theme: redraw what is shown when it changes.
@@ -85,6 +104,8 @@ class DetailsPane(Vertical):
     def _inputs(self, tab_id: str) -> tuple[Any, ...]:
         """What ``tab_id`` is drawn from: the parts of the state it shows."""
         state = self._state
+        if tab_id in self._added:
+            return (state, self._manifest)
         if state is None:
             return (None,)
         if tab_id == "args":
@@ -119,6 +140,9 @@ class DetailsPane(Vertical):
         manifest = self._manifest
         palette = palette_for(self.app.current_theme)
         none = Text("(none)", style="dim")
+        if tab_id in self._added:
+            self._set(tab_id, self._added[tab_id](state, manifest))
+            return
 
         def json_or_none(value: Any) -> RenderableType:
             return (

@@ -10,34 +10,30 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
+from workbench.app.widgets.intervention import Intervention
+from workbench.core.call_state import CallState
 from workbench.core.sanitize import clean, safe_json
 from workbench.policy.verdict import ApprovalAction
 
 
-class InterventionBar(Vertical):
-    """The controls under an Intervention surface.
+class InterventionBar(Intervention):
+    """The approval controls under a tool call's Intervention surface.
 
     Editable args come from the surface (``@editable("command")``); without that, the whole
-    args object can be edited as JSON.
+    args object can be edited as JSON. The buttons name their keys (``y``, ``n``, ``esc``).
     """
 
     DEFAULT_CSS = """
     InterventionBar {
-        height: auto;
-        width: 1fr;
-        padding: 0 0 1 0;
-        display: none;
-        &.-active { display: block; }
         .-buttons { height: auto; }
         #fields { height: auto; }
-        Button { margin-right: 1; min-width: 12; }
-        #reason { width: 1fr; }
-        TextArea { height: auto; max-height: 10; }
+        Button { margin-right: 1; min-width: 10; }
+        #reason { width: 1fr; min-width: 16; }
+        TextArea { height: auto; max-height: 8; }
         .-field-label { color: $text-muted; padding: 0 1; }
-        .-error { color: $error; padding: 0 1; }
+        .-error { color: $error; padding: 0 1; height: auto; }
     }
     """
 
@@ -63,66 +59,59 @@ class InterventionBar(Vertical):
 
     def __init__(
         self,
+        args: dict[str, Any],
+        editable_fields: tuple[str, ...] | None = None,
         *,
+        call_id: str = "",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._args: dict[str, Any] = {}
-        self._fields: tuple[str, ...] | None = None
-        # Editors are kept by reference, not id: the old ones may not be removed yet when the
-        # next call's editors mount.
+        self.call_id = call_id
+        self._args = dict(args)
+        self._fields = editable_fields
         self._editors: dict[str, TextArea] = {}
 
     def compose(self) -> ComposeResult:
-        yield Vertical(id="fields")
+        with Vertical(id="fields"):
+            if self._fields:
+                for field in self._fields:
+                    value = self._args.get(field, "")
+                    text = clean(value) if isinstance(value, str) else safe_json(value)
+                    yield Label(Text(f"edit {field}"), classes="-field-label")
+                    editor = TextArea(
+                        text,
+                        soft_wrap=True,
+                        show_line_numbers=False,
+                        classes=f"-editor -field-{field}",
+                    )
+                    self._editors[field] = editor
+                    yield editor
+            else:
+                yield Label(Text("edit arguments (JSON)"), classes="-field-label")
+                editor = TextArea(
+                    safe_json(self._args, indent=2),
+                    language=None,
+                    soft_wrap=True,
+                    classes="-editor -field-json",
+                )
+                self._editors[""] = editor
+                yield editor
         yield Label("", classes="-error", id="edit-error")
         with Horizontal(classes="-buttons"):
-            yield Button("Approve", variant="success", id="approve")
-            yield Button("Skip", variant="warning", id="skip")
-            yield Input(placeholder="reason for skipping (told to the model)", id="reason")
-            yield Button("Cancel", variant="error", id="cancel")
+            yield Button("Approve (y)", variant="success", id="approve", compact=True)
+            yield Button("Skip (n)", variant="warning", id="skip", compact=True)
+            yield Input(placeholder="reason for skipping, told to the model (enter)", id="reason")
+            yield Button("Cancel (esc)", variant="error", id="cancel", compact=True)
 
-    def open(self, args: dict[str, Any], editable_fields: tuple[str, ...] | None) -> None:
-        """Show the controls for a call with ``args``."""
-        self._args = dict(args)
-        self._fields = editable_fields
-        fields = self.query_one("#fields", Vertical)
-        fields.remove_children()
-        self.query_one("#edit-error", Label).update(Text(""))
-        widgets: list[Widget] = []
-        self._editors = {}
-        if editable_fields:
-            for field in editable_fields:
-                value = args.get(field, "")
-                text = clean(value) if isinstance(value, str) else safe_json(value)
-                widgets.append(Label(Text(f"edit {field}"), classes="-field-label"))
-                editor = TextArea(
-                    text,
-                    soft_wrap=True,
-                    show_line_numbers=False,
-                    classes=f"-editor -field-{field}",
-                )
-                self._editors[field] = editor
-                widgets.append(editor)
-        else:
-            widgets.append(Label(Text("edit arguments (JSON)"), classes="-field-label"))
-            editor = TextArea(
-                safe_json(args, indent=2),
-                language=None,
-                soft_wrap=True,
-                classes="-editor -field-json",
-            )
-            self._editors[""] = editor
-            widgets.append(editor)
-        fields.mount_all(widgets)
-        self.query_one("#reason", Input).value = ""
-        self.add_class("-active")
+    def asks_about(self, state: CallState) -> bool:
+        """Whether this bar is the approval ``state`` waits for."""
+        return state.call_id == self.call_id and (state.args or {}) == self._args
 
-    def close(self) -> None:
-        self.remove_class("-active")
+    def focus_default(self) -> None:
+        self.query_one("#approve", Button).focus()
 
     def edited_args(self) -> dict[str, Any] | None:
         """The args after inline edits, or ``None`` (with the error shown) if they do not parse."""
@@ -154,10 +143,18 @@ class InterventionBar(Vertical):
         return value
 
     @on(Button.Pressed, "#approve")
-    def _approve(self) -> None:
+    def accept(self) -> None:
         args = self.edited_args()
         if args is not None:
             self.post_message(self.Decided(self, "approve", args, ""))
+
+    def decline(self) -> None:
+        """Skip: first ask for the reason (told to the model), then skip on ``enter``."""
+        reason = self.query_one("#reason", Input)
+        if self.screen.focused is not reason:
+            reason.focus()
+            return
+        self._skip()
 
     @on(Button.Pressed, "#skip")
     @on(Input.Submitted, "#reason")
@@ -167,5 +164,5 @@ class InterventionBar(Vertical):
         )
 
     @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
+    def cancel(self) -> None:
         self.post_message(self.Decided(self, "cancel", None, ""))

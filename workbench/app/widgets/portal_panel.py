@@ -15,19 +15,28 @@ from workbench.surfaces.card import portal_renderable
 from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
-PORTAL_WIDTH = 60
+MIN_PORTAL_WIDTH = 40
+"""The Portal is drawn at its panel's width, never narrower than this."""
 
 
 class PortalPanel(VerticalScroll):
-    """One Portal per tool, routed on the API; the generic one when a tool has none."""
+    """One Portal per tool, routed on the API; the generic one when a tool has none.
+
+    The Portal is drawn at the panel's own width, which its ``CallView`` sets (docked beside
+    the card, or over it when the pane is narrow).
+    """
 
     DEFAULT_CSS = """
     PortalPanel {
         width: 64;
         height: 1fr;
         border-left: vkey $primary;
+        border-top: hkey $primary;
+        border-title-color: $text;
         padding: 0 1;
         display: none;
+        scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
         &.-open { display: block; }
     }
     """
@@ -60,6 +69,15 @@ class PortalPanel(VerticalScroll):
     def on_mount(self) -> None:
         self.watch(self.app, "theme", lambda _: self.show(*self._shown), init=False)
 
+    def on_resize(self) -> None:
+        if self.is_open:
+            self.show(*self._shown)
+
+    @property
+    def draw_width(self) -> int:
+        """Columns the Portal surface is drawn at: the panel's, less its frame."""
+        return max(MIN_PORTAL_WIDTH, self.scrollable_content_region.width)
+
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
         self._shown = (state, manifest)
         body = self.query_one("#portal-body", Static)
@@ -73,7 +91,7 @@ class PortalPanel(VerticalScroll):
         ctx = SurfaceContext(
             state=state,
             manifest=manifest,
-            width=PORTAL_WIDTH,
+            width=self.draw_width,
             palette=palette_for(self.app.current_theme),
         )
         body.update(portal_renderable(ctx, self.registry))

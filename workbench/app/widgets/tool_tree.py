@@ -137,7 +137,14 @@ class ToolTree(Tree[NodeData]):
             return False
         self.move_cursor(node)
         self.select_node(node)
+        self.call_after_refresh(self._reveal, node)
         return True
+
+    def _reveal(self, node: TreeNode[NodeData]) -> None:
+        """Show ``node`` with as much of the tree above it as fits: moving the cursor while the
+        tree had no height yet scrolled its tool and API rows out of view."""
+        self.scroll_home(animate=False, immediate=True)
+        self.scroll_to_node(node, animate=False)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()

@@ -1,0 +1,116 @@
+"""What every screen that shows a call shares: a sidebar, a ``CallView``, and their keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, TextArea
+
+from workbench.app.widgets.call_view import CallView, portal_layout
+
+
+def sidebar_width(screen_width: int) -> int:
+    """The sidebar's width on a screen ``screen_width`` columns wide."""
+    if screen_width >= 160:
+        return 40
+    if screen_width >= 110:
+        return 34
+    return 30
+
+
+class CallScreen(Screen[None]):
+    """A screen with ``#sidebar`` on the left and a ``CallView`` (``#call``) in the middle.
+
+    It answers the open Intervention (``y`` / ``n`` / ``escape``, shown in the footer only
+    while one waits) and lays the screen out for its size: the sidebar narrows on small
+    terminals and steps aside while the Portal is open when that lets the Portal sit beside
+    the card instead of over it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "y", "accept_intervention", "Approve", tooltip="Approve the call (with edited args)"
+        ),
+        Binding(
+            "n",
+            "decline_intervention",
+            "Skip…",
+            tooltip="Skip the call: type the reason told to the model, then enter",
+        ),
+        Binding(
+            "escape",
+            "cancel_intervention",
+            "Cancel",
+            tooltip="Cancel the call waiting for approval",
+        ),
+    ]
+
+    @property
+    def call_view(self) -> CallView:
+        return self.query_one("#call", CallView)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("accept_intervention", "decline_intervention", "cancel_intervention"):
+            if self.call_view.intervention is None:
+                return False
+            # Typing in a field under the card: its keys type, the buttons still answer.
+            focused = self.focused
+            if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
+                return False
+        return True
+
+    def action_accept_intervention(self) -> None:
+        intervention = self.call_view.intervention
+        if intervention is not None:
+            intervention.accept()
+
+    def action_decline_intervention(self) -> None:
+        intervention = self.call_view.intervention
+        if intervention is not None:
+            intervention.decline()
+
+    def action_cancel_intervention(self) -> None:
+        intervention = self.call_view.intervention
+        if intervention is not None:
+            intervention.cancel()
+
+    def action_toggle_portal(self) -> None:
+        """Open or close the Portal of the shown call."""
+        self.call_view.toggle_portal()
+
+    def action_cycle_width(self) -> None:
+        """Frame the card at the next width: fit, 60, 80, 120 columns."""
+        self.call_view.cycle_width()
+
+    # --- layout ----------------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self.arrange_for_size()
+
+    def on_call_view_portal_toggled(self, message: CallView.PortalToggled) -> None:
+        del message
+        self.arrange_for_size()
+        self.refresh_bindings()
+
+    def arrange_for_size(self) -> None:
+        """Size the sidebar for the terminal; fold it away if that lets the Portal dock."""
+        sidebar = self.query_one("#sidebar", Vertical)
+        width = sidebar_width(self.size.width)
+        sidebar.styles.width = width
+        view = self.call_view
+        beside = self.size.width - width - self.reserved_width()
+        hide = (
+            view.portal_open
+            and portal_layout(beside)[0] == "overlay"
+            and portal_layout(beside + width)[0] == "docked"
+        )
+        if hide and sidebar.has_focus_within:
+            self.set_focus(None)
+        sidebar.display = not hide
+
+    def reserved_width(self) -> int:
+        """Columns other than the sidebar's that the call view cannot have (a side form)."""
+        return 0

@@ -1,0 +1,42 @@
+"""The scrolling stage of a ``CallView``: the tool card, and under it the Intervention slot."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import ScrollableContainer
+from textual.message import Message
+
+
+class CallStage(ScrollableContainer):
+    """Scrolls a card taller than the pane; says when its width changes, so the card can fit."""
+
+    DEFAULT_CSS = """
+    CallStage {
+        height: 2fr;
+        padding: 1 1 0 2;
+        background: $background;
+        scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    class Resized(Message):
+        """The room for the card changed; handled by ``on_call_stage_resized``."""
+
+        def __init__(self, control: CallStage, width: int) -> None:
+            super().__init__()
+            self._control = control
+            self.width = width
+
+        @property
+        def control(self) -> CallStage:
+            return self._control
+
+    def on_resize(self, event: events.Resize) -> None:
+        del event
+        self.post_message(self.Resized(self, self.room))
+
+    @property
+    def room(self) -> int:
+        """Columns a card can take without being clipped."""
+        return self.scrollable_content_region.width
