@@ -113,3 +113,24 @@ async def test_without_watch_nothing_is_watched(dev_project: DevProject) -> None
         await settle(pilot)
         assert "_watch" not in [worker.name for worker in app.workers]
         assert "reloading on save" not in screen_text(app)
+
+
+async def test_a_fixture_that_breaks_keeps_its_api_and_comes_back_when_fixed(
+    dev_project: DevProject,
+) -> None:
+    app = dev_app(dev_project)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        fixture = dev_project.package / "fixtures" / "lookup.yaml"
+        await pilot.press("down", "down")  # the lookup API's "blank-query" variant
+        await settle(pilot)
+        assert screen.ref is not None and screen.ref.variant.id == "blank-query"
+        good = fixture.read_text()
+        fixture.write_text(good.replace("args: {query:", "args: {query", 1) + "\n  - [\n")
+        text = await wait_for(pilot, "lookup.yaml: 1 problem")
+        assert screen.ref is not None and screen.ref.api == "lookup"  # its API's stand-in
+        assert screen.query_one(ProblemsPanel).display
+        assert "lookup.yaml:" in text
+        fixture.write_text(good.replace("title: Glossary,", "title: Lexicon,"))
+        await wait_for(pilot, "↻ lookup.yaml")
+        assert screen.ref is not None and screen.ref.variant.id == "blank-query"

@@ -22,6 +22,7 @@ from workbench.fixtures.loader import FIXTURE_SUFFIXES
 from workbench.project import Project, assemble, discover_packages, fixture_paths_for
 from workbench.reload.broken import broken_surfaces
 from workbench.reload.modules import ToolModules, forget, spec_directory, tool_modules
+from workbench.surfaces.kit import noun
 from workbench.tools.discovery import (
     Discovery,
     FailedSpec,
@@ -48,12 +49,30 @@ class ReloadOutcome:
     """pyproject.toml changed: the whole project was opened again."""
     seconds: float = 0.0
 
+    @property
+    def problems(self) -> list[Problem]:
+        """The new project's errors in the files that changed (a fixture that no longer parses)."""
+        changed = {path.resolve() for path in self.changed}
+        root = self.project.config.root  # Problems name files relative to it.
+        return [
+            problem
+            for problem in self.project.catalog.problems
+            if problem.severity == "error" and (root / problem.file).resolve() in changed
+        ]
+
+    @property
+    def failing(self) -> bool:
+        """A changed file no longer loads: its tool or its fixtures show an error."""
+        return bool(self.broken or self.problems)
+
     def note(self) -> str:
         """``↻ surfaces.py 84 ms``: the status line's short form."""
         names = sorted({path.name for path in self.changed})
         files = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
         if self.broken:
             return f"✗ {files}: does not load"
+        if problems := self.problems:
+            return f"✗ {files}: {len(problems)} {noun(len(problems), 'problem')}"
         return f"↻ {files} {self.seconds * 1000:.0f} ms"
 
     def summary(self) -> str:
@@ -64,6 +83,8 @@ class ReloadOutcome:
             what = "reopened the project"
         elif self.broken:
             what = f"{', '.join(spec.partition(':')[0] for spec in self.broken)} does not load"
+        elif problems := self.problems:
+            what = f"{len(problems)} {noun(len(problems), 'problem')}, see Problems"
         elif self.reimported:
             what = "reloaded " + ", ".join(spec.partition(":")[0] for spec in self.reimported)
         else:

@@ -125,6 +125,8 @@ class FixtureScreen(CallScreen):
         self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
         self._keep_phase: Phase | None = None
+        self._lost: VariantRef | None = None
+        """The variant a reload took away (its fixture broke); shown again once it is back."""
         self._reload_note: tuple[str, bool] | None = None
 
     def compose(self) -> ComposeResult:
@@ -165,8 +167,9 @@ class FixtureScreen(CallScreen):
 
             self._watch(ProjectReloader(message.project))
 
-    def _show_project(self, project: Project) -> None:
-        """Show ``project``, selecting the variant that was selected (``_reselect``) again."""
+    def _show_project(self, project: Project, *, fallback: VariantRef | None = None) -> None:
+        """Show ``project``, selecting the variant that was selected (``_reselect``) again, or
+        else the first variant of ``fallback``'s API."""
         self.project = project
         self.call_view.registry = project.registry
         tree = self.query_one("#tree", ToolTree)
@@ -176,11 +179,17 @@ class FixtureScreen(CallScreen):
         previous = self._reselect
         self._reselect = None
         self.ref = None  # Whatever is selected now comes from the new catalog.
-        again = next((ref for ref in project.catalog.all_variants() if ref.key == previous), None)
+        refs = list(project.catalog.all_variants())
+        again = next((ref for ref in refs if ref.key == previous), None)
+        if again is None and fallback is not None:
+            # Its fixture no longer loads: stay on its API until the fix brings it back.
+            self._lost = fallback
+            api = (fallback.tool, fallback.api)
+            again = next((ref for ref in refs if (ref.tool, ref.api) == api), None)
         if again is not None:
             # Shown now, not after the tree's round of messages: a reload repaints at once.
             self._select(again)
-        if previous is None or not tree.select_ref(previous):
+        if again is None or not tree.select_ref(again.key):
             self._keep_phase = None
             tree.select_first()
         self.post_message(self.CatalogShown())
@@ -196,13 +205,15 @@ class FixtureScreen(CallScreen):
     def on_fixture_screen_project_reloaded(self, message: ProjectReloaded) -> None:
         """Show the reloaded project on the same variant, phase, width and theme."""
         self._stop_replay()
-        if self.ref is not None:
-            self._reselect = self.ref.key
+        wanted, self._lost = self._lost or self.ref, None
+        if wanted is not None:
+            self._reselect = wanted.key
             self._keep_phase = self.state.phase if self.state is not None else None
-        self._reload_note = (message.outcome.note(), bool(message.outcome.broken))
-        self._show_project(message.outcome.project)
-        if message.outcome.broken:
-            self.notify(message.outcome.summary(), severity="error", timeout=3, markup=False)
+        outcome = message.outcome
+        self._reload_note = (outcome.note(), outcome.failing)
+        self._show_project(outcome.project, fallback=wanted)
+        if outcome.failing:
+            self.notify(outcome.summary(), severity="error", timeout=3, markup=False)
 
     @property
     def catalog(self) -> Catalog | None:
@@ -237,7 +248,8 @@ class FixtureScreen(CallScreen):
         parts: list[StatusPart] = []
         if self._reload_note is not None:
             note, broken = self._reload_note
-            parts.append(StatusPart(note, style="bold red" if broken else "", priority=40))
+            # Kept longest: it is what the author just did.
+            parts.append(StatusPart(note, style="bold red" if broken else "", priority=70))
         parts += [
             StatusPart(ref.variant.label, priority=1, min_cells=12),
             StatusPart(
@@ -255,6 +267,7 @@ class FixtureScreen(CallScreen):
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:
             return
+        self._lost = None  # The author moved on: a fixed fixture no longer takes them back.
         self._select(message.ref)
 
     def _select(self, ref: VariantRef) -> None:
