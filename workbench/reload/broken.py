@@ -31,12 +31,17 @@ def _reason(problem: Problem) -> str:
     return problem.message.rsplit("): ", 1)[-1]
 
 
+def _first_line(problem: Problem) -> str:
+    """The reason's first line: pydantic's errors run over several."""
+    return _reason(problem).strip().splitlines()[0] if _reason(problem).strip() else ""
+
+
 def broken_inspector(problem: Problem) -> Surface:
     def inspector(ctx: SurfaceContext) -> RenderableType:
         palette = ctx.palette
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append("✗ Does not load", style=f"bold {palette.error}")
-        line.append_text(kit.text(f": {_reason(problem)}", palette.error))
+        line.append_text(kit.text(f": {_first_line(problem)}", palette.error))
         line.append(f" at {_where(problem)}", style=palette.muted)
         return line
 

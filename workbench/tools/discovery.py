@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import sysconfig
 import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ OriginKind = Literal["bundled", "config", "plugin", "option"]
 
 _IMPORTLIB = Path(importlib.__file__).resolve().parent
 _THIS_FILE = Path(__file__).resolve()
+_LIBRARIES = tuple(
+    {Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "purelib", "platlib")}
+)
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,8 @@ def raised_at(error: BaseException) -> tuple[str, int | None]:
     """The file and line where ``error`` happened in the author's code.
 
     A ``SyntaxError`` names its own place; otherwise the innermost frame that is not the
-    import machinery's.
+    import machinery's, preferring the author's code to a library's (a manifest that pydantic
+    rejects is wrong where the manifest is written, not inside pydantic).
     """
     if isinstance(error, SyntaxError) and error.filename:
         return error.filename, error.lineno
@@ -119,8 +124,14 @@ def raised_at(error: BaseException) -> tuple[str, int | None]:
         and not Path(frame.filename).resolve().is_relative_to(_IMPORTLIB)
         and Path(frame.filename).resolve() != _THIS_FILE
     ]
-    if frames:
-        return frames[-1].filename, frames[-1].lineno
+    own = [
+        frame
+        for frame in frames
+        if not any(Path(frame.filename).resolve().is_relative_to(lib) for lib in _LIBRARIES)
+    ]
+    for found in (own, frames):
+        if found:
+            return found[-1].filename, found[-1].lineno
     return "", None
 
 
