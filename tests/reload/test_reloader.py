@@ -76,6 +76,19 @@ def test_an_exception_at_import_is_located_in_the_tool_s_file(dev_project: DevPr
     assert "LookupError: no such thing" in render and "manifest.py:" in render
 
 
+def test_a_manifest_that_pydantic_rejects_is_located_in_the_manifest(
+    dev_project: DevProject,
+) -> None:
+    reloader = ProjectReloader(dev_project.open())
+    changed = dev_project.edit("manifest.py", '"emoji": "🧰"', '"emoji": 42')
+    outcome = reloader.reload([changed])
+    [problem] = [item for item in outcome.project.catalog.problems if item.code == "tool-module"]
+    assert problem.file.endswith("manifest.py") and problem.line is not None  # not pydantic's
+    inspector = draw(outcome.project, dev_project.identifier, SurfaceKind.INSPECTOR)
+    assert "ValidationError: 1 validation error for ToolManifest" in inspector
+    assert "meta.emoji" not in inspector  # the Inspector keeps to the reason's first line
+
+
 def test_a_tool_that_never_loaded_loads_once_fixed(dev_project: DevProject) -> None:
     path = dev_project.edit("runtime.py", "DEFAULT_LIMIT = 5", "DEFAULT_LIMIT = 5 +")
     reloader = ProjectReloader(dev_project.open())
