@@ -248,8 +248,16 @@ class FixtureScreen(CallScreen):
         parts: list[StatusPart] = []
         if self._reload_note is not None:
             note, broken = self._reload_note
-            # Kept longest: it is what the author just did.
-            parts.append(StatusPart(note, style="bold red" if broken else "", priority=70))
+            # Kept longest: it is what the author just did; a failure is never left out.
+            parts.append(
+                StatusPart(
+                    note,
+                    style="bold red" if broken else "",
+                    priority=70,
+                    min_cells=14,
+                    droppable=not broken,
+                )
+            )
         parts += [
             StatusPart(ref.variant.label, priority=1, min_cells=12),
             StatusPart(
