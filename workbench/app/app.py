@@ -45,7 +45,7 @@ class WorkbenchApp(App[None]):
         self._load_project = load_project or open_project
         self.live_session = live_session
         self.animated = animate
-        self.watch_files = watch
+        self.reload_on_save = watch
         """``workbench dev``: reload tools and fixtures as their files are saved."""
         self.theme = DARK_THEME
         if live_session is not None:
@@ -60,7 +60,7 @@ class WorkbenchApp(App[None]):
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
             self.push_screen(
-                FixtureScreen(self._load_project, animate=self.animated, watch=self.watch_files)
+                FixtureScreen(self._load_project, animate=self.animated, watch=self.reload_on_save)
             )
 
     def action_toggle_theme(self) -> None:
