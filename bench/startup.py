@@ -1,19 +1,44 @@
-"""Time from process start to the first screen: `workbench` against a bare Textual app.
+"""Time to the first screen, in a pseudo-terminal: `workbench` against a bare Textual app.
 
-Both run headless in fresh interpreters, alternating, in the same run; the bare app exits on
-its first refresh, the workbench once its tool tree shows the catalog. Prints the medians and
-their ratio (the goal is <= 1.3).
+Each run starts a fresh interpreter on a pseudo-terminal of 120x40, feeds what it writes to a
+terminal emulator (pyte) and stops the clock at the first frame that shows the goal:
 
-    python bench/startup.py [--runs 7]
+- bare: a Textual app with a header, a tree and a footer; the goal is its tree's label;
+- workbench: the `workbench` command on the bundled fixtures; the goal is the first variant's
+  tool card (its title, "Calculator · calculate", and the card's frame below it).
+
+Runs alternate (bare, workbench, bare, ...) so both see the same machine. Wall time is from
+spawn to that frame; CPU time and peak RSS are the child's own (read from /proc at that
+moment, so they do not include the teardown). Prints medians, the spread, and the ratios
+(goal: workbench / bare <= 1.3). The catalog cache is measured warm (the usual start) and,
+with --cold, also after deleting it.
+
+    python bench/startup.py [--runs 9] [--cold]
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
 import statistics
-import subprocess
+import struct
 import sys
+import tempfile
+import termios
 import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyte
+
+REPO = Path(__file__).resolve().parents[1]
+COLUMNS, ROWS = 120, 40
+TIMEOUT_S = 60.0
 
 BARE = """
 from textual.app import App
@@ -25,51 +50,147 @@ class Bare(App):
         yield Tree("tools")
         yield Footer()
 
-    def on_mount(self):
-        self.call_after_refresh(self.exit)
-
-Bare().run(headless=True)
+Bare().run()
 """
-
-WORKBENCH = """
-from workbench.app.app import WorkbenchApp
-
-class Measured(WorkbenchApp):
-    def on_fixture_screen_catalog_shown(self, message):
-        self.call_after_refresh(self.exit)
-
-Measured().run(headless=True)
-"""
+BARE_GOAL = ("▶ tools",)
+WORKBENCH = "from workbench.cli import main; main()"
+WORKBENCH_GOAL = ("Calculator · calculate", "╰")
 
 
-def time_once(code: str) -> float:
+@dataclass
+class Run:
+    wall_s: float
+    cpu_s: float
+    rss_kib: int
+
+
+def _cpu_and_rss(pid: int) -> tuple[float, int]:
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        fields = handle.read().rsplit(b")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+    rss = 0
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                rss = int(line.split()[1])
+    return cpu, rss
+
+
+def _shows(screen: pyte.Screen, goal: tuple[str, ...]) -> bool:
+    text = "\n".join(screen.display)
+    if goal[0] not in text:
+        return False
+    # The rest of the goal must appear below the first part (the card's frame is drawn).
+    rest = text[text.index(goal[0]) :]
+    return all(part in rest for part in goal[1:])
+
+
+def run_once(code: str, goal: tuple[str, ...], env: dict[str, str], cwd: Path) -> Run:
+    """Start ``code`` on a pty and return when the screen first shows ``goal``."""
+    screen = pyte.Screen(COLUMNS, ROWS)
+    stream = pyte.ByteStream(screen)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    pid, master = pty.fork()
+    if pid == 0:  # The child: become the program.
+        try:
+            os.chdir(cwd)
+            os.execve(sys.executable, [sys.executable, "-c", code], env)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    try:
+        while True:
+            remaining = TIMEOUT_S - (time.perf_counter() - started)
+            if remaining <= 0:
+                raise TimeoutError(f"no frame showing {goal} in {TIMEOUT_S:g} s")
+            ready, _, _ = select.select([master], [], [], remaining)
+            if not ready:
+                continue
+            try:
+                data = os.read(master, 1 << 16)
+            except OSError:  # EIO: the child closed the terminal
+                raise RuntimeError("the program exited before showing its first screen") from None
+            stream.feed(data)
+            if _shows(screen, goal):
+                wall = time.perf_counter() - started
+                cpu, rss = _cpu_and_rss(pid)
+                return Run(wall, cpu, rss)
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(master)
+
+
+def _environment() -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("TEXTUAL", "COLUMNS", "LINES"))
+    }
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(ROWS))
+    return env
+
+
+def _summary(name: str, runs: list[Run]) -> tuple[float, float, float]:
+    walls = [run.wall_s * 1000 for run in runs]
+    cpus = [run.cpu_s * 1000 for run in runs]
+    rss = [run.rss_kib / 1024 for run in runs]
+    print(
+        f"{name:<24} wall median {statistics.median(walls):6.0f} ms "
+        f"(min {min(walls):.0f}, max {max(walls):.0f})   "
+        f"cpu median {statistics.median(cpus):6.0f} ms "
+        f"(min {min(cpus):.0f}, max {max(cpus):.0f})   "
+        f"peak RSS {statistics.median(rss):5.1f} MiB"
+    )
+    return statistics.median(walls), statistics.median(cpus), statistics.median(rss)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument(
+        "--cold", action="store_true", help="also measure starts without the catalog cache"
+    )
     options = parser.parse_args()
-    time_once(BARE)  # Warm the file cache so neither side pays for the first read.
-    time_once(WORKBENCH)
-    bare: list[float] = []
-    workbench: list[float] = []
-    for _ in range(options.runs):
-        bare.append(time_once(BARE))
-        workbench.append(time_once(WORKBENCH))
-    bare_median = statistics.median(bare)
-    workbench_median = statistics.median(workbench)
+    env = _environment()
+    # A project of its own (the bundled fixtures), so the cache lives in a directory we own.
+    with tempfile.TemporaryDirectory(prefix="workbench-startup-") as scratch:
+        project = Path(scratch)
+        # No pyproject.toml here: the catalog cache goes to the user's cache directory.
+        cache = project / "xdg-cache"
+        env["XDG_CACHE_HOME"] = str(cache)
+        env.pop("WORKBENCH_CACHE_DIR", None)
+        env.pop("WORKBENCH_NO_CACHE", None)
+        # Warm the file cache and the catalog cache so no side pays for a first read.
+        run_once(BARE, BARE_GOAL, env, project)
+        run_once(WORKBENCH, WORKBENCH_GOAL, env, project)
+        bare: list[Run] = []
+        workbench: list[Run] = []
+        cold: list[Run] = []
+        for _ in range(options.runs):
+            bare.append(run_once(BARE, BARE_GOAL, env, project))
+            workbench.append(run_once(WORKBENCH, WORKBENCH_GOAL, env, project))
+            if options.cold:
+                shutil.rmtree(cache, ignore_errors=True)
+                cold.append(run_once(WORKBENCH, WORKBENCH_GOAL, env, project))
+    load = os.getloadavg()[0]
     print(
-        f"bare Textual app : median {bare_median * 1000:7.0f} "
-        f"ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare)})"
+        f"{options.runs} runs each, alternating, {COLUMNS}x{ROWS} pty; "
+        f"load average {load:.1f} on {os.cpu_count()} CPUs"
     )
+    bare_wall, bare_cpu, bare_rss = _summary("bare Textual app", bare)
+    wb_wall, wb_cpu, wb_rss = _summary("workbench (warm cache)", workbench)
     print(
-        f"workbench        : median {workbench_median * 1000:7.0f} ms  (runs: "
-        f"{', '.join(f'{t * 1000:.0f}' for t in workbench)})"
+        f"ratio workbench / bare: wall {wb_wall / bare_wall:.2f}  cpu {wb_cpu / bare_cpu:.2f}  "
+        f"peak RSS {wb_rss / bare_rss:.2f}   (goal: wall <= 1.3)"
     )
-    print(f"ratio workbench / bare: {workbench_median / bare_median:.2f}  (goal <= 1.3)")
+    if cold:
+        cold_wall, cold_cpu, cold_rss = _summary("workbench (no cache)", cold)
+        print(
+            f"ratio cold workbench / bare: wall {cold_wall / bare_wall:.2f}  "
+            f"cpu {cold_cpu / bare_cpu:.2f}  peak RSS {cold_rss / bare_rss:.2f}"
+        )
 
 
 if __name__ == "__main__":

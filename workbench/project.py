@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
+from workbench.fixtures.cache import CatalogCache, cache_dir
 from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.tools.discovery import Discovery, FailedSpec, FoundPackage, discover
@@ -36,6 +37,12 @@ def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
             seen.add(package.identifier)
             registry.register_set(package.identifier, package.surfaces)
     return registry
+
+
+def project_cache(config: WorkbenchConfig) -> CatalogCache:
+    """The catalog cache of ``config``'s project (``.workbench/cache/`` beside its
+    pyproject.toml, or the user's cache directory when there is no project)."""
+    return CatalogCache(cache_dir(config.root, project=config.pyproject is not None))
 
 
 def discover_packages(config: WorkbenchConfig, *, installed: bool = True) -> Discovery:
@@ -73,14 +80,25 @@ def fixture_paths_for(
     return fixture_paths
 
 
-def assemble(config: WorkbenchConfig, discovery: Discovery, paths: Sequence[Path] = ()) -> Project:
-    """The catalog and registry of already-loaded packages."""
+def assemble(
+    config: WorkbenchConfig,
+    discovery: Discovery,
+    paths: Sequence[Path] = (),
+    *,
+    cache: CatalogCache | None = None,
+) -> Project:
+    """The catalog and registry of already-loaded packages.
+
+    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise
+    (``CatalogCache.disabled()`` parses everything).
+    """
     packages = discovery.packages
     catalog = build_catalog(
         fixture_paths_for(config, packages, paths),
         [package.manifest for package in packages],
         root=config.root,
         extra_problems=discovery.problems,
+        cache=cache if cache is not None else project_cache(config),
     )
     for identifier, origin in discovery.origins().items():
         tool = catalog.tools.get(identifier)
@@ -101,11 +119,13 @@ def open_project(
     *,
     config: WorkbenchConfig | None = None,
     installed: bool = True,
+    cache: CatalogCache | None = None,
 ) -> Project:
     """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs.
 
     ``installed=False`` is for the gates (check, audit, coverage, snapshots): they cover the
     project's own tools and only the plugins it names, never whatever else is installed.
+    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise.
     """
     config = config or load_config()
-    return assemble(config, discover_packages(config, installed=installed), paths)
+    return assemble(config, discover_packages(config, installed=installed), paths, cache=cache)

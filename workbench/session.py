@@ -110,8 +110,6 @@ def http_manifests(config: WorkbenchConfig) -> list[ToolManifest]:
 
 def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None) -> LiveSession:
     """Sources for every option; nothing is started yet."""
-    from workbench.sources.http_source import HttpToolSource
-
     config = config or load_config()
     workspace = (options.workspace or Path.cwd()).resolve()
     services = RuntimeServices.from_environment(workspace, limits=config.limits)
@@ -189,6 +187,8 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             )
     manifests = http_manifests(config)
     if manifests:
+        from workbench.sources.http_source import HttpToolSource  # Imports httpx.
+
         allow = [
             *options.allow_hosts,
             *[item for item in services.settings.get("web.allow", "").split(",") if item],

@@ -8,9 +8,6 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import fail_usage
-from workbench.core.call_state import Phase
-
-PHASE_NAMES = [phase.value for phase in Phase]
 
 
 @click.command()
@@ -51,6 +48,7 @@ def show(
     from rich.console import Console
 
     from workbench.config import bundled_fixtures_dir, load_config
+    from workbench.core.call_state import Phase
     from workbench.project import open_project
     from workbench.surfaces.card import card_renderable, portal_renderable
     from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, SurfaceContext
@@ -78,8 +76,9 @@ def show(
     if phase is None:
         chosen = script.phases[-1]
     else:
-        if phase not in PHASE_NAMES:
-            fail_usage(f"unknown phase {phase!r} (phases: {', '.join(PHASE_NAMES)})")
+        names = [known.value for known in Phase]
+        if phase not in names:
+            fail_usage(f"unknown phase {phase!r} (phases: {', '.join(names)})")
         chosen = Phase(phase)
         if chosen not in script.phases:
             fail_usage(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.manifest import ToolManifest
+from workbench.core.manifest import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "calculator"
 
@@ -58,5 +58,6 @@ MANIFEST = ToolManifest.model_validate(
                 },
             }
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 MAX_SKILL_CHARS = 40_000
 MAX_REFERENCE_CHARS = 30_000
 BUNDLED_SKILLS = Path(__file__).with_name("bundled")
@@ -52,6 +50,8 @@ def parse_skill_file(text: str) -> tuple[dict[str, object], str]:
     if text.startswith("---\n"):
         end = text.find("\n---", 4)
         if end != -1:
+            import yaml  # Deferred: a runtime that never reads a skill never loads PyYAML.
+
             try:
                 meta = yaml.safe_load(text[4:end]) or {}
             except yaml.YAMLError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.manifest import ToolManifest
+from workbench.core.manifest import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "skills"
 
@@ -67,5 +67,6 @@ MANIFEST = ToolManifest.model_validate(
                 },
             },
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )

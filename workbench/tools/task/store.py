@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
 
 STATUSES = ("todo", "running", "paused", "completed", "failed", "cancelled")
 SETTABLE_STATUSES = ("todo", "paused", "completed", "failed", "cancelled")
@@ -95,6 +97,8 @@ class TaskStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        import sqlite3  # Deferred: listing the tool (its manifest) needs no database.
+
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA foreign_keys = ON")

@@ -19,7 +19,6 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     The runtime (and httpx) is imported here, not at package import: the workbench lists
     tools long before it runs one.
     """
-    from workbench.net.ssrf import safe_client
     from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
     from workbench.tools.web_browsing.services import (
         HttpPageFetcher,
@@ -34,6 +33,8 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     if not online:
         latency = int(services.settings.get("web.offline_latency_ms", "0") or 0)
         return WebBrowsingRuntime(OfflineSearchService(), OfflinePageFetcher(latency_ms=latency))
+    from workbench.net.ssrf import safe_client  # Imports httpx: online runs only.
+
     allow = [item for item in services.settings.get("web.allow", "").split(",") if item]
     client = safe_client(allow=allow)
     cap = services.limits.max_body_bytes

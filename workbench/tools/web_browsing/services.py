@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
-
-import httpx
+from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.core.limits import LimitExceeded, Limits
-from workbench.net.ssrf import RequestRefused, read_capped
 from workbench.tools.web_browsing.extract import extract_readable
+
+if TYPE_CHECKING:
+    import httpx
 
 CORPUS_FILE = Path(__file__).with_name("corpus.json")
 ARCHIVE_MESSAGES = 320
@@ -313,6 +313,11 @@ class SearxngSearchService:
                     "example": "https://searx.example.org",
                 },
             )
+        # httpx is imported by the online services only: offline runs never load it.
+        import httpx
+
+        from workbench.net.ssrf import RequestRefused, read_capped
+
         params: dict[str, str] = {"q": query, "format": "json"}
         if categories:
             params["categories"] = ",".join(categories)
@@ -412,6 +417,10 @@ class HttpPageFetcher:
         self.max_bytes = max_bytes or Limits().max_body_bytes
 
     async def fetch(self, url: str) -> FetchedPage:
+        import httpx
+
+        from workbench.net.ssrf import RequestRefused, read_capped
+
         try:
             async with self.client.stream("GET", url) as response:
                 body, truncated = await read_capped(response, self.max_bytes)

@@ -1,0 +1,131 @@
+"""`workbench check` on a generated project of many fixture files, against PyYAML alone.
+
+Generates a project (pyproject.toml with ``[tool.workbench]``) holding the bundled fixtures
+plus generated files up to ``--files`` in all: copies of the bundled files under 15 KB (the
+calculator's and the task tool's), each with its own variant ids, so every file is checked
+against its tool's manifest. Then times, in fresh interpreters, alternating, in one run:
+
+- python: ``python -c pass`` (interpreter start, subtracted from the others);
+- pyyaml: reading every file of the project with ``yaml.CSafeLoader``;
+- check (cold): ``workbench check --no-audit`` with the catalog cache off;
+- check (warm): the same with the cache from the previous run.
+
+Prints medians of wall time minus interpreter start, and the ratios against PyYAML (goals:
+check under 1 s of its own work, within 3x of PyYAML).
+
+    python bench/check.py [--files 1000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SMALL_BYTES = 15_000
+
+PYYAML = """
+import sys
+from pathlib import Path
+import yaml
+for path in sorted(Path(sys.argv[1]).rglob("*.yaml")):
+    yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+"""
+CHECK = "from workbench.cli import main; main()"
+
+
+def generate(project: Path, files: int) -> int:
+    """Write the project; returns how many fixture files it holds."""
+    fixtures = project / "fixtures"
+    shutil.copytree(REPO / "fixtures", fixtures)
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "generated"\nversion = "0"\n\n'
+        '[tool.workbench]\nfixtures = ["fixtures"]\n',
+        encoding="utf-8",
+    )
+    templates = sorted(
+        path for path in fixtures.rglob("*.yaml") if path.stat().st_size < SMALL_BYTES
+    )
+    count = sum(1 for _ in fixtures.rglob("*.yaml"))
+    index = 0
+    while count < files:
+        template = templates[index % len(templates)]
+        text = template.read_text(encoding="utf-8")
+        # Variant ids are unique per tool API: give each copy its own.
+        text = re.sub(r"(?m)^((?:  )?- id: )(\S+)", rf"\g<1>\g<2>-copy{index}", text)
+        target = template.parent / "generated" / f"{template.stem}-{index:04d}.yaml"
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        count += 1
+        index += 1
+    # Out of the catalog cache's racy window, as files a user has not just saved.
+    old = time.time() - 3600
+    for path in fixtures.rglob("*.yaml"):
+        os.utime(path, (old, old))
+    return count
+
+
+def run_once(arguments: list[str], env: dict[str, str], cwd: Path) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, *arguments], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    elapsed = time.perf_counter() - started
+    if done.returncode not in (0, 1):  # 1: the check found problems (still a full run).
+        raise RuntimeError(f"{arguments} exit {done.returncode}: {done.stderr[-2000:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=5)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="workbench-check-") as scratch:
+        project = Path(scratch) / "project"
+        project.mkdir()
+        count = generate(project, options.files)
+        size = sum(path.stat().st_size for path in project.rglob("*.yaml"))
+        base = {key: value for key, value in os.environ.items() if not key.startswith("WORKBENCH")}
+        cold_env = {**base, "WORKBENCH_NO_CACHE": "1"}
+        warm_env = {**base, "WORKBENCH_CACHE_DIR": str(Path(scratch) / "cache")}
+        sides = {
+            "python -c pass": (["-c", "pass"], base),
+            "PyYAML CSafeLoader": (["-c", PYYAML, str(project / "fixtures")], base),
+            "check (no cache)": (["-c", CHECK, "check", "--no-audit"], cold_env),
+            "check (warm cache)": (["-c", CHECK, "check", "--no-audit"], warm_env),
+        }
+        for arguments, env in sides.values():  # Warm the file cache, and the catalog cache.
+            run_once(arguments, env, project)
+        times: dict[str, list[float]] = {name: [] for name in sides}
+        for _ in range(options.runs):
+            for name, (arguments, env) in sides.items():
+                times[name].append(run_once(arguments, env, project))
+    start = statistics.median(times["python -c pass"])
+    print(
+        f"{count} fixture files ({size / 1e6:.1f} MB), {options.runs} runs each, alternating; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(f"{'interpreter start':<22} median {start * 1000:6.0f} ms")
+    own = {}
+    for name in ("PyYAML CSafeLoader", "check (no cache)", "check (warm cache)"):
+        own[name] = statistics.median(times[name]) - start
+        print(f"{name:<22} median {own[name] * 1000:6.0f} ms beyond interpreter start")
+    pyyaml = own["PyYAML CSafeLoader"]
+    for name in ("check (no cache)", "check (warm cache)"):
+        print(
+            f"ratio {name} / PyYAML: {own[name] / pyyaml:.2f}   "
+            f"(goals: <= 3, and under 1000 ms: {own[name] * 1000:.0f} ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()
