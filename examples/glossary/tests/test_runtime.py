@@ -29,6 +29,7 @@ def _variants() -> list[tuple[str, dict[str, Any]]]:
 async def test_fixture_result_is_what_the_runtime_returns(
     api: str, variant: dict[str, Any]
 ) -> None:
+    assert PACKAGE.create_runtime is not None
     runtime = PACKAGE.create_runtime(RuntimeServices())
     result = await runtime.invoke(api, variant["args"])
     expected = {key: value for key, value in variant["result"].items() if key != "after_ms"}
