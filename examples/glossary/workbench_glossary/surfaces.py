@@ -46,9 +46,12 @@ def define_inspector(ctx: SurfaceContext) -> RenderableType:
         name = str(state.get("term", ""))
         if not state["found"]:
             suffix = kit.text("(not in the glossary)", ctx.palette.muted)
-        elif not isinstance(asked, str) or " ".join(asked.split()).casefold() != name.casefold():
-            # An alias or another spelling: say which entry it led to.
-            suffix = kit.text(f"({name})", ctx.palette.muted)
+        elif isinstance(asked, str) and " ".join(asked.split()).casefold() != name.casefold():
+            # An alias led to another entry: name it, when it fits beside the term (a cut
+            # name would crowd out the term the model asked for; the Render names it anyway).
+            line = f"Looked up: “{asked}” ({name})"
+            if Text(line).cell_len <= ctx.inner_width:
+                suffix = kit.text(f"({name})", ctx.palette.muted)
     return kit.status_line(
         ctx,
         "Looking up",
@@ -65,7 +68,7 @@ def define_placeholder(ctx: SurfaceContext) -> RenderableType:
     width = max(8, ctx.inner_width)
     rows: list[RenderableType] = [kit.skeleton_bar(min(24, width // 3), palette)]
     rows.extend(kit.skeleton_lines([width - 4, width // 2][:DEFINITION_ROWS], palette))
-    rows.append(kit.text(f"{kit.spinner(ctx.frame)} looking it up", f"italic {palette.muted}"))
+    rows.append(kit.text("looking it up…", f"italic {palette.muted}"))
     return Group(*rows)
 
 
@@ -138,7 +141,7 @@ def search_placeholder(ctx: SurfaceContext) -> RenderableType:
     rows: list[RenderableType] = [
         kit.join(("• ", palette.muted), name, "  ", gist) for _ in range(count)
     ]
-    rows.append(kit.text(f"{kit.spinner(ctx.frame)} searching", f"italic {palette.muted}"))
+    rows.append(kit.text("searching the glossary…", f"italic {palette.muted}"))
     return Group(*rows)
 
 
