@@ -12,6 +12,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,13 @@ from workbench.cli import main
 from workbench.config import load_config
 from workbench.project import open_project
 from workbench.surfaces.registry import SurfaceKind
-from workbench.tools.discovery import ENTRY_POINT_GROUP, plugin_entry_points
+from workbench.tools import discovery
+from workbench.tools.discovery import (
+    ENTRY_POINT_GROUP,
+    NO_PLUGINS_ENV,
+    discover,
+    plugin_entry_points,
+)
 
 PLUGIN = """\
 from pathlib import Path
@@ -93,10 +100,24 @@ def install(
 
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A folder on sys.path to install distributions into; their modules are forgotten after."""
+    """A folder on sys.path to install distributions into; their modules are forgotten after.
+
+    Installed plugins load again (the suite turns them off), but only this folder's: a tool
+    package installed in the test environment itself is no part of these tests."""
     folder = tmp_path / "site"
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delenv(NO_PLUGINS_ENV, raising=False)
+    monkeypatch.setattr(
+        discovery,
+        "entry_points",
+        lambda **selection: [
+            entry
+            for entry in entry_points(**selection)
+            if entry.dist is not None
+            and Path(str(entry.dist.locate_file(""))).resolve().is_relative_to(folder.resolve())
+        ],
+    )
     before = set(sys.modules)
     path = list(sys.path)
     yield folder
@@ -236,3 +257,15 @@ def test_a_project_module_loads_from_the_project_folder_without_install(
         assert set(open_project().catalog.tools) == {"local-h"}
     finally:
         sys.modules.pop("local_tool_h", None)
+
+
+def test_no_plugins_env_turns_off_installed_plugins_but_not_named_ones(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install(site, "acme_notes_e")
+    monkeypatch.setenv(NO_PLUGINS_ENV, "1")
+    assert not discover(bundled=False, plugins=True).found
+    named = discover(bundled=False, plugins=["notes"])
+    assert [found.package.identifier for found in named.found] == ["acme-notes"]
+    monkeypatch.setenv(NO_PLUGINS_ENV, "0")
+    assert [found.package.identifier for found in discover(bundled=False).found] == ["acme-notes"]

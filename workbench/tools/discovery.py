@@ -13,6 +13,7 @@ which the TUI does in a worker thread.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import sysconfig
 import traceback
@@ -39,6 +40,11 @@ BUNDLED_TOOL_MODULES: tuple[str, ...] = (
     "workbench.tools.task",
     "workbench.tools.skills",
 )
+
+NO_PLUGINS_ENV = "WORKBENCH_NO_PLUGINS"
+"""Set (to anything but ``""`` or ``0``), installed tool packages are not loaded unless named:
+``plugins = true`` then means none, like ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``. Workbench's own
+test suite sets it, so what happens to be installed in its environment cannot change it."""
 
 OriginKind = Literal["bundled", "config", "plugin", "option"]
 
@@ -221,7 +227,10 @@ def discover(
     name; a named one that is not installed is a problem. ``exclude`` drops entry points by
     name and packages by tool identifier. A package offered twice (a project that lists its
     own installed package in ``tools`` too) is kept once, with its first origin.
+    :data:`NO_PLUGINS_ENV` turns ``plugins=True`` into ``False``.
     """
+    if plugins is True and os.environ.get(NO_PLUGINS_ENV, "") not in ("", "0"):
+        plugins = False
     add_python_paths(python_paths)
     excluded = set(exclude)
     discovery = Discovery()
