@@ -13,8 +13,6 @@ from workbench.api import Group, RenderableType, SurfaceContext, SurfaceSet, Tex
 
 SEARCH_ROWS = 8
 """Terms the search Render lists before its "showing N of M" note."""
-DEFINITION_ROWS = 2
-"""Skeleton rows of a definition while ``define`` runs: a typical one's length at 80 columns."""
 
 
 def _state(ctx: SurfaceContext) -> dict[str, Any]:
@@ -67,7 +65,8 @@ def define_placeholder(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     width = max(8, ctx.inner_width)
     rows: list[RenderableType] = [kit.skeleton_bar(min(24, width // 3), palette)]
-    rows.extend(kit.skeleton_lines([width - 4, width // 2][:DEFINITION_ROWS], palette))
+    # Two lines of definition: a typical entry's at 80 columns, so the card barely moves.
+    rows.extend(kit.skeleton_lines([width - 4, width // 2], palette))
     rows.append(kit.text("looking it up…", f"italic {palette.muted}"))
     return Group(*rows)
 
@@ -95,10 +94,11 @@ def define_render(ctx: SurfaceContext) -> RenderableType | None:
                 kit.text("search finds the terms that mention it", f"italic {palette.muted}")
             )
         return Group(*rows)
-    heading = kit.join((str(state.get("term", "")), f"bold {palette.accent}"))
-    aliases = [str(alias) for alias in state.get("aliases", [])]
-    if aliases:
-        heading.append(f"  also {', '.join(aliases)}", style=palette.muted)
+    aliases = ", ".join(str(alias) for alias in state.get("aliases", []))
+    heading = kit.join(
+        (str(state.get("term", "")), f"bold {palette.accent}"),
+        (f"  also {aliases}", palette.muted) if aliases else None,
+    )
     definition = str(state.get("definition", ""))
     length = state.get("length")
     total = length if isinstance(length, int) else len(definition)
@@ -169,11 +169,11 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
     column = min(widest, max(8, ctx.inner_width // 3))
     rows: list[RenderableType] = []
     for name, item in zip(names, shown, strict=True):
-        name = kit.shorten(name, column)
+        short = kit.shorten(name, column)
         line = kit.join(
             ("• ", palette.muted),
-            (name, f"bold {palette.accent}"),
-            (" " * (column - Text(name).cell_len + 2), ""),
+            (short, f"bold {palette.accent}"),
+            (" " * (column - Text(short).cell_len + 2), ""),
             (str(item.get("summary", "")), ""),
         )
         line.no_wrap = True
