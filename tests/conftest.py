@@ -26,6 +26,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if "WORKBENCH_CACHE_DIR" not in os.environ:
         _OWN_CACHE.append(tempfile.mkdtemp(prefix="workbench-test-cache-"))
         os.environ["WORKBENCH_CACHE_DIR"] = _OWN_CACHE[0]
+    # The suite tests Workbench, not the tool packages installed beside it (examples/glossary
+    # once CI or an author installed it): installed plugins load only where a test asks.
+    os.environ.setdefault("WORKBENCH_NO_PLUGINS", "1")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -19,7 +19,7 @@ from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSo
 from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
 
@@ -62,6 +62,8 @@ class LiveSession:
     problems: list[str] = field(default_factory=list)
     timeout_s: float | None = None
     extend_on_progress_s: float | None = None
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(source name, tool identifier) -> where the in-process package came from, in words."""
 
     @property
     def secrets(self) -> list[str]:
@@ -83,8 +85,11 @@ class LiveSession:
 
     @property
     def fixture_dir(self) -> Path:
-        """Where recorded calls are saved: the project's first fixture directory."""
-        return self.config.fixture_dirs[0]
+        """Where recorded calls are saved: the project's first fixture directory (``fixtures/``
+        when it lists none: its tool packages ship their own)."""
+        if self.config.fixture_dirs:
+            return self.config.fixture_dirs[0]
+        return self.config.root / "fixtures"
 
 
 def _skills_package(root: Path) -> ToolPackage:
@@ -148,18 +153,24 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     registry = SurfaceRegistry()
     problems: list[str] = []
 
-    packages: list[ToolPackage] = []
-    if options.include_bundled and config.include_bundled:
-        packages.extend(bundled_packages())
-    module_packages, module_problems = load_tool_modules(
-        [*config.tool_modules, *options.tool_modules]
+    discovery = discover(
+        bundled=options.include_bundled and config.include_bundled,
+        config_specs=config.tool_modules,
+        option_specs=options.tool_modules,
+        plugins=config.plugins,
+        exclude=config.exclude,
+        python_paths=config.python_paths,
+        config_file=str(config.pyproject or "pyproject.toml"),
     )
-    problems.extend(problem.format() for problem in module_problems)
-    packages.extend(module_packages)
+    problems.extend(problem.format() for problem in discovery.problems)
+    packages: list[ToolPackage] = discovery.packages
+    origin_of = {id(found.package): found.origin.describe() for found in discovery.found}
     for skills_root in options.skills:
         if not Path(skills_root).is_dir():
             raise SetupError(f"--skills {skills_root}: not a directory")
-        packages.append(_skills_package(Path(skills_root)))
+        skills_package = _skills_package(Path(skills_root))
+        packages.append(skills_package)
+        origin_of[id(skills_package)] = f"--skills {skills_root}"
     for package in packages:
         registry.register_set(package.identifier, package.surfaces)
     # A source holds one package per identifier: a package named like an earlier one (a
@@ -179,8 +190,12 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             group = []
             groups.append(group)
         group.append(package)
+    origins: dict[tuple[str, str], str] = {}
     for group in groups:
-        manager.add(PythonToolSource("python", group, services))
+        source = PythonToolSource("python", group, services)
+        manager.add(source)
+        for package in group:
+            origins[(source.name, package.identifier)] = origin_of[id(package)]
 
     if options.include_demo:
         from workbench.sources.demo_server import build_server
@@ -223,4 +238,5 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         problems=problems,
         timeout_s=options.timeout_s,
         extend_on_progress_s=options.extend_on_progress_s,
+        origins=origins,
     )

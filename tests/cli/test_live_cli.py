@@ -355,8 +355,10 @@ def test_tools_lists_sources_tools_and_apis(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "[ready] python"
-    assert "    calculator" in lines and "      .calculate" in lines
+    assert "    calculator — bundled with Workbench (workbench.tools.calculator)" in lines
+    assert "      .calculate" in lines
     assert "[ready] demo — 14 tools over in-process" in lines
+    assert "    demo — MCP server demo" in lines
     assert "      .delete_file" in lines
     assert "conflict" not in result.output
 
@@ -430,8 +432,11 @@ def test_tools_shows_conflicts(runner: CliRunner, calculator_skills: Path) -> No
     result = runner.invoke(main, ["tools", "--skills", str(calculator_skills)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "    calculator  ⚠ conflict: also in python-2" in lines
-    assert "    calculator  ⚠ conflict: also in python" in lines
+    assert (
+        "    calculator — bundled with Workbench (workbench.tools.calculator)"
+        "  ⚠ conflict: also in python-2"
+    ) in lines
+    assert f"    calculator — --skills {calculator_skills}  ⚠ conflict: also in python" in lines
     assert "[ready] python-2" in lines
     assert result.stderr.strip() == "1 name conflict(s): address them as SOURCE/TOOL.API"
     listing = json.loads(

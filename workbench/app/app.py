@@ -48,6 +48,7 @@ class WorkbenchApp(App[None]):
         animate: bool = True,
         select: str | None = None,
         screenshot_dir: Path | None = None,
+        watch: bool = False,
     ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
@@ -58,9 +59,13 @@ class WorkbenchApp(App[None]):
         """A ``FILE#VARIANT`` to open on (the fixture screen)."""
         self.screenshot_dir = screenshot_dir
         """Where screenshots go; ``None``: the working directory."""
+        self.reload_on_save = watch
+        """``workbench dev``: reload tools and fixtures as their files are saved."""
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
+        elif watch:
+            self.sub_title = "tool UI surfaces · reloading on save"
 
     def on_mount(self) -> None:
         if self.review is not None:
@@ -73,7 +78,12 @@ class WorkbenchApp(App[None]):
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
             self.push_screen(
-                FixtureScreen(self._load_project, animate=self.animated, select=self.select)
+                FixtureScreen(
+                    self._load_project,
+                    animate=self.animated,
+                    select=self.select,
+                    watch=self.reload_on_save,
+                )
             )
 
     def action_toggle_theme(self) -> None:

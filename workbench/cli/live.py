@@ -182,6 +182,15 @@ def live(no_demo: bool, approval: str, **options: Any) -> None:
     WorkbenchApp(live_session=session, screenshot_dir=session.config.screenshot_dir).run()
 
 
+def _origin(session: Any, entry: Any) -> str:
+    """Where a listed tool came from: its package's origin, or the source that offers it."""
+    origin = session.origins.get((entry.source.name, entry.tool))
+    if origin is not None:
+        return str(origin)
+    kinds = {"mcp": "MCP server", "http": "HTTP tools of the manifest files"}
+    return f"{kinds.get(entry.source.kind, entry.source.kind)} {entry.source.name}"
+
+
 def _parse_args(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
@@ -362,11 +371,13 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
                 {
                     "source": entry.source.name,
                     "tool": entry.tool,
+                    "origin": _origin(session, entry),
                     "apis": [api.name for api in entry.manifest.api],
                 }
                 for entry in entries
             ],
             "conflicts": conflicts,
+            "problems": session.problems,
         }
         echo_json(listing)
         return
@@ -382,8 +393,11 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
                     if entry.tool in conflicts
                     else ""
                 )
-                echo(f"    {entry.tool}{flag}")
+                echo(f"    {entry.tool} — {_origin(session, entry)}{flag}")
                 for api in entry.manifest.api:
                     echo(f"      .{api.name}")
+    for problem in session.problems:
+        # Tool packages that did not load (a broken plugin, a bad --tools spec).
+        echo(f"⚠ {problem}")
     if conflicts:
         echo(f"{len(conflicts)} name conflict(s): address them as SOURCE/TOOL.API", err=True)

@@ -54,7 +54,7 @@ def snapshot(
     if report_path is not None:
         check_report_path(report_path)
     config = load_config()
-    project = open_project(config=config)
+    project = open_project(config=config, installed=False)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:

@@ -66,6 +66,8 @@ class DynamicAudit(BaseModel):
 
 
 class DynamicIntervention(BaseModel):
+    """``{"dynamic": {...}}``: the policy comes from a named audit of each call's arguments."""
+
     model_config = _CAMEL
 
     dynamic: DynamicAudit
@@ -75,6 +77,8 @@ HumanIntervention = InterventionPolicy | list[InterventionRule] | DynamicInterve
 
 
 class ToolMeta(BaseModel):
+    """How a tool presents itself: title, emoji and a one-line description."""
+
     model_config = _CAMEL
 
     title: str = Field(min_length=1)

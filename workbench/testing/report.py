@@ -80,11 +80,14 @@ def run_snapshots(
     update: bool = False,
     select: str | None = None,
     on_progress: Callable[[SnapshotCase], None] | None = None,
+    prune: bool = True,
 ) -> SnapshotRun:
     """Render every case and compare it with ``root``; with ``update`` rewrite and prune.
 
     ``select`` is the ``-k`` text the cases were chosen by: only snapshot files whose id
-    contains it can be unused (a filtered run says nothing about the others).
+    contains it can be unused (a filtered run says nothing about the others). ``prune=False``
+    leaves files no case wrote alone (``workbench new`` records one tool's snapshots beside
+    the others').
     """
     run = SnapshotRun()
     expected_files: set[Path] = set()
@@ -111,7 +114,7 @@ def run_snapshots(
         )
         if on_progress is not None:
             on_progress(case)
-    if root.is_dir():
+    if prune and root.is_dir():
         for path in sorted(root.rglob("*")):
             if path.suffix not in (".txt", ".svg") or path in expected_files or not path.is_file():
                 continue
