@@ -54,7 +54,10 @@ def cursor_row(screen: pyte.Screen, columns: range = range(0, 36)) -> str | None
     for row in range(screen.lines):
         cells = screen.buffer[row]
         if any(cells[column].bg == CURSOR_BACKGROUND for column in columns):
-            return "".join(cells[column].data for column in columns).strip()
+            text = "".join(cells[column].data for column in columns)
+            # Only the tree's own cells: the card beside a narrow sidebar changes its border
+            # characters as it redraws, which is not a cursor move.
+            return text.split("▕", 1)[0].strip()
     return None
 
 
