@@ -136,7 +136,9 @@ class ToolTree(Tree[NodeData]):
                 for ref in refs:
                     broken = ref.variant.id in ref.fixture.broken_variants
                     # Loaded but with bad args: it replays, marked so nobody trusts it as is.
-                    label = Text("✗ ", style="bold red") if broken else Text()
+                    label = Text()
+                    if broken:
+                        label.append("✗ ", style="bold red")
                     label.append(ref.variant.id)
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
@@ -149,7 +151,8 @@ class ToolTree(Tree[NodeData]):
             for label_text, line in fixture.broken_variants.items():
                 if label_text in loaded or not self._matches(api.tool, api.name, label_text):
                     continue
-                label = Text("✗ ", style="bold red")
+                label = Text()
+                label.append("✗ ", style="bold red")
                 label.append(label_text, style="strike")
                 label.append(f"  line {line}", style="dim italic")
                 api_node.add_leaf(label, data=("broken", str(fixture.path), str(line)))
