@@ -1,12 +1,21 @@
-"""Settings every test process shares."""
+"""Settings every test process shares, and a small reviewed project: every kind of case a
+review shows — unchanged and accepted, changed since accepted, rejected with a note, and a
+variant whose label tries to be HTML."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
+import textwrap
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from workbench.cli import main
+from workbench.review.decisions import make_decision, record_decisions
 
 _OWN_CACHE: list[str] = []
 
@@ -17,9 +26,70 @@ def pytest_configure(config: pytest.Config) -> None:
     if "WORKBENCH_CACHE_DIR" not in os.environ:
         _OWN_CACHE.append(tempfile.mkdtemp(prefix="workbench-test-cache-"))
         os.environ["WORKBENCH_CACHE_DIR"] = _OWN_CACHE[0]
+    # The suite tests Workbench, not the tool packages installed beside it (examples/glossary
+    # once CI or an author installed it): installed plugins load only where a test asks.
+    os.environ.setdefault("WORKBENCH_NO_PLUGINS", "1")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     for folder in _OWN_CACHE:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop("WORKBENCH_CACHE_DIR", None)
+
+
+FIXTURE = textwrap.dedent(
+    """\
+    tool: calculator
+    api: calculate
+    variants:
+      - id: add
+        label: Adds
+        kind: typical
+        args: {expression: "1 + 1"}
+        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
+      - id: hostile
+        label: "<img src=x onerror=alert(1)> & </article>"
+        kind: error
+        args: {expression: "1/0"}
+        result:
+          success: false
+          content: "division by zero"
+          state: {column: 3, stage: evaluate}
+          error: {type: DivisionByZero, message: division by zero}
+    waivers:
+      - {kind: empty, reason: "a sum is never empty"}
+    """
+)
+
+
+def invoke(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+@pytest.fixture
+def reviewed_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Baseline accepted; then ``add`` changes (its ending: 4 cases to review) and one
+    ``hostile`` case is rejected."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
+        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
+    )
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WORKBENCH_REVIEWER", "Ann <Lee>")
+    invoke("review", "--accept-all", "--note", "baseline")
+    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE.replace('value: "2"', 'value: "3"'))
+    cases = json.loads(invoke("review", "--check", "--format", "json"))["cases"]
+    [target] = [case for case in cases if case["id"].endswith("hostile/failed-60-light")]
+    record_decisions(
+        tmp_path / "snaps" / "reviews.yaml",
+        [
+            make_decision(
+                target["id"], "rejected", target["hash"], "Bo", "<script>alert(2)</script> red"
+            )
+        ],
+    )
+    return tmp_path

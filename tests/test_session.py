@@ -85,10 +85,11 @@ def test_bad_options_are_setup_errors(tmp_path: Path) -> None:
 
 def test_a_broken_tool_module_is_a_problem_not_an_error() -> None:
     session = build_session(LiveOptions(tool_modules=["no_such_module_for_workbench_tests"]))
-    assert (
-        len(session.problems) == 1
-        and "cannot load tool package: ModuleNotFoundError" in session.problems[0]
-    )
+    assert session.problems == [
+        "no_such_module_for_workbench_tests: cannot load tool package "
+        "no_such_module_for_workbench_tests (--tools no_such_module_for_workbench_tests): "
+        "ModuleNotFoundError: No module named 'no_such_module_for_workbench_tests'"
+    ]
     assert [source.name for source in session.manager.sources] == ["python"]
 
 

@@ -5,9 +5,13 @@
 fixtures = ["fixtures"]            # fixture directories, relative to pyproject.toml
 tools = ["my_package.tools:PACKAGE"]   # tool packages (module or module:attribute)
 snapshots = "snapshots"            # where the snapshot suite writes
+reviews = "snapshots/reviews.yaml" # review decisions (default: reviews.yaml in snapshots)
 include_bundled = false            # also load Workbench's own reference tools
 recordings = "recordings"          # where the live TUI saves recorded calls (checked too)
 screenshots = "."                  # where the TUI saves screenshots
+plugins = true                     # installed tool packages (entry points), or a list of names
+exclude = ["some-tool"]            # tools or entry points to leave out, whatever their origin
+pythonpath = ["."]                 # where the tools modules are imported from (default: here)
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
 max_message_bytes = "16MiB"
@@ -74,6 +78,8 @@ class WorkbenchTable(BaseModel):
     fixtures: Strings = Field(default_factory=lambda: ["fixtures"])
     tools: Strings = Field(default_factory=list)
     snapshots: str = "snapshots"
+    reviews: str | None = None
+    """The review decisions file; default ``reviews.yaml`` in the snapshot directory."""
     include_bundled: bool | None = None
     """Unset: load the bundled tools only when the fixture directories include theirs."""
     recordings: str | None = None
@@ -83,6 +89,14 @@ class WorkbenchTable(BaseModel):
     """Where the TUI saves screenshots (default: the working directory)."""
     limits: dict[str, Any] | None = None
     """Size caps (:class:`~workbench.core.limits.Limits`), checked by ``Limits.overridden``."""
+    plugins: bool | Strings = True
+    """Tool packages installed packages declare under the ``workbench.tools`` entry-point group:
+    all of them (``true``), none, or the named entry points only."""
+    exclude: Strings = Field(default_factory=list)
+    """Tool identifiers or entry-point names to leave out, whatever their origin."""
+    pythonpath: Strings = Field(default_factory=lambda: ["."])
+    """Directories (relative to pyproject.toml) put first on ``sys.path`` before the ``tools``
+    modules are imported, so a project's own tool packages load without being installed."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +117,20 @@ class WorkbenchConfig:
     def recordings(self) -> Path:
         """The folder recorded calls are saved into (and loaded from, when it exists)."""
         return self.recordings_dir or (self.root / "recordings")
+
+    reviews: Path | None = None
+    """Set when ``[tool.workbench] reviews`` names the file; see :attr:`review_file`."""
+
+    @property
+    def review_file(self) -> Path:
+        """Where review decisions are kept: beside the snapshots they judge, by default."""
+        return self.reviews if self.reviews is not None else self.snapshot_dir / "reviews.yaml"
+
+    plugins: bool | tuple[str, ...] = True
+    """All installed tool packages, none, or the named entry points (``[tool.workbench]
+    plugins``); named ones count as the project's own in checks and snapshots."""
+    exclude: tuple[str, ...] = ()
+    python_paths: tuple[Path, ...] = ()
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -225,4 +253,8 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         limits=limits,
         recordings_dir=(root / settings.recordings).resolve() if settings.recordings else None,
         screenshot_dir=(root / settings.screenshots).resolve() if settings.screenshots else None,
+        reviews=(root / settings.reviews).resolve() if settings.reviews else None,
+        plugins=settings.plugins if isinstance(settings.plugins, bool) else tuple(settings.plugins),
+        exclude=tuple(settings.exclude),
+        python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
     )

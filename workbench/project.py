@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
 from workbench.fixtures.cache import CatalogCache, cache_dir
 from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.discovery import Discovery, FailedSpec, FoundPackage, discover
 from workbench.tools.package import ToolPackage
 
 
@@ -19,6 +19,12 @@ class Project:
     config: WorkbenchConfig
     catalog: Catalog
     registry: SurfaceRegistry
+    packages: list[FoundPackage] = field(default_factory=list)
+    """The tool packages loaded, each with where it came from."""
+    failed: list[FailedSpec] = field(default_factory=list)
+    """Tool modules that did not import (their problems are in the catalog too)."""
+    paths: tuple[Path, ...] = ()
+    """Fixture paths given instead of the configured ones (``--fixtures``), if any."""
 
 
 def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
@@ -39,41 +45,93 @@ def project_cache(config: WorkbenchConfig) -> CatalogCache:
     return CatalogCache(cache_dir(config.root, project=config.pyproject is not None))
 
 
-def open_project(
+def discover_packages(config: WorkbenchConfig, *, installed: bool = True) -> Discovery:
+    """The project's tool packages: bundled (if it includes them), its ``tools``, and installed
+    plugins — all of them with ``installed``, else only those ``plugins`` names."""
+    plugins = config.plugins if installed or not isinstance(config.plugins, bool) else False
+    return discover(
+        bundled=config.include_bundled,
+        config_specs=config.tool_modules,
+        plugins=plugins,
+        exclude=config.exclude,
+        python_paths=config.python_paths,
+        config_file=str(config.pyproject or "pyproject.toml"),
+    )
+
+
+def fixture_paths_for(
+    config: WorkbenchConfig, packages: Sequence[ToolPackage], paths: Sequence[Path] = ()
+) -> list[Path]:
+    """What the catalog reads: ``paths`` alone when given; else the configured fixture dirs,
+    the bundled fixtures (when the bundled tools are in) and the packages' own fixtures."""
+    if paths:
+        return list(paths)
+    bundled = [bundled_fixtures_dir()] if config.include_bundled else []
+    shipped = [package.fixtures for package in packages if package.fixtures is not None]
+    fixture_paths: list[Path] = []
+    seen: set[Path] = set()
+    for path in [*bundled, *config.fixture_dirs, *shipped]:
+        resolved = path.resolve()
+        # A configured directory that is missing is reported; a package's is only optional.
+        if resolved in seen or (path in shipped and not path.is_dir()):
+            continue
+        seen.add(resolved)
+        fixture_paths.append(path)
+    recordings = config.recordings
+    if recordings.is_dir() and not any(
+        recordings.resolve().is_relative_to(path.resolve()) for path in fixture_paths
+    ):
+        # Calls recorded in the live TUI are fixtures like any other: checked and shown.
+        fixture_paths.append(recordings)
+    return fixture_paths
+
+
+def assemble(
+    config: WorkbenchConfig,
+    discovery: Discovery,
     paths: Sequence[Path] = (),
     *,
-    config: WorkbenchConfig | None = None,
     cache: CatalogCache | None = None,
 ) -> Project:
-    """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs.
+    """The catalog and registry of already-loaded packages.
 
     Unchanged files come from the project's catalog cache unless ``cache`` says otherwise
     (``CatalogCache.disabled()`` parses everything).
     """
-    config = config or load_config()
-    packages = bundled_packages() if config.include_bundled else []
-    module_packages, problems = load_tool_modules(config.tool_modules)
-    packages.extend(module_packages)
-    fixture_paths: list[Path] = list(paths) or list(config.fixture_dirs)
-    if (
-        not paths
-        and config.include_bundled
-        and bundled_fixtures_dir().resolve() not in [p.resolve() for p in fixture_paths]
-    ):
-        fixture_paths.insert(0, bundled_fixtures_dir())
-    recordings = config.recordings
-    if (
-        not paths
-        and recordings.is_dir()
-        and not any(recordings.resolve().is_relative_to(p.resolve()) for p in fixture_paths)
-    ):
-        # Calls recorded in the live TUI are fixtures like any other: checked and shown.
-        fixture_paths.append(recordings)
+    packages = discovery.packages
     catalog = build_catalog(
-        fixture_paths,
+        fixture_paths_for(config, packages, paths),
         [package.manifest for package in packages],
         root=config.root,
-        extra_problems=problems,
+        extra_problems=discovery.problems,
         cache=cache if cache is not None else project_cache(config),
     )
-    return Project(config=config, catalog=catalog, registry=build_registry(packages))
+    for identifier, origin in discovery.origins().items():
+        tool = catalog.tools.get(identifier)
+        if tool is not None and tool.packaged:
+            tool.origin = origin.describe()
+    return Project(
+        config=config,
+        catalog=catalog,
+        registry=build_registry(packages),
+        packages=list(discovery.found),
+        failed=list(discovery.failed),
+        paths=tuple(paths),
+    )
+
+
+def open_project(
+    paths: Sequence[Path] = (),
+    *,
+    config: WorkbenchConfig | None = None,
+    installed: bool = True,
+    cache: CatalogCache | None = None,
+) -> Project:
+    """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs.
+
+    ``installed=False`` is for the gates (check, audit, coverage, snapshots): they cover the
+    project's own tools and only the plugins it names, never whatever else is installed.
+    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise.
+    """
+    config = config or load_config()
+    return assemble(config, discover_packages(config, installed=installed), paths, cache=cache)

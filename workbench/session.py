@@ -14,12 +14,12 @@ from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
-from workbench.sources.mcp_config import read_mcp_config
-from workbench.sources.mcp_source import McpServerSpec, McpSource
+from workbench.sources.mcp_config import expand_env, parse_header, read_mcp_config
+from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
-from workbench.tools import bundled_packages, load_tool_modules
+from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
 
@@ -44,6 +44,12 @@ class LiveOptions:
     """``--timeout``: the hard limit on every call (else the API's, else the global default)."""
     extend_on_progress_s: float | None = None
     """``--extend-on-progress``: progress restarts the timeout, up to this in all."""
+    roots: Sequence[Path] = ()
+    """``--root``: the roots MCP servers are told (default: the workspace)."""
+    log_level: str | None = DEFAULT_LOG_LEVEL
+    """``--log-level``: the level MCP servers are asked to log at (``logging/setLevel``)."""
+    headers: Sequence[str] = ()
+    """``--header 'Name: value'``: sent to every ``--mcp`` URL (``${VAR}`` from the environment)."""
 
 
 @dataclass
@@ -56,6 +62,17 @@ class LiveSession:
     problems: list[str] = field(default_factory=list)
     timeout_s: float | None = None
     extend_on_progress_s: float | None = None
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(source name, tool identifier) -> where the in-process package came from, in words."""
+
+    @property
+    def secrets(self) -> list[str]:
+        """Header values sent to MCP servers (tokens, cookies): never written into a fixture."""
+        values: list[str] = []
+        for source in self.manager.sources:
+            if isinstance(source, McpSource):
+                values.extend(value for value in source.spec.headers.values() if value)
+        return values
 
     def call_timeout(self, args: dict[str, Any], api: ToolApi | None) -> CallTimeout:
         """The deadline of one call with ``args`` to ``api`` under this session's options."""
@@ -68,8 +85,11 @@ class LiveSession:
 
     @property
     def fixture_dir(self) -> Path:
-        """Where recorded calls are saved: the project's first fixture directory."""
-        return self.config.fixture_dirs[0]
+        """Where recorded calls are saved: the project's first fixture directory (``fixtures/``
+        when it lists none: its tool packages ship their own)."""
+        if self.config.fixture_dirs:
+            return self.config.fixture_dirs[0]
+        return self.config.root / "fixtures"
 
 
 def _skills_package(root: Path) -> ToolPackage:
@@ -107,23 +127,50 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     """Sources for every option; nothing is started yet."""
     config = config or load_config()
     workspace = (options.workspace or Path.cwd()).resolve()
+    roots = [Path(root).resolve() for root in options.roots] or [workspace]
+    for root in roots:
+        if not root.is_dir():
+            raise SetupError(f"--root {root}: not a directory")
+    headers: dict[str, str] = {}
+    for header in options.headers:
+        try:
+            name, value = parse_header(header)
+            headers[name] = expand_env(value, where=f"--header {name}")
+        except ValueError as error:
+            raise SetupError(str(error)) from None
+
+    def mcp_source(spec: McpServerSpec, *, limits: Any = None) -> McpSource:
+        return McpSource(
+            spec,
+            handshake_timeout_s=options.handshake_timeout_s,
+            limits=limits,
+            roots=roots,
+            log_level=options.log_level,
+        )
+
     services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
     registry = SurfaceRegistry()
     problems: list[str] = []
 
-    packages: list[ToolPackage] = []
-    if options.include_bundled and config.include_bundled:
-        packages.extend(bundled_packages())
-    module_packages, module_problems = load_tool_modules(
-        [*config.tool_modules, *options.tool_modules]
+    discovery = discover(
+        bundled=options.include_bundled and config.include_bundled,
+        config_specs=config.tool_modules,
+        option_specs=options.tool_modules,
+        plugins=config.plugins,
+        exclude=config.exclude,
+        python_paths=config.python_paths,
+        config_file=str(config.pyproject or "pyproject.toml"),
     )
-    problems.extend(problem.format() for problem in module_problems)
-    packages.extend(module_packages)
+    problems.extend(problem.format() for problem in discovery.problems)
+    packages: list[ToolPackage] = discovery.packages
+    origin_of = {id(found.package): found.origin.describe() for found in discovery.found}
     for skills_root in options.skills:
         if not Path(skills_root).is_dir():
             raise SetupError(f"--skills {skills_root}: not a directory")
-        packages.append(_skills_package(Path(skills_root)))
+        skills_package = _skills_package(Path(skills_root))
+        packages.append(skills_package)
+        origin_of[id(skills_package)] = f"--skills {skills_root}"
     for package in packages:
         registry.register_set(package.identifier, package.surfaces)
     # A source holds one package per identifier: a package named like an earlier one (a
@@ -143,33 +190,30 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             group = []
             groups.append(group)
         group.append(package)
+    origins: dict[tuple[str, str], str] = {}
     for group in groups:
-        manager.add(PythonToolSource("python", group, services))
+        source = PythonToolSource("python", group, services)
+        manager.add(source)
+        for package in group:
+            origins[(source.name, package.identifier)] = origin_of[id(package)]
 
     if options.include_demo:
         from workbench.sources.demo_server import build_server
 
-        manager.add(
-            McpSource(
-                McpServerSpec(name="demo", server=build_server()),
-                handshake_timeout_s=options.handshake_timeout_s,
-            )
-        )
+        # In-process, only the legacy handshake has a back-channel for the demo's elicitation
+        # and sampling (the modern in-process path raises NoBackChannelError).
+        manager.add(mcp_source(McpServerSpec(name="demo", server=build_server(), mode="legacy")))
     for value in options.mcp:
         try:
             spec = McpServerSpec.from_argument(value)
         except ValueError as error:
             raise SetupError(str(error)) from None
-        manager.add(
-            McpSource(spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits)
-        )
+        if spec.url:
+            spec.headers.update(headers)
+        manager.add(mcp_source(spec, limits=config.limits))
     for path in options.config_files:
         for spec in read_mcp_config(Path(path)):
-            manager.add(
-                McpSource(
-                    spec, handshake_timeout_s=options.handshake_timeout_s, limits=config.limits
-                )
-            )
+            manager.add(mcp_source(spec, limits=config.limits))
     manifests = http_manifests(config)
     if manifests:
         from workbench.sources.http_source import HttpToolSource  # Imports httpx.
@@ -194,4 +238,5 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         problems=problems,
         timeout_s=options.timeout_s,
         extend_on_progress_s=options.extend_on_progress_s,
+        origins=origins,
     )

@@ -66,6 +66,7 @@ def audit(
     *,
     rule: str | None = None,
     audit_waivers: list[dict[str, Any]] | None = None,
+    manifest: ToolManifest = MANIFEST,
 ) -> list[Finding]:
     """The open findings of ``rule`` (or every rule) for ``variants`` drawn by ``surfaces``."""
     folder = tmp_path / "fixtures"
@@ -74,7 +75,7 @@ def audit(
     if audit_waivers:
         document["audit_waivers"] = audit_waivers
     (folder / "lookup.yaml").write_text(yaml.safe_dump(document, allow_unicode=True))
-    package = ToolPackage(manifest=MANIFEST, surfaces=surfaces)
+    package = ToolPackage(manifest=manifest, surfaces=surfaces)
     catalog = build_catalog([folder], [package.manifest])
     assert not [problem for problem in catalog.problems if problem.severity == "error"], [
         problem.format() for problem in catalog.problems

@@ -8,6 +8,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tests.audit.helpers import audit, messages, variant
+from workbench.core.manifest import ToolUi
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.registry import SurfaceSet
@@ -418,3 +419,27 @@ def test_a_tools_own_output_is_quoted_not_judged(tmp_path: Path) -> None:
 
     quoting = variant(content="1 files changed, 2 insertion(s)")
     assert audit(tmp_path, surfaces(render=render), [quoting], rule="plurals") == []
+
+
+def test_an_app_ui_tool_without_a_text_fallback_is_caught(tmp_path: Path) -> None:
+    from tests.audit.helpers import MANIFEST
+
+    api = MANIFEST.api[0].model_copy(update={"ui": ToolUi(resource_uri="ui://demo/app.html")})
+    with_ui = MANIFEST.model_copy(update={"api": [api]})
+    structured_only = variant("structured", content='{"points": [1, 2]}', state={"points": [1, 2]})
+    images_only = variant(
+        "image",
+        content="[image: image/png, 70 bytes]",
+        state={"blocks": [{"type": "image", "mimeType": "image/png", "bytes": 70}]},
+    )
+    found = audit(
+        tmp_path,
+        SurfaceSet(),
+        [structured_only, images_only, variant("texty", content="3 points, rising")],
+        rule="app-ui-text-fallback",
+        manifest=with_ui,
+    )
+    assert [finding.key.label for finding in found] == ["done 120 dark", "done 120 dark"]
+    assert "has an app UI (ui://demo/app.html) but this result has no text" in found[0].problem
+    # The same results from a tool without a UI are fine: their text is the JSON they sent.
+    assert audit(tmp_path, SurfaceSet(), [structured_only], rule="app-ui-text-fallback") == []

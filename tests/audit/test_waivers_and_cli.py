@@ -181,7 +181,10 @@ def test_check_runs_the_audit_unless_asked_not_to(project: Path) -> None:
 def test_an_unknown_rule_is_a_usage_error(project: Path) -> None:
     result = CliRunner().invoke(main, ["audit", "--rule", "colour"])
     assert result.exit_code == 2
-    assert "workbench: error: no rule named 'colour' (rules: contrast," in result.stderr
+    assert (
+        "workbench: error: no rule named 'colour' (rules: app-ui-text-fallback, contrast,"
+        in result.stderr
+    )
 
 
 def test_the_bundled_fixtures_waive_no_finding() -> None:

@@ -355,8 +355,10 @@ def test_tools_lists_sources_tools_and_apis(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "[ready] python"
-    assert "    calculator" in lines and "      .calculate" in lines
-    assert "[ready] demo — 9 tools over in-process" in lines
+    assert "    calculator — bundled with Workbench (workbench.tools.calculator)" in lines
+    assert "      .calculate" in lines
+    assert "[ready] demo — 14 tools over in-process" in lines
+    assert "    demo — MCP server demo" in lines
     assert "      .delete_file" in lines
     assert "conflict" not in result.output
 
@@ -430,8 +432,11 @@ def test_tools_shows_conflicts(runner: CliRunner, calculator_skills: Path) -> No
     result = runner.invoke(main, ["tools", "--skills", str(calculator_skills)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "    calculator  ⚠ conflict: also in python-2" in lines
-    assert "    calculator  ⚠ conflict: also in python" in lines
+    assert (
+        "    calculator — bundled with Workbench (workbench.tools.calculator)"
+        "  ⚠ conflict: also in python-2"
+    ) in lines
+    assert f"    calculator — --skills {calculator_skills}  ⚠ conflict: also in python" in lines
     assert "[ready] python-2" in lines
     assert result.stderr.strip() == "1 name conflict(s): address them as SOURCE/TOOL.API"
     listing = json.loads(
@@ -533,7 +538,7 @@ def test_tools_lists_a_servers_malformed_tools_as_its_problems(runner: CliRunner
         "tool #2 'no_type' left out: inputSchema.type: Field required",
         "tool #4 'not_an_object' left out: inputSchema: Input should be a valid dictionary or "
         "instance of InputSchema",
-        "tool #15 left out: name: Field required",
+        "tool #16 left out: name: Field required",
     ]
     apis = next(tool["apis"] for tool in listing["tools"] if tool["tool"] == "faulty")
     assert "echo" in apis and "no_type" not in apis

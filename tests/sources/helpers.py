@@ -23,7 +23,7 @@ from workbench.core.reducer import reduce_all
 from workbench.core.result import ToolResult
 from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
-from workbench.sources.call_runner import LiveCall
+from workbench.sources.call_runner import InputGate, LiveCall
 from workbench.sources.mcp_source import McpServerSpec
 from workbench.surfaces.card import card_renderable
 from workbench.surfaces.context import SurfaceContext
@@ -110,6 +110,7 @@ def make_call(
     approval: ApprovalCheck | None = None,
     approval_gate: ApprovalGate | None = None,
     extend_on_progress_max_ms: int | None = None,
+    input_gate: InputGate | None = None,
 ) -> tuple[LiveCall, list[ev.CallEvent]]:
     events: list[ev.CallEvent] = []
     manifest = manifest if manifest is not None else source.get_tool(tool)
@@ -124,6 +125,7 @@ def make_call(
         approval=approval,
         approval_gate=approval_gate,
         extend_on_progress_max_ms=extend_on_progress_max_ms,
+        input_gate=input_gate,
     )
     return call, events
 

@@ -70,7 +70,7 @@ async def test_malformed_tools_are_left_out_as_problems_and_the_valid_ones_work(
     assert "left out: name: Field required" in problems
     assert "'deep_schema' left out: nested deeper than max_json_depth = 100" in problems
     assert faulty.status.detail == (
-        "12 tools over stdio; 4 malformed tool(s) left out (listed as problems)"
+        "13 tools over stdio; 4 malformed tool(s) left out (listed as problems)"
     )
     # The SDK re-lists tools when it meets a name it has not validated: that works too.
     result, _ = await timed(faulty, "echo", text="still callable")

@@ -29,6 +29,12 @@ DEMO_APIS = {
     "fail",
     "sleep",
     "delete_file",
+    # The rest of the conversation: elicitation, sampling, logging, an MCP App.
+    "ask_profile",
+    "sign_in",
+    "summarize",
+    "chatty",
+    "clock",
 }
 
 
@@ -49,7 +55,7 @@ async def invoke(source: McpSource, api: str, args: dict[str, Any] | None = None
 
 
 async def test_demo_server_is_one_tool_whose_apis_are_its_mcp_tools(demo: McpSource) -> None:
-    assert demo.status.detail == "9 tools over in-process"
+    assert demo.status.detail == "14 tools over in-process"
     [manifest] = demo.list_tools()
     assert manifest.identifier == "demo"
     assert manifest.type == "mcp"

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import select
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -60,12 +66,15 @@ def test_snapshot_update_then_pass_then_fail_with_a_report(project: Path) -> Non
     assert "FAILED calculator/calculate/add/done-60-dark" in failed.output
     assert "-│ = 2" in failed.output and "+│ = 3" in failed.output
     page = report.read_text()
-    assert (
-        "Changes" in page
-        and "expected" in page
-        and "actual" in page
-        and "data:image/svg+xml;base64," in page
-    )
+    # The review report: a page, and each picture a file beside it.
+    assert 'data-tags="changed to-review unreviewed"' in page
+    assert "committed snapshot (expected)" in page and "drawn now (actual)" in page
+    assert 'src="report_files/calculator/calculate/add/done-60-dark.committed.svg"' in page
+    assert "data:image" not in page
+    images = project / "report_files" / "calculator" / "calculate" / "add"
+    assert (images / "done-60-dark.committed.svg").read_text() != (
+        images / "done-60-dark.svg"
+    ).read_text()
 
 
 def test_unused_snapshots_are_reported_and_deleted_on_update(project: Path) -> None:
@@ -78,6 +87,81 @@ def test_unused_snapshots_are_reported_and_deleted_on_update(project: Path) -> N
     assert result.exit_code == 1 and "UNUSED" in result.output
     assert runner.invoke(main, ["snapshot", "--update"]).exit_code == 0
     assert not stray.exists()
+
+
+def test_a_filtered_run_calls_nothing_outside_the_filter_unused(project: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["snapshot", "--update"]).exit_code == 0
+    result = runner.invoke(main, ["snapshot", "-k", "done-60"])
+    assert result.exit_code == 0, result.output
+    assert "2 snapshots" in result.output and "0 unused" in result.output
+    # -k with --update rewrites and prunes only within the filter.
+    stray = project / "snaps" / "calculator" / "calculate" / "gone" / "done-60-dark.txt"
+    stray.parent.mkdir(parents=True)
+    stray.write_text("old")
+    assert "UNUSED" not in runner.invoke(main, ["snapshot", "-k", "add/done"]).output
+    filtered = runner.invoke(main, ["snapshot", "-k", "done-60", "--update"])
+    assert filtered.exit_code == 0 and "1 deleted" in filtered.output
+    assert not stray.exists()
+    assert runner.invoke(main, ["snapshot", "-k", "nothing-like-this"]).exit_code == 2
+
+
+def test_progress_is_plain_lines_in_a_log_and_a_bar_on_a_terminal(project: Path) -> None:
+    piped = subprocess.run(
+        [sys.executable, "-m", "workbench", "snapshot", "--update"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert "\r" not in piped.stderr
+    lines = piped.stderr.splitlines()
+    assert len(lines) == 10
+    for done, line in enumerate(lines, start=1):
+        assert re.fullmatch(rf"snapshots: {done}/10 \({done * 10}%\) \d+\.\d s", line), line
+    screen = run_in_terminal([sys.executable, "-m", "workbench", "snapshot"], columns=80)
+    # The bar is redrawn in place and fits the terminal: one line, no trail.
+    [bar] = [line for line in screen.splitlines() if line.startswith("snapshots  [")]
+    assert bar.startswith("snapshots  [##############################]  10/10  …")
+    assert len(bar) <= 80
+    assert "10 snapshots in" in screen
+
+
+def run_in_terminal(command: list[str], *, columns: int = 100, rows: int = 30) -> str:
+    """What a terminal shows after ``command`` ran in it (a pseudo-terminal read by pyte)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    import pyte
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    environment = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
+    process = subprocess.Popen(
+        command, stdin=follower, stdout=follower, stderr=follower, env=environment
+    )
+    os.close(follower)
+    screen = pyte.Screen(columns, rows)
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            stream.feed(chunk)
+        elif process.poll() is not None:
+            break
+    process.wait(timeout=10)
+    os.close(leader)
+    return "\n".join(line.rstrip() for line in screen.display)
 
 
 def test_coverage_reports_gaps_and_check_fails_on_them(project: Path) -> None:

@@ -15,6 +15,7 @@ from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.project import Project, open_project
 
 if TYPE_CHECKING:
+    from workbench.app.screens.review_screen import ReviewLoader
     from workbench.session import LiveSession
 
 DARK_THEME = "textual-dark"
@@ -43,30 +44,46 @@ class WorkbenchApp(App[None]):
         load_project: Callable[[], Project] | None = None,
         *,
         live_session: LiveSession | None = None,
+        review: ReviewLoader | None = None,
         animate: bool = True,
         select: str | None = None,
         screenshot_dir: Path | None = None,
+        watch: bool = False,
     ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
         self.live_session = live_session
+        self.review = review
         self.animated = animate
         self.select = select
         """A ``FILE#VARIANT`` to open on (the fixture screen)."""
         self.screenshot_dir = screenshot_dir
         """Where screenshots go; ``None``: the working directory."""
+        self.reload_on_save = watch
+        """``workbench dev``: reload tools and fixtures as their files are saved."""
         self.theme = DARK_THEME
         if live_session is not None:
             self.sub_title = "live calls"
+        elif watch:
+            self.sub_title = "tool UI surfaces · reloading on save"
 
     def on_mount(self) -> None:
-        if self.live_session is not None:
+        if self.review is not None:
+            from workbench.app.screens.review_screen import ReviewScreen
+
+            self.push_screen(ReviewScreen(self.review, animate=self.animated))
+        elif self.live_session is not None:
             from workbench.app.screens.live_screen import LiveScreen
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
             self.push_screen(
-                FixtureScreen(self._load_project, animate=self.animated, select=self.select)
+                FixtureScreen(
+                    self._load_project,
+                    animate=self.animated,
+                    select=self.select,
+                    watch=self.reload_on_save,
+                )
             )
 
     def action_toggle_theme(self) -> None:

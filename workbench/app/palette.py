@@ -15,6 +15,9 @@ from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, Palette
 
 _TEXT_ROLES = ("primary", "secondary", "accent", "success", "warning", "error", "muted")
 
+CASE_THEMES: dict[str, str] = {"dark": "textual-dark", "light": "textual-light"}
+"""The Textual theme a snapshot case's ``dark`` or ``light`` is drawn in."""
+
 
 def palette_for(theme: Theme | None) -> Palette:
     """A :class:`Palette` from ``theme``'s colours, each made to read on its background.

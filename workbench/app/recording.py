@@ -16,6 +16,7 @@ from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
 from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolManifest
+from workbench.core.redact import Redactor
 from workbench.fixtures.catalog import Catalog
 from workbench.fixtures.models import STANDARD_KINDS
 from workbench.fixtures.recorder import (
@@ -138,6 +139,7 @@ def save_recording(
     packaged: bool,
     catalog: Catalog | None,
     config: WorkbenchConfig,
+    redactor: Redactor | None = None,
 ) -> Saved:
     """Write the call into ``request.path``; give its tool's manifest the recorded API only.
 
@@ -146,7 +148,11 @@ def save_recording(
     already has for it gains the API if it lacks it, else one is written beside the fixture.
     """
     variant = variant_from_events(
-        events, variant_id=request.variant_id, label=request.label, kind=request.kind
+        events,
+        variant_id=request.variant_id,
+        label=request.label,
+        kind=request.kind,
+        redactor=redactor,
     )
     variant_id = save_variant(request.path, tool, api, variant)
     written: Path | None = None

@@ -15,7 +15,9 @@ from workbench.cli.audit import audit
 from workbench.cli.check import check
 from workbench.cli.coverage import coverage
 from workbench.cli.live import call, live, tools
+from workbench.cli.new import new
 from workbench.cli.output import echo, install_log_handler
+from workbench.cli.review import review
 from workbench.cli.serve import serve
 from workbench.cli.show import show
 from workbench.cli.snapshot import snapshot
@@ -38,34 +40,17 @@ class WorkbenchGroup(click.Group):
             raise SystemExit(2) from None
 
 
-@click.group(
-    cls=WorkbenchGroup,
-    invoke_without_command=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.option(
+FIXTURES_OPTION = click.option(
     "--fixtures",
     "fixture_paths",
     multiple=True,
     type=click.Path(exists=True, path_type=Path),
     help="Fixture file or directory to open instead of the configured ones (repeatable).",
 )
-@click.option(
-    "--open",
-    "address",
-    metavar="FILE#VARIANT",
-    default=None,
-    help="Open the TUI on this fixture variant (as `workbench check` prints it).",
-)
-@click.pass_context
-def main(ctx: click.Context, fixture_paths: tuple[Path, ...], address: str | None) -> None:
-    """Workbench: preview, review and test the UI surfaces of LLM-agent tools.
 
-    Run without a command to open the TUI on the project's fixtures (the bundled reference
-    tools when no [tool.workbench] config is found).
-    """
-    if ctx.invoked_subcommand is not None:
-        return
+
+def run_tui(fixture_paths: tuple[Path, ...], *, watch: bool, address: str | None = None) -> None:
+    """The fixture TUI on the project (or on ``fixture_paths``)."""
     from workbench.app.app import WorkbenchApp
     from workbench.config import ConfigError, WorkbenchConfig, load_config
     from workbench.project import open_project
@@ -76,10 +61,56 @@ def main(ctx: click.Context, fixture_paths: tuple[Path, ...], address: str | Non
     except ConfigError:
         config = None  # Loading again in the TUI shows the problems in its problems panel.
     WorkbenchApp(
-        lambda: open_project(fixture_paths, config=config),
+        # The configuration is read again at each (re)load: `workbench dev` follows its edits.
+        lambda: open_project(fixture_paths),
         select=address,
         screenshot_dir=config.screenshot_dir if config is not None else None,
+        watch=watch,
     ).run()
+
+
+@click.group(
+    cls=WorkbenchGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@FIXTURES_OPTION
+@click.option(
+    "--open",
+    "address",
+    metavar="FILE#VARIANT",
+    default=None,
+    help="Open the TUI on this fixture variant (as `workbench check` prints it).",
+)
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Reload fixtures, manifests and tool modules as they are saved (as `workbench dev`).",
+)
+@click.pass_context
+def main(
+    ctx: click.Context, fixture_paths: tuple[Path, ...], address: str | None, watch: bool
+) -> None:
+    """Workbench: preview, review and test the UI surfaces of LLM-agent tools.
+
+    Run without a command to open the TUI on the project's fixtures (the bundled reference
+    tools when no [tool.workbench] config is found).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    run_tui(fixture_paths, watch=watch, address=address)
+
+
+@click.command()
+@FIXTURES_OPTION
+def dev(fixture_paths: tuple[Path, ...]) -> None:
+    """Open the TUI and redraw it as you edit: a tool author's loop.
+
+    Saving a fixture file, a manifest or a tool's Python module (surfaces, runtime, manifest)
+    reloads it within a second, on the same variant, phase, width and theme. A module that
+    no longer imports shows its error (file, line and code) in the card until it is fixed.
+    """
+    run_tui(fixture_paths, watch=True)
 
 
 main.add_command(show)
@@ -87,9 +118,12 @@ main.add_command(check)
 main.add_command(audit)
 main.add_command(coverage)
 main.add_command(snapshot)
+main.add_command(review)
 main.add_command(live)
 main.add_command(call)
 main.add_command(tools)
 main.add_command(serve)
+main.add_command(new)
+main.add_command(dev)
 
 __all__ = ["main"]

@@ -84,7 +84,7 @@ def audit(
     if unknown:
         fail_usage(f"no rule named {unknown[0]!r} (rules: {', '.join(sorted(known))})")
     rules = [known[name] for name in rule_names] if rule_names else None
-    project = open_project(paths)
+    project = open_project(paths, installed=False)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:

@@ -44,7 +44,7 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
     from workbench.coverage import coverage, coverage_problems
     from workbench.project import open_project
 
-    project = open_project(paths)
+    project = open_project(paths, installed=False)
     catalog = project.catalog
     # Named files are linted on their own; the coverage gate is about the whole project.
     gaps = (

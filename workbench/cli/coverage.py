@@ -49,7 +49,7 @@ def coverage(output_format: str) -> None:
     from workbench.coverage import coverage as compute
     from workbench.project import open_project
 
-    project = open_project()
+    project = open_project(installed=False)
     rows = compute(project.catalog, project.registry)
     gaps = sum(len(row.gaps) for row in rows)
     if output_format == "json":

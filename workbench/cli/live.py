@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from workbench.cli.output import echo, echo_json, fail_usage
+from workbench.core.interventions import LOG_LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,6 +71,30 @@ def source_options(function: F) -> F:
             help="Let HTTP tools reach this private address (repeatable).",
         ),
         click.option(
+            "--root",
+            "roots",
+            multiple=True,
+            type=click.Path(path_type=Path, file_okay=False),
+            help="A root MCP servers may work in, answered to roots/list (repeatable; "
+            "default: the workspace).",
+        ),
+        click.option(
+            "--log-level",
+            type=click.Choice([*LOG_LEVELS, "off"]),
+            default="info",
+            show_default=True,
+            help="The level MCP servers are asked to log at (logging/setLevel); off asks "
+            "for nothing.",
+        ),
+        click.option(
+            "--header",
+            "headers",
+            multiple=True,
+            metavar="'NAME: VALUE'",
+            help="An HTTP header for every --mcp URL, e.g. 'Authorization: Bearer ${TOKEN}' "
+            "(${VAR} is read from the environment) (repeatable).",
+        ),
+        click.option(
             "--handshake-timeout",
             type=float,
             default=20.0,
@@ -125,6 +150,9 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
                 handshake_timeout_s=options["handshake_timeout"],
                 timeout_s=options.get("timeout"),
                 extend_on_progress_s=options.get("extend_on_progress"),
+                roots=options["roots"],
+                log_level=None if options["log_level"] == "off" else options["log_level"],
+                headers=options["headers"],
             )
         )
     except SetupError as error:
@@ -152,6 +180,15 @@ def live(no_demo: bool, approval: str, **options: Any) -> None:
     from workbench.app.app import WorkbenchApp
 
     WorkbenchApp(live_session=session, screenshot_dir=session.config.screenshot_dir).run()
+
+
+def _origin(session: Any, entry: Any) -> str:
+    """Where a listed tool came from: its package's origin, or the source that offers it."""
+    origin = session.origins.get((entry.source.name, entry.tool))
+    if origin is not None:
+        return str(origin)
+    kinds = {"mcp": "MCP server", "http": "HTTP tools of the manifest files"}
+    return f"{kinds.get(entry.source.kind, entry.source.kind)} {entry.source.name}"
 
 
 def _parse_args(text: str) -> dict[str, Any]:
@@ -189,6 +226,14 @@ def _parse_args(text: str) -> dict[str, Any]:
     help="headless: calls that need approval are blocked; auto-run: 'required' "
     "ones run ('always' never does).",
 )
+@click.option(
+    "--answers",
+    "answers_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Answers to what a server asks mid-call (JSON or YAML: elicitation-1, sampling-1, "
+    "or elicitation/sampling for any); without it every request is declined.",
+)
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
 @source_options
 def call(
@@ -196,6 +241,7 @@ def call(
     args_text: str | None,
     output_format: str,
     approval: str,
+    answers_file: Path | None,
     demo: bool,
     **options: Any,
 ) -> None:
@@ -204,9 +250,12 @@ def call(
     TOOL.API names the call: for an MCP server TOOL is its key in --config, or for --mcp the
     server's own name from its handshake, slugified; SOURCE/TOOL.API is always unambiguous; a
     bare API name works when only one tool has it. FILE#VARIANT (as `workbench check` and the
-    TUI print it) calls that fixture variant's API with its args, live. Exit code 0 on
-    success, 1 on a failed result, 2 on usage errors.
+    TUI print it) calls that fixture variant's API with its args, live. A server's elicitation
+    or sampling request is declined unless --answers scripts it; each request and its answer is
+    printed. Exit code 0 on success, 1 on a failed result, 2 on usage errors.
     """
+    from workbench.config import ConfigError
+    from workbench.sources.answers import ScriptedAnswers
     from workbench.sources.headless import UsageProblem, call_once
 
     if "#" in name:
@@ -214,6 +263,12 @@ def call(
         args = variant_args if args_text is None else _parse_args(args_text)
     else:
         args = _parse_args(args_text or "{}")
+    answers = ScriptedAnswers()
+    if answers_file is not None:
+        try:
+            answers = ScriptedAnswers.load(answers_file)
+        except ConfigError as error:
+            fail_usage("\n".join(problem.format() for problem in error.problems))
     session = _build(options, include_demo=demo, approval=approval)
     try:
         record = asyncio.run(
@@ -224,6 +279,7 @@ def call(
                 args,
                 timeout_s=session.timeout_s,
                 extend_on_progress_s=session.extend_on_progress_s,
+                input_gate=answers,
             )
         )
     except UsageProblem as error:
@@ -231,18 +287,14 @@ def call(
     state = record.state
     result = state.result
     assert result is not None
+    from workbench.cli.call_report import call_payload, exchange_lines
+
     if output_format == "json":
-        payload = {
-            "tool": record.tool,
-            "api": record.api,
-            "phase": state.phase.value,
-            "result": result.model_dump(mode="json"),
-            "output": state.output.text() if not state.output.is_empty() else None,
-            "timings": {"startedMs": state.timings.started_ms, "endedMs": state.timings.ended_ms},
-        }
-        echo_json(payload)
+        echo_json(call_payload(record, session.manager))
     else:
         echo(result.content)
+        for line in exchange_lines(state):
+            echo(line, err=True)
         if result.error is not None:
             echo(f"[{state.phase.value}] {result.error.type}: {result.error.message}", err=True)
     raise SystemExit(0 if result.success else 1)
@@ -319,11 +371,13 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
                 {
                     "source": entry.source.name,
                     "tool": entry.tool,
+                    "origin": _origin(session, entry),
                     "apis": [api.name for api in entry.manifest.api],
                 }
                 for entry in entries
             ],
             "conflicts": conflicts,
+            "problems": session.problems,
         }
         echo_json(listing)
         return
@@ -339,8 +393,11 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
                     if entry.tool in conflicts
                     else ""
                 )
-                echo(f"    {entry.tool}{flag}")
+                echo(f"    {entry.tool} — {_origin(session, entry)}{flag}")
                 for api in entry.manifest.api:
                     echo(f"      .{api.name}")
+    for problem in session.problems:
+        # Tool packages that did not load (a broken plugin, a bad --tools spec).
+        echo(f"⚠ {problem}")
     if conflicts:
         echo(f"{len(conflicts)} name conflict(s): address them as SOURCE/TOOL.API", err=True)

@@ -9,7 +9,10 @@ so a script reading the JSON gets the same data and a terminal showing it gets n
 from __future__ import annotations
 
 import logging
+import shutil
 import sys
+import time
+from types import TracebackType
 from typing import Any, NoReturn
 
 import click
@@ -55,3 +58,69 @@ def install_log_handler() -> None:
         handler = CleanStderrHandler(level=logging.WARNING)
         handler.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
         root.addHandler(handler)
+
+
+BAR_WIDTH = 30
+
+
+def _cut_left(text: str, room: int) -> str:
+    """The end of ``text`` in ``room`` characters (a case id's end says most)."""
+    if room < 8:
+        return ""
+    return text if len(text) <= room else "…" + text[-(room - 1) :]
+
+
+class ProgressReport:
+    """Progress of a long run, on stderr: a bar on a terminal; otherwise one plain line per
+    tenth of the work (a CI log gets ten lines, not a thousand carriage returns).
+
+    Use as a context manager and call :meth:`advance` after each item.
+    """
+
+    def __init__(self, label: str, total: int, *, interactive: bool | None = None) -> None:
+        self.label = label
+        self.total = total
+        self.done = 0
+        self.interactive = sys.stderr.isatty() if interactive is None else interactive
+        self._started = time.perf_counter()
+        self._next_line = 1
+        self._bar: Any = None
+
+    def __enter__(self) -> ProgressReport:
+        if self.interactive and self.total:
+            # The bar is redrawn in place with a carriage return: a line longer than the
+            # terminal would wrap and leave a trail, so the item's name is cut to fit.
+            columns = shutil.get_terminal_size().columns
+            room = columns - len(self.label) - BAR_WIDTH - 2 * len(str(self.total)) - 10
+            self._bar = click.progressbar(
+                length=self.total,
+                label=self.label,
+                file=sys.stderr,
+                width=BAR_WIDTH,
+                show_pos=True,
+                item_show_func=lambda item: _cut_left(clean(item), room) if item else None,
+            )
+            self._bar.__enter__()
+        return self
+
+    def advance(self, item: str = "") -> None:
+        self.done += 1
+        if self._bar is not None:
+            self._bar.update(1, item)
+            return
+        # A line each time another tenth is done, and for the last item.
+        if self.done >= self._next_line * self.total / 10 or self.done == self.total:
+            while self._next_line * self.total / 10 <= self.done:
+                self._next_line += 1
+            percent = 100 * self.done // max(1, self.total)
+            seconds = time.perf_counter() - self._started
+            echo(f"{self.label}: {self.done}/{self.total} ({percent}%) {seconds:.1f} s", err=True)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(exc_type, exc, traceback)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import click
 
-from workbench.cli.output import echo
+from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.review import check_report_path
 
 
 @click.command()
@@ -20,7 +20,7 @@ from workbench.cli.output import echo
     "report_path",
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
-    help="Write an HTML report (gallery, and expected/actual side by side for every change).",
+    help="Write the review report: FILE.html (images in FILE_files/ beside it) or FILE.md.",
 )
 @click.option(
     "--snapshots",
@@ -41,7 +41,9 @@ def snapshot(
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
     The same matrix and renderer as the pytest plugin. Exit code 1 when a snapshot differs,
-    is missing or is unused (unless --update).
+    is missing or is unused (unless --update). Progress goes to stderr: a bar on a terminal,
+    a line per tenth of the run otherwise. With -k, only snapshot files whose id contains the
+    text can be unused.
     """
     from workbench.config import load_config
     from workbench.project import open_project
@@ -49,8 +51,10 @@ def snapshot(
     from workbench.rendering.renderer import SnapshotRenderer
     from workbench.testing.report import run_snapshots, write_report
 
+    if report_path is not None:
+        check_report_path(report_path)
     config = load_config()
-    project = open_project(config=config)
+    project = open_project(config=config, installed=False)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
     if errors:
         for problem in errors:
@@ -63,19 +67,22 @@ def snapshot(
     cases = snapshot_cases(project.catalog, project.registry)
     if select:
         cases = [case for case in cases if select in case.test_id]
+    if select and not cases:
+        fail_usage(f"no case id contains {select!r}")
     started = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty():
-            click.echo(f"\r{done}/{total}", nl=False, err=True)
-
-    with SnapshotRenderer(project.catalog, project.registry) as renderer:
+    with (
+        ProgressReport("snapshots", len(cases)) as progress,
+        SnapshotRenderer(project.catalog, project.registry) as renderer,
+    ):
         run = run_snapshots(
-            cases, renderer, root, update=update and not select, on_progress=progress
+            cases,
+            renderer,
+            root,
+            update=update,
+            select=select,
+            on_progress=lambda case: progress.advance(case.test_id),
         )
     run.seconds = time.perf_counter() - started
-    if sys.stderr.isatty():
-        click.echo("", err=True)
     for outcome in run.outcomes:
         if outcome.status == "failed":
             echo(f"FAILED {outcome.case.test_id}")
@@ -92,7 +99,7 @@ def snapshot(
         f"{len(run.unused)} unused, {len(run.deleted)} deleted"
     )
     if report_path is not None:
-        write_report(run, report_path)
-        click.echo(f"report: {report_path}")
+        written = write_report(run, report_path, root=root, review_path=config.review_file)
+        echo(f"report: {report_path} ({written})")
     if not update and not run.ok:
         raise SystemExit(1)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from workbench.core.interventions import Exchange, ServerMessages
 from workbench.core.output_buffer import OutputBuffer
 from workbench.core.result import ToolError, ToolResult
 
@@ -17,6 +18,8 @@ class Phase(StrEnum):
     ARGS_STREAMING = "args-streaming"
     AWAITING_APPROVAL = "awaiting-approval"
     EXECUTING = "executing"
+    AWAITING_INPUT = "awaiting-input"
+    """Running, paused while the server waits for the user (elicitation, sampling)."""
     STREAMING_OUTPUT = "streaming-output"
     DONE = "done"
     FAILED = "failed"
@@ -32,7 +35,12 @@ class Phase(StrEnum):
     @property
     def is_loading(self) -> bool:
         """Args are complete and the call is under way (the Inspector's "-ing" wording)."""
-        return self in (Phase.EXECUTING, Phase.STREAMING_OUTPUT, Phase.AWAITING_APPROVAL)
+        return self in (
+            Phase.EXECUTING,
+            Phase.STREAMING_OUTPUT,
+            Phase.AWAITING_APPROVAL,
+            Phase.AWAITING_INPUT,
+        )
 
 
 TERMINAL_PHASES = frozenset(
@@ -101,6 +109,10 @@ class CallState:
     progress: ProgressInfo | None = None
     result: ToolResult | None = None
     timings: Timings = field(default_factory=Timings)
+    exchanges: tuple[Exchange, ...] = ()
+    """What the server asked mid-call (elicitation, sampling), each with its answer."""
+    server_messages: ServerMessages = field(default_factory=ServerMessages)
+    """The server's log lines and notifications during the call (the latest, and a count)."""
     ignored_events: int = 0
     """Events that arrived where the lifecycle does not allow them (e.g. after the result)."""
 
@@ -118,6 +130,11 @@ class CallState:
         if self.args is not None:
             return self.args
         return self.partial_args or {}
+
+    @property
+    def pending_exchange(self) -> Exchange | None:
+        """The request the call is waiting on (the oldest unanswered one), if any."""
+        return next((item for item in self.exchanges if item.answer is None), None)
 
     @property
     def error(self) -> ToolError | None:

@@ -25,6 +25,8 @@ MERGE_CHUNK_CHARS = 4096
 """Only small chunks merge: each merge copies the text so far, which must stay cheap."""
 DEFAULT_MAX_EVENTS = 5_000
 DEFAULT_MAX_OUTPUT_CHARS = 1_000_000
+DEFAULT_MAX_SERVER_EVENTS = 500
+"""Log lines and notifications kept for a recording; a flooding server's rest is counted."""
 
 
 class EventLog:
@@ -46,6 +48,9 @@ class EventLog:
         """Output let go from the head to stay under ``max_output_chars``."""
         self._step_start = 0
         self._marker: ev.OutputChunk | None = None
+        self._server_events = 0
+        self.dropped_server_events = 0
+        """Log lines and notifications past :data:`DEFAULT_MAX_SERVER_EVENTS`, not kept."""
 
     def __len__(self) -> int:
         return len(self._events)
@@ -63,9 +68,15 @@ class EventLog:
         self._events = []
         self._output_chars = 0
         self._marker = None
+        self._server_events = 0
 
     def append(self, event: ev.CallEvent) -> None:
         self.received += 1
+        if isinstance(event, ev.ServerEvent):
+            if self._server_events >= DEFAULT_MAX_SERVER_EVENTS:
+                self.dropped_server_events += 1
+                return
+            self._server_events += 1
         last = self._events[-1] if self._events else None
         if isinstance(event, ev.ArgsDelta) and isinstance(last, ev.ArgsDelta):
             self._events[-1] = ev.ArgsDelta(last.text + event.text, at_ms=event.at_ms)

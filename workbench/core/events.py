@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from workbench.core.interventions import (
+    ElicitationRequest,
+    InputAnswer,
+    InputRequest,
+    SamplingRequest,
+)
 from workbench.core.result import ToolResult
 
 OutputStream = Literal["stdout", "stderr", "progress"]
@@ -80,6 +86,79 @@ class Progress(CallEvent):
     progress: float | None = None
     total: float | None = None
     message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InputRequested(CallEvent):
+    """The server paused the call to ask the user something (an Intervention mid-call)."""
+
+    request: InputRequest
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitationRequested(InputRequested):
+    """The server asks for input: a form, or a URL to visit."""
+
+    request: ElicitationRequest
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingRequested(InputRequested):
+    """The server asks for a completion from the client's model; a person approves it."""
+
+    request: SamplingRequest
+
+
+@dataclass(frozen=True, slots=True)
+class InputAnswered(CallEvent):
+    """The request ``answer.key`` was answered (by a person, an answers file or a fixture)."""
+
+    answer: InputAnswer
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitationAnswered(InputAnswered):
+    """An elicitation was accepted (with content), declined or cancelled."""
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingAnswered(InputAnswered):
+    """A sampling request was approved (with a reply) or rejected."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerEvent(CallEvent):
+    """Base of what a server says during a call besides its result (logs, notifications)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogMessage(ServerEvent):
+    """A log line the server sent (``notifications/message``), cleaned and capped."""
+
+    text: str
+    level: str = "info"
+    logger: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ListChanged(ServerEvent):
+    """The server's list of tools, prompts or resources changed."""
+
+    what: Literal["tools", "prompts", "resources"] = "tools"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceUpdated(ServerEvent):
+    """A resource the client subscribed to changed (``notifications/resources/updated``)."""
+
+    uri: str
+
+
+@dataclass(frozen=True, slots=True)
+class ServerNotice(ServerEvent):
+    """Anything else worth a line: roots listed, an elicitation completed, a malformed request."""
+
+    text: str
 
 
 @dataclass(frozen=True, slots=True)

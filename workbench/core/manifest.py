@@ -66,6 +66,8 @@ class DynamicAudit(BaseModel):
 
 
 class DynamicIntervention(BaseModel):
+    """``{"dynamic": {...}}``: the policy comes from a named audit of each call's arguments."""
+
     model_config = _CAMEL
 
     dynamic: DynamicAudit
@@ -75,6 +77,8 @@ HumanIntervention = InterventionPolicy | list[InterventionRule] | DynamicInterve
 
 
 class ToolMeta(BaseModel):
+    """How a tool presents itself: title, emoji and a one-line description."""
+
     model_config = _CAMEL
 
     title: str = Field(min_length=1)
@@ -86,6 +90,44 @@ class ToolMeta(BaseModel):
     def _clean(cls, value: str) -> str:
         # Shown in trees, titles and card headers: a server's name must not carry escapes.
         return clean(value)
+
+
+class UiResource(BaseModel):
+    """An MCP Apps UI resource as the server served it: its type, declared CSP and
+    permissions (``meta``), size, and what is wrong with it."""
+
+    model_config = _CAMEL
+
+    uri: str
+    mime_type: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+    """``_meta.ui`` of the resource: ``csp``, ``permissions``, ``domain``, ``prefersBorder``."""
+    size: int | None = Field(default=None, ge=0)
+    """Characters (or bytes) of the HTML document."""
+    problems: list[str] = Field(default_factory=list)
+
+
+class ToolUi(BaseModel):
+    """An MCP tool that has a UI (MCP Apps): the ``ui://`` resource a host would render."""
+
+    model_config = _CAMEL
+
+    resource_uri: str
+    declared_as: str = "_meta.ui.resourceUri"
+    """The ``_meta`` key it came from (the deprecated flat key and OpenAI's are read too)."""
+    visibility: list[str] | None = None
+    """Who may call the tool: ``model`` and/or ``app`` (both when absent)."""
+    resource: UiResource | None = None
+
+    @property
+    def model_visible(self) -> bool:
+        """A host must not offer a tool to the model when its visibility leaves ``model`` out."""
+        return self.visibility is None or "model" in self.visibility
+
+    @field_validator("resource_uri", "declared_as")
+    @classmethod
+    def _clean_text(cls, value: str) -> str:
+        return clean(value)[:2048]
 
 
 class ToolApi(BaseModel):
@@ -102,6 +144,8 @@ class ToolApi(BaseModel):
     output_schema: dict[str, Any] | None = None
     url: str | None = None
     """For HTTP tools: the endpoint the arguments are POSTed to as JSON."""
+    ui: ToolUi | None = None
+    """For MCP tools with a UI (MCP Apps): the resource a UI host would render."""
 
     @field_validator("description")
     @classmethod

@@ -13,6 +13,7 @@ from typing import Any
 
 from workbench.core import events as ev
 from workbench.core.call_state import Approval, CallState, Phase, ProgressInfo
+from workbench.core.interventions import Exchange, ServerMessage
 from workbench.core.partial_args import parse_complete_args, parse_partial_args
 
 _TERMINAL_PHASE: dict[type[ev.Terminal], Phase] = {
@@ -24,6 +25,23 @@ _TERMINAL_PHASE: dict[type[ev.Terminal], Phase] = {
 }
 
 _RUNNING = (Phase.EXECUTING, Phase.STREAMING_OUTPUT)
+_STARTED = (*_RUNNING, Phase.AWAITING_INPUT)
+
+
+def _server_message(event: ev.ServerEvent) -> ServerMessage:
+    if isinstance(event, ev.LogMessage):
+        return ServerMessage(event.at_ms, "log", event.text, level=event.level, logger=event.logger)
+    if isinstance(event, ev.ListChanged):
+        return ServerMessage(event.at_ms, "list-changed", f"the {event.what} list changed")
+    if isinstance(event, ev.ResourceUpdated):
+        return ServerMessage(event.at_ms, "resource-updated", f"{event.uri} was updated")
+    assert isinstance(event, ev.ServerNotice)
+    return ServerMessage(event.at_ms, "notice", event.text)
+
+
+def _running_phase(state: CallState) -> Phase:
+    """Where a running call is when nothing waits on the user."""
+    return Phase.STREAMING_OUTPUT if state.timings.first_output_ms is not None else Phase.EXECUTING
 
 
 def _ignored(state: CallState) -> CallState:
@@ -103,24 +121,54 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
         )
 
     if isinstance(event, (ev.OutputChunk, ev.Progress)):
-        if phase not in _RUNNING:
+        if phase not in _STARTED:
             return _ignored(state)
         timings = state.timings
         if timings.first_output_ms is None:
             timings = replace(timings, first_output_ms=event.at_ms)
+        # Output that arrives while the server waits on the user is kept; the wait goes on.
+        running: Phase = phase if phase is Phase.AWAITING_INPUT else Phase.STREAMING_OUTPUT
         if isinstance(event, ev.OutputChunk):
             return replace(
                 state,
-                phase=Phase.STREAMING_OUTPUT,
+                phase=running,
                 output=state.output.append(event.text, event.stream),
                 timings=timings,
             )
         return replace(
             state,
-            phase=Phase.STREAMING_OUTPUT,
+            phase=running,
             progress=ProgressInfo(event.progress, event.total, event.message),
             timings=timings,
         )
+
+    if isinstance(event, ev.InputRequested):
+        if phase not in _STARTED:
+            return _ignored(state)
+        exchange = Exchange(event.request, asked_ms=event.at_ms)
+        return replace(state, phase=Phase.AWAITING_INPUT, exchanges=(*state.exchanges, exchange))
+
+    if isinstance(event, ev.InputAnswered):
+        key = event.answer.key
+        index = next(
+            (
+                position
+                for position, item in enumerate(state.exchanges)
+                if item.key == key and item.answer is None
+            ),
+            None,
+        )
+        if index is None or phase is not Phase.AWAITING_INPUT:
+            return _ignored(state)
+        exchanges = list(state.exchanges)
+        exchanges[index] = exchanges[index].answered(event.answer, event.at_ms)
+        state = replace(state, exchanges=tuple(exchanges))
+        if state.pending_exchange is None:
+            state = replace(state, phase=_running_phase(state))
+        return state
+
+    if isinstance(event, ev.ServerEvent):
+        return replace(state, server_messages=state.server_messages.add(_server_message(event)))
 
     if isinstance(event, ev.Terminal):
         if isinstance(event, ev.Completed):

@@ -32,6 +32,8 @@ class ErrorType:
     REQUEST_REFUSED = "RequestRefused"
     LIMIT_EXCEEDED = "LimitExceeded"
     """Something the source sent passed a size cap (see :mod:`workbench.core.limits`)."""
+    INPUT_LIMIT = "InputRequestLimit"
+    """A server asked the user for input more often in one call than the workbench allows."""
 
 
 class ToolError(BaseModel):

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core.events import OutputStream
+from workbench.core.events import OutputStream, ServerEvent
+from workbench.core.interventions import InputAnswer, InputRequest, default_answer
 from workbench.core.limits import Limits
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 
@@ -25,6 +26,9 @@ class ToolTimedOut(Exception):
 
 OutputSink = Callable[[str, OutputStream], None]
 ProgressSink = Callable[[float | None, float | None, str | None], None]
+InputAsker = Callable[[InputRequest], Awaitable[InputAnswer]]
+"""Ask the user what a server asks mid-call; returns the answer (never raises for a "no")."""
+ServerEventSink = Callable[[ServerEvent], None]
 
 
 def _drop_output(text: str, stream: OutputStream) -> None:
@@ -35,6 +39,14 @@ def _drop_progress(progress: float | None, total: float | None, message: str | N
     del progress, total, message
 
 
+async def _decline(request: InputRequest) -> InputAnswer:
+    return default_answer(request, note="nothing can ask the user here")
+
+
+def _drop_server_event(event: ServerEvent) -> None:
+    del event
+
+
 @dataclass
 class CallContext:
     """What a running call may use besides its args: output sinks and the workspace."""
@@ -43,6 +55,10 @@ class CallContext:
     emit: OutputSink = _drop_output
     progress: ProgressSink = _drop_progress
     timeout_s: float | None = None
+    ask: InputAsker = _decline
+    """Ask the user for input or a sampling approval (elicitation/sampling mid-call)."""
+    server_event: ServerEventSink = _drop_server_event
+    """Report a server's log line or notification as part of this call."""
 
     def stdout(self, text: str) -> None:
         self.emit(text, "stdout")

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import Catalog, VariantRef
+from workbench.review.cases import CaseKey
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 CARD_WIDTHS: tuple[int, ...] = (60, 100)
@@ -51,6 +52,19 @@ class SnapshotCase:
         return f"{prefix}-{self.width}-{self.theme}"
 
     @property
+    def key(self) -> CaseKey:
+        """The case's address, as review decisions name it."""
+        return CaseKey(
+            self.tool,
+            self.api,
+            self.variant_id,
+            self.phase.value,
+            self.width,
+            self.theme,
+            self.surface,
+        )
+
+    @property
     def relative_dir(self) -> PurePosixPath:
         return PurePosixPath(self.tool, self.api, self.variant_id)
 
@@ -74,6 +88,11 @@ class SnapshotCase:
             f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} "
             f"columns, {self.theme} theme"
         )
+
+
+def snapshot_text_of(case: SnapshotCase, text: str) -> str:
+    """The text snapshot: one line saying what a reviewer should see, then the card."""
+    return f"# {case.description}\n{text}"
 
 
 @dataclass(frozen=True)

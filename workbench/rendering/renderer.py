@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,16 +30,18 @@ from textual._ansi_theme import ALABASTER, MONOKAI  # App's defaults; no public 
 from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.containers import VerticalScroll
-from textual.filter import ANSIToTruecolor
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.pilot import Pilot
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.theme import BUILTIN_THEMES, Theme
 from textual.widget import Widget
 
-from workbench.app.palette import palette_for
+from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
+from workbench.rendering.environment import PINNED_ENVIRON, ansi_filter
+from workbench.rendering.fingerprint import picture_hash
 from workbench.rendering.matrix import SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
@@ -46,7 +49,7 @@ from workbench.surfaces.card import CardView, card_renderable, compose_card, por
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceRegistry
 
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
+THEMES = CASE_THEMES
 SCREEN_SIZE = (140, 60)
 PORTAL_VIEW_HEIGHT = 40
 PORTAL_CHROME = 3
@@ -86,7 +89,7 @@ def theme_colours(name: str) -> ThemeColours:
         theme=theme,
         palette=palette_for(theme),
         base_style=Style(color=foreground.rich_color, bgcolor=background.rich_color),
-        ansi_filter=ANSIToTruecolor(terminal_theme),
+        ansi_filter=ansi_filter(terminal_theme),
         background=background,
     )
 
@@ -125,6 +128,8 @@ class CardDrawer:
             soft_wrap=False,
             width=SCREEN_SIZE[0],
             height=SCREEN_SIZE[1],
+            no_color=False,
+            _environ=PINNED_ENVIRON,
         )
         self._options = ConsoleOptions(
             max_height=SCREEN_SIZE[1],
@@ -179,6 +184,8 @@ class CardDrawer:
 class RenderedSnapshot:
     text: str
     svg: str
+    picture: str = ""
+    """The drawing's content hash (:func:`~workbench.rendering.fingerprint.picture_hash`)."""
 
 
 class _PortalView(Widget):
@@ -207,6 +214,14 @@ class _SnapshotApp(App[None]):
         super().__init__()
         self.registry = registry
         self.animation_level = "none"
+        # Whatever NO_COLOR and TEXTUAL_THEME say (see workbench.rendering.environment).
+        self.no_color = False
+        self.theme = THEMES["dark"]
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Only the ANSI-to-truecolour filter, with a fixed dim factor: no NO_COLOR monochrome,
+        # no TEXTUAL_FILTERS dimming.
+        return [ansi_filter(self.ansi_theme)]
 
     def compose(self) -> ComposeResult:
         yield ToolCard(self.registry, animate=False, id="card")
@@ -216,7 +231,9 @@ class _SnapshotApp(App[None]):
 
 def _export(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
     text = "\n".join(strip.text.rstrip() for strip in strips) + "\n"
-    return RenderedSnapshot(text=text, svg=export_svg(strips, width, title))
+    return RenderedSnapshot(
+        text=text, svg=export_svg(strips, width, title), picture=picture_hash(strips)
+    )
 
 
 class SnapshotRenderer:

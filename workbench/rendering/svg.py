@@ -24,6 +24,8 @@ from rich.cells import cell_len, get_character_cell_size
 from rich.console import Console
 from rich.segment import Segment, Segments
 
+from workbench.rendering.environment import PINNED_ENVIRON
+
 FONT_ASPECT_RATIO = 0.61
 """Rich's default: Fira Code's width to height."""
 CHAR_HEIGHT = 20
@@ -98,6 +100,8 @@ def export_svg(lines: Iterable[Iterable[Segment]], width: int, title: str) -> st
         record=True,
         legacy_windows=False,
         safe_box=False,
+        no_color=False,
+        _environ=PINNED_ENVIRON,
     )
     segments: list[Segment] = []
     for row in rows:

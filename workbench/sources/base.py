@@ -44,6 +44,9 @@ class ToolSource(abc.ABC):
     def __init__(self, name: str) -> None:
         self.name = name
         self.status = SourceStatus()
+        self.revision = 0
+        """Grows whenever the tools (or what else the source publishes) change after start:
+        a UI polls it to know when to reload its tree."""
 
     @abc.abstractmethod
     async def start(self) -> None:

@@ -10,11 +10,19 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from workbench.core import events as ev
+from workbench.core.interventions import (
+    ElicitationRequest,
+    InputAnswer,
+    InputRequest,
+    default_answer,
+)
 from workbench.core.manifest import ToolManifest
 from workbench.core.partial_args import stream_chunks
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
@@ -23,11 +31,16 @@ from workbench.policy.verdict import ApprovalCheck, ApprovalGate
 from workbench.sources.base import ToolSource
 
 EventSink = Callable[[ev.CallEvent], object]
+InputGate = Callable[[InputRequest], Awaitable[InputAnswer]]
+"""Whoever answers a server's mid-call request: a person in the TUI, an answers file."""
 
 ARGS_CHUNK_CHARS = 16
 MAX_ARGS_CHUNKS = 40
 CANCEL_GRACE_S = 2.0
 """How long a cancelled or timed-out invocation may take to wind down, after its result."""
+MAX_INPUT_REQUESTS = 20
+"""Elicitation and sampling requests one call may make. A server that asks in a loop gets
+its 21st request cancelled and the call ends with an ``InputRequestLimit`` failure."""
 
 
 class LiveCall:
@@ -48,6 +61,8 @@ class LiveCall:
         workspace: Path | None = None,
         args_chunk_delay_s: float = 0.0,
         extend_on_progress_max_ms: int | None = None,
+        input_gate: InputGate | None = None,
+        max_input_requests: int = MAX_INPUT_REQUESTS,
     ) -> None:
         self.source = source
         self.manifest = manifest
@@ -62,6 +77,8 @@ class LiveCall:
         self.approval_gate = approval_gate
         self.workspace = workspace or Path.cwd()
         self.args_chunk_delay_s = args_chunk_delay_s
+        self.input_gate = input_gate
+        self.max_input_requests = max_input_requests
         self.result: ToolResult | None = None
         self._started_at = time.monotonic()
         self._cancel = asyncio.Event()
@@ -69,6 +86,14 @@ class LiveCall:
         self._output_lines = 0
         self._last_progress: str | None = None
         self._progress_at: float | None = None
+        self._asked: Counter[str] = Counter()
+        self._waiting_on_user = 0
+        """Requests open now: while any is, the deadline does not run."""
+        self._paused_s = 0.0
+        self._paused_at: float | None = None
+        self._resumed = asyncio.Event()
+        self._abort: ToolResult | None = None
+        self._aborted = asyncio.Event()
 
     def _now_ms(self) -> int:
         return int((time.monotonic() - self._started_at) * 1000)
@@ -224,9 +249,115 @@ class LiveCall:
         def progress(value: float | None, total: float | None, message: str | None) -> None:
             on_loop(progress_now, value, total, message, self._now_ms())
 
+        def server_event_now(event: ev.ServerEvent, at_ms: int) -> None:
+            if self.result is None:
+                self._emit(replace(event, at_ms=at_ms))
+
+        def server_event(event: ev.ServerEvent) -> None:
+            on_loop(server_event_now, event, self._now_ms())
+
         return CallContext(
-            workspace=self.workspace, emit=emit, progress=progress, timeout_s=self.timeout_ms / 1000
+            workspace=self.workspace,
+            emit=emit,
+            progress=progress,
+            timeout_s=self.timeout_ms / 1000,
+            ask=self._ask_user,
+            server_event=server_event,
         )
+
+    # --- what the server asks mid-call ---------------------------------------------------------
+
+    def _is_paused(self) -> bool:
+        """Whether a request is open (a method, so type narrowing does not freeze it)."""
+        return self._paused_at is not None
+
+    def _pause(self) -> None:
+        self._waiting_on_user += 1
+        if self._paused_at is None:
+            self._paused_at = time.monotonic()
+            self._resumed.clear()
+
+    def _resume(self) -> None:
+        self._waiting_on_user -= 1
+        if self._waiting_on_user == 0 and self._paused_at is not None:
+            self._paused_s += time.monotonic() - self._paused_at
+            self._paused_at = None
+            self._resumed.set()
+
+    def _stop_for_input_loop(self, key: str) -> InputAnswer:
+        count = sum(self._asked.values())
+        self._abort = failure(
+            ErrorType.INPUT_LIMIT,
+            f"{self.tool}.{self.api} asked for input {count} times in one call (the limit is "
+            f"{self.max_input_requests}); the workbench cancelled request {key} and stopped "
+            "the call.",
+            state={"requests": count, "limit": self.max_input_requests},
+        )
+        self._aborted.set()
+        return InputAnswer(
+            action="cancel",
+            by="workbench",
+            note=f"more than {self.max_input_requests} requests in one call",
+            key=key,
+        )
+
+    async def _ask_user(self, request: InputRequest) -> InputAnswer:
+        """Show a server's request as an Intervention and wait for its answer.
+
+        The call's deadline stops while a person reads and answers; a cancel ends the wait.
+        """
+        self._asked[request.kind] += 1
+        key = f"{request.kind}-{self._asked[request.kind]}"
+        request = replace(request, key=key)
+        if self.result is not None or self._abort is not None:
+            return InputAnswer(action="cancel", by="workbench", note="the call has ended", key=key)
+        if sum(self._asked.values()) > self.max_input_requests:
+            return self._stop_for_input_loop(key)
+        elicitation = isinstance(request, ElicitationRequest)
+        asked: ev.InputRequested = (
+            ev.ElicitationRequested(request, at_ms=self._now_ms())
+            if isinstance(request, ElicitationRequest)
+            else ev.SamplingRequested(request, at_ms=self._now_ms())
+        )
+        self._emit(asked)
+        if isinstance(request, ElicitationRequest) and request.refused:
+            answer = default_answer(request, note=f"refused: {request.refused}", by="workbench")
+        elif self.input_gate is None:
+            answer = default_answer(request, note="no one can answer here")
+        else:
+            answer = await self._wait_for_answer(request)
+        answer = replace(answer, key=key)
+        done: ev.InputAnswered = (
+            ev.ElicitationAnswered(answer, at_ms=self._now_ms())
+            if elicitation
+            else ev.SamplingAnswered(answer, at_ms=self._now_ms())
+        )
+        if self.result is None:
+            self._emit(done)
+        return answer
+
+    async def _wait_for_answer(self, request: InputRequest) -> InputAnswer:
+        assert self.input_gate is not None
+        self._pause()
+        gate = asyncio.ensure_future(self.input_gate(request))
+        cancelled = asyncio.ensure_future(self._cancel.wait())
+        try:
+            await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+            if not gate.done():
+                gate.cancel()
+            self._resume()
+        if gate.done() and not gate.cancelled() and gate.exception() is None:
+            return gate.result()
+        if self._cancel.is_set():
+            note = "the call was cancelled"
+        elif gate.done() and not gate.cancelled() and gate.exception() is not None:
+            error = gate.exception()
+            note = f"the question could not be shown ({type(error).__name__}: {error})"
+        else:
+            note = "no answer came"
+        return InputAnswer(action="cancel", by="workbench", note=note, key=request.key)
 
     async def run(self) -> ToolResult:
         """Run the call to its one result (never raises except when this task is cancelled)."""
@@ -280,6 +411,7 @@ class LiveCall:
             self.source.invoke(self.tool, self.api, self.args, self._context())
         )
         cancelled = asyncio.ensure_future(self._cancel.wait())
+        aborted = asyncio.ensure_future(self._aborted.wait())
         timeout_s = self.timeout_ms / 1000
         started = time.monotonic()
         deadline = started + timeout_s
@@ -292,13 +424,31 @@ class LiveCall:
         )
         try:
             while True:
-                remaining = deadline - time.monotonic()
+                if self._is_paused():
+                    # A person is answering the server: the clock stops until they have.
+                    resumed = asyncio.ensure_future(self._resumed.wait())
+                    try:
+                        done, _ = await asyncio.wait(
+                            {invocation, cancelled, aborted, resumed},
+                            return_when=asyncio.FIRST_COMPLETED,
+                        )
+                    finally:
+                        resumed.cancel()
+                    done.discard(resumed)
+                    if done:
+                        break
+                    continue
+                remaining = deadline + self._paused_s - time.monotonic()
                 done, _ = await asyncio.wait(
-                    {invocation, cancelled},
+                    {invocation, cancelled, aborted},
                     timeout=max(0.0, remaining),
                     return_when=asyncio.FIRST_COMPLETED,
                 )
-                if done or extend_to is None or self._progress_at is None:
+                if done:
+                    break
+                if self._is_paused():
+                    continue  # A request opened just as the time ran out.
+                if extend_to is None or self._progress_at is None:
                     break
                 extended = min(extend_to, self._progress_at + timeout_s)
                 if extended <= deadline:
@@ -307,8 +457,18 @@ class LiveCall:
         except asyncio.CancelledError:
             invocation.cancel()
             cancelled.cancel()
+            aborted.cancel()
             raise
         cancelled.cancel()
+        aborted.cancel()
+        if self._abort is not None:
+            # The source went past the request limit: whatever it returns after is not used.
+            stopped = self._finish(ev.Failed(self._abort, at_ms=self._now_ms()))
+            invocation.cancel()
+            await asyncio.wait({invocation}, timeout=CANCEL_GRACE_S)
+            if invocation.done() and not invocation.cancelled():
+                invocation.exception()
+            return stopped
         if invocation in done:
             try:
                 # Sources are typed to return a ToolResult; a misbehaving one is caught below.
@@ -360,7 +520,7 @@ class LiveCall:
                 )
             return self._finish(ev.Completed(result, at_ms=self._now_ms()))
         pending = self._pending()
-        elapsed = time.monotonic() - started
+        elapsed = time.monotonic() - started - self._paused_s
         invocation.cancel()
         if self._cancel.is_set():
             terminal: ev.Terminal = ev.Cancelled(

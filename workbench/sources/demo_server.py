@@ -1,5 +1,11 @@
 """The embedded demo MCP server: every kind of MCP result, so live mode works with no set-up.
 
+Besides results it shows the rest of the conversation: a tool that asks for input mid-call
+(a form, a URL), one that asks the client's model for a completion, one that logs and
+changes the tool list, an MCP App tool with a UI resource, resources, a resource template
+and a prompt. Requests to the client work in both protocol eras: the pre-2026 way (a
+server -> client request) and the 2026-07-28 way (an "input required" result, retried).
+
 The SDK reads tool annotations at registration, so its names are imported at module level
 (this module is only imported in live mode).
 
@@ -11,11 +17,16 @@ Run in-process by ``workbench live``; also runnable as a real stdio server::
 from __future__ import annotations
 
 import struct
+import warnings
 import zlib
+from typing import Any
 
 import anyio
+import mcp_types as types
+from mcp.server.apps import Apps, ResourceCsp, ResourcePermissions
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.types import (
     EmbeddedResource,
     ResourceLink,
@@ -23,6 +34,7 @@ from mcp.types import (
     TextResourceContents,
     ToolAnnotations,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
 SERVER_NAME = "workbench-demo"
@@ -69,13 +81,84 @@ CITIES: dict[str, tuple[float, str, int]] = {
 }
 
 
+PROFILE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "description": "What to call you"},
+        "team": {
+            "type": "string",
+            "title": "Team",
+            "oneOf": [
+                {"const": "tools", "title": "Tools"},
+                {"const": "models", "title": "Models"},
+                {"const": "infra", "title": "Infrastructure"},
+            ],
+        },
+        "newsletter": {"type": "boolean", "title": "Send me the newsletter", "default": False},
+    },
+    "required": ["name"],
+}
+CLOCK_HTML = (
+    "<!doctype html><html><head><title>Clock</title></head>"
+    "<body><div id=clock>12:00</div><script>/* a UI host renders this */</script></body></html>"
+)
+
+
+def _modern(ctx: Context) -> bool:
+    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+
+async def _ask(ctx: Context, key: str, request: Any, legacy: Any) -> Any:
+    """The client's answer to ``request``, in whichever way the connection supports.
+
+    2026-07-28: the tool returns "input required" and is called again with the answer
+    (``None`` is returned meanwhile, and :func:`_input_required` builds that result).
+    Before: a server -> client request, awaited here.
+    """
+    if _modern(ctx):
+        return (ctx.input_responses or {}).get(key)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return await legacy()
+
+
+def _input_required(key: str, request: Any) -> types.InputRequiredResult:
+    return types.InputRequiredResult(input_requests={key: request}, request_state=key)
+
+
+def _register_apps(apps: Apps) -> None:
+    """An MCP App tool: a UI host would render its ``ui://`` resource; a terminal shows the
+    text fallback the tool also returns."""
+
+    @apps.tool(
+        resource_uri="ui://demo/clock.html",
+        description="The time in a city, with an app UI (MCP Apps) and a text fallback.",
+        annotations=ToolAnnotations(read_only_hint=True),
+    )
+    def clock(city: str = "Lisbon") -> str:
+        return f"It is 12:00 in {city}."
+
+    apps.add_html_resource(
+        "ui://demo/clock.html",
+        CLOCK_HTML,
+        title="Clock",
+        csp=ResourceCsp(connect_domains=["https://time.example.com"]),
+        permissions=ResourcePermissions(clipboard_write={}),
+        prefers_border=True,
+    )
+    del clock
+
+
 def build_server() -> MCPServer:
     """A fresh demo server (each call builds its own, so tests never share state)."""
+    apps = Apps()
+    _register_apps(apps)  # The server reads an extension's tools when it is built.
     server = MCPServer(
         SERVER_NAME,
         version="1.0.0",
         instructions="A demo server showing every kind of MCP result.",
         log_level="WARNING",
+        extensions=[apps],
     )
 
     @server.tool(
@@ -182,6 +265,7 @@ def build_server() -> MCPServer:
     def delete_file(path: str) -> str:
         return f"pretended to delete {path}"
 
+    _register_conversation(server)
     del (
         echo,
         weather,
@@ -194,6 +278,147 @@ def build_server() -> MCPServer:
         delete_file,
     )
     return server
+
+
+def _register_conversation(server: MCPServer) -> None:
+    """Tools that ask the client things mid-call, log, and change the tool list; resources,
+    a template and a prompt."""
+
+    @server.tool(
+        description="Ask you for a profile mid-call (form elicitation), then greet you.",
+        annotations=ToolAnnotations(read_only_hint=True),
+        structured_output=False,
+    )
+    async def ask_profile(ctx: Context) -> str | types.InputRequiredResult:
+        message = "Who is using the demo? (this is a form the server sends mid-call)"
+        request = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(message=message, requested_schema=PROFILE_SCHEMA)
+        )
+        answer = await _ask(
+            ctx,
+            "profile",
+            request,
+            lambda: ctx.session.elicit_form(message, PROFILE_SCHEMA, ctx.request_id),
+        )
+        if answer is None:
+            return _input_required("profile", request)
+        if answer.action != "accept" or not answer.content:
+            return f"No profile ({answer.action}): hello, anonymous user."
+        team = answer.content.get("team")
+        return f"Hello {answer.content.get('name')}" + (f" of the {team} team." if team else ".")
+
+    @server.tool(
+        description="Ask you to sign in on a web page (URL elicitation; nothing opens by itself).",
+        annotations=ToolAnnotations(read_only_hint=True),
+        structured_output=False,
+    )
+    async def sign_in(
+        ctx: Context, url: str = "https://auth.example.com/device?code=WB-DEMO"
+    ) -> str | types.InputRequiredResult:
+        message = "Sign in to the demo service to continue"
+        request = types.ElicitRequest(
+            params=types.ElicitRequestURLParams(message=message, url=url, elicitation_id="demo-1")
+        )
+        answer = await _ask(ctx, "sign-in", request, lambda: ctx.elicit_url(message, url, "demo-1"))
+        if answer is None:
+            return _input_required("sign-in", request)
+        done = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+        return f"Sign-in {done.get(answer.action, answer.action)}."
+
+    @server.tool(
+        description="Ask the client's model to summarise a text (sampling: you approve it).",
+        annotations=ToolAnnotations(read_only_hint=True),
+        structured_output=False,
+    )
+    async def summarize(
+        ctx: Context, text: str = "MCP lets servers ask the client for input and completions."
+    ) -> str | types.InputRequiredResult:
+        messages = [
+            types.SamplingMessage(
+                role="user", content=types.TextContent(type="text", text=f"Summarise:\n{text}")
+            )
+        ]
+        preferences = types.ModelPreferences(
+            hints=[types.ModelHint(name="claude-3-haiku")], speed_priority=0.8
+        )
+        request = types.CreateMessageRequest(
+            params=types.CreateMessageRequestParams(
+                messages=messages,
+                max_tokens=60,
+                system_prompt="Summarise in one sentence.",
+                model_preferences=preferences,
+            )
+        )
+        try:
+            answer = await _ask(
+                ctx,
+                "summary",
+                request,
+                lambda: ctx.session.create_message(
+                    messages,
+                    max_tokens=60,
+                    system_prompt="Summarise in one sentence.",
+                    model_preferences=preferences,
+                    related_request_id=ctx.request_id,
+                ),
+            )
+        except Exception as error:  # noqa: BLE001 - a rejected request is an error reply
+            return f"No summary: {error}"
+        if answer is None:
+            return _input_required("summary", request)
+        if isinstance(answer, types.ErrorData):
+            return f"No summary: {answer.message}"
+        content = answer.content
+        said = content.text if isinstance(content, types.TextContent) else "(not text)"
+        return f"Summary ({answer.model}): {said}"
+
+    @server.tool(
+        description="Log at every level, report progress and announce a changed tool list.",
+        annotations=ToolAnnotations(read_only_hint=True),
+        structured_output=False,
+    )
+    async def chatty(ctx: Context) -> str:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await ctx.debug("opening the demo database", logger_name="db")
+            await ctx.info("3 rows found", logger_name="db")
+            await ctx.warning({"disk": "92% full"})
+            await ctx.error("one row could not be parsed", logger_name="parser")
+            for step in range(3):
+                await ctx.report_progress(step + 1, 3, f"step {step + 1} of 3")
+                await anyio.sleep(0.05)
+            if not _modern(ctx):
+                await ctx.session.send_tool_list_changed()
+                await ctx.session.send_resource_updated("demo://notes/today.md")
+        return "Logged 4 lines, reported progress, and announced a changed tool list."
+
+    @server.resource(
+        "demo://notes/today.md", mime_type="text/markdown", description="Today's notes"
+    )
+    def notes() -> str:
+        return "# Today\n\n- try an elicitation\n- approve a sampling request\n"
+
+    @server.resource(
+        "demo://config.json", mime_type="application/json", description="The demo's settings"
+    )
+    def config() -> str:
+        return '{"theme": "dark", "retries": 3, "servers": ["a", "b"]}'
+
+    @server.resource("demo://logo.png", mime_type="image/png", description="A tiny logo")
+    def logo() -> bytes:
+        return tiny_png(16, 16)
+
+    @server.resource(
+        "demo://chapters/{number}", mime_type="text/markdown", description="A chapter of the guide"
+    )
+    def chapter(number: str) -> str:
+        return f"# Chapter {number}\n\nThe text of chapter {number}.\n"
+
+    @server.prompt(description="Ask a model to review a piece of code.")
+    def review_code(code: str, focus: str = "correctness") -> str:
+        return f"Review this code for {focus}:\n\n{code}"
+
+    del ask_profile, sign_in, summarize, chatty, notes, config, logo, chapter, review_code
 
 
 if __name__ == "__main__":

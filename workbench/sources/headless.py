@@ -7,7 +7,8 @@ from typing import Any
 from workbench.core.call_record import CallRecord
 from workbench.core.schema import validate_args
 from workbench.policy.engine import PolicyContext, check_approval
-from workbench.sources.call_runner import LiveCall
+from workbench.sources.answers import ScriptedAnswers
+from workbench.sources.call_runner import InputGate, LiveCall
 from workbench.sources.manager import ResolutionError, ToolManager
 from workbench.sources.timeouts import resolve_call_timeout
 
@@ -24,11 +25,13 @@ async def call_once(
     *,
     timeout_s: float | None = None,
     extend_on_progress_s: float | None = None,
+    input_gate: InputGate | None = None,
 ) -> CallRecord:
     """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input.
 
     ``timeout_s`` is a hard limit on the whole call; progress restarts it only when
-    ``extend_on_progress_s`` is given, and never past that.
+    ``extend_on_progress_s`` is given, and never past that. What the server asks mid-call
+    goes to ``input_gate`` (default: decline everything, saying how to script an answer).
     """
     await manager.start()
     try:
@@ -66,6 +69,7 @@ async def call_once(
             approval=check,
             approval_gate=None,
             workspace=policy.workspace,
+            input_gate=input_gate if input_gate is not None else ScriptedAnswers(),
         )
         await call.run()
         return record

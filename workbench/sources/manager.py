@@ -187,6 +187,8 @@ class ToolManager:
         functions = []
         for entry in self.entries():
             for api in entry.manifest.api:
+                if api.ui is not None and not api.ui.model_visible:
+                    continue  # MCP Apps: an app-only tool is never offered to the model.
                 function = openai_function(entry.manifest, api)
                 if entry.tool in conflicted:
                     function = openai_function(

@@ -4,9 +4,14 @@
 {"mcpServers": {
   "files": {"command": "npx", "args": ["-y", "server"], "env": {"TOKEN": "x"}, "cwd": "/srv",
             "inheritEnv": false, "tools": ["read"], "policies": {"read": "never"}},
-  "remote": {"url": "https://host/mcp", "headers": {"Authorization": "Bearer t"}}
+  "remote": {"url": "https://host/mcp", "headers": {"X-Team": "${TEAM_ID}"},
+             "bearerTokenEnv": "REMOTE_MCP_TOKEN"}
 }}
 ```
+
+Header values may name environment variables as ``${NAME}`` (or ``${env:NAME}``), so a token
+stays out of the file; ``bearerTokenEnv`` sends ``Authorization: Bearer $NAME``. A variable
+that is not set is a problem at its line, not an empty header.
 
 Keys other clients add (``type``, ``disabled``, ...) are ignored, so one file serves them all.
 A mistake is a :class:`~workbench.config.ConfigError` whose problems read
@@ -16,7 +21,9 @@ A mistake is a :class:`~workbench.config.ConfigError` whose problems read
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -54,6 +61,37 @@ def _server_name(name: str) -> str:
     return name
 
 
+_ENV_REFERENCE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def expand_env(
+    value: str, *, where: str = "value", environ: Mapping[str, str] | None = None
+) -> str:
+    """``value`` with each ``${NAME}`` (or ``${env:NAME}``) replaced from the environment."""
+    env = os.environ if environ is None else environ
+
+    def substitute(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in env:
+            raise ValueError(f"{where}: the environment variable {name} is not set")
+        return env[name]
+
+    expanded = _ENV_REFERENCE.sub(substitute, value)
+    if any(character in expanded for character in "\r\n\x00"):
+        raise ValueError(f"{where}: a header value may not contain line breaks")
+    return expanded
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``'Name: value'`` -> ``("Name", "value")``; a clear error otherwise."""
+    name, colon, value = text.partition(":")
+    name = name.strip()
+    if not colon or not _HEADER_NAME.match(name):
+        raise ValueError(f"--header {text.split(':')[0]!r}: expected 'Name: value'")
+    return name, value.strip()
+
+
 Text = Annotated[str, BeforeValidator(_scalar_text)]
 ServerName = Annotated[str, AfterValidator(_server_name)]
 
@@ -70,17 +108,41 @@ class McpServerEntry(BaseModel):
     inherit_env: bool = Field(default=True, alias="inheritEnv")
     url: str | None = None
     headers: dict[str, Text] = Field(default_factory=dict)
+    """Sent with every request; ``${NAME}`` in a value is read from the environment."""
+    bearer_token_env: str | None = Field(default=None, alias="bearerTokenEnv")
+    """The environment variable holding a bearer token (``Authorization: Bearer ...``)."""
     tools: list[str] | None = None
     """Allow-list of MCP tool names (omitted: all)."""
     policies: dict[str, Literal["never", "required", "always"]] = Field(default_factory=dict)
     limits: dict[str, Any] = Field(default_factory=dict)
     """This server's own size caps, over ``[tool.workbench.limits]``."""
+    protocol: Literal["auto", "legacy", "2026-07-28"] = "auto"
+    """How to connect: ``auto`` probes for the 2026-07-28 protocol and falls back to the
+    ``initialize`` handshake; ``legacy`` uses the handshake at once (for servers that ask
+    the client things only that way)."""
 
     @model_validator(mode="after")
     def _reachable(self) -> McpServerEntry:
         if not self.url and not self.command:
             raise ValueError("needs a command or a url")
         return self
+
+    @field_validator("headers")
+    @classmethod
+    def _expand_headers(cls, value: dict[str, str]) -> dict[str, str]:
+        expanded = {}
+        for name, text in value.items():
+            if not _HEADER_NAME.match(name):
+                raise ValueError(f"{name!r} is not a valid header name")
+            expanded[name] = expand_env(text, where=f"header {name}")
+        return expanded
+
+    @field_validator("bearer_token_env")
+    @classmethod
+    def _token_set(cls, value: str | None) -> str | None:
+        if value is not None and not os.environ.get(value):
+            raise ValueError(f"the environment variable {value} is not set (or is empty)")
+        return value
 
     @field_validator("limits")
     @classmethod
@@ -94,13 +156,17 @@ class McpServerEntry(BaseModel):
     def to_spec(self, name: str) -> McpServerSpec:
         policies: dict[str, str] = dict(self.policies)
         if self.url:
+            headers = dict(self.headers)
+            if self.bearer_token_env:
+                headers["Authorization"] = f"Bearer {os.environ[self.bearer_token_env]}"
             return McpServerSpec(
                 name=name,
                 url=self.url,
-                headers=dict(self.headers),
+                headers=headers,
                 tools=self.tools,
                 policies=policies,
                 limits=dict(self.limits),
+                mode=self.protocol,
             )
         return McpServerSpec(
             name=name,
@@ -112,6 +178,7 @@ class McpServerEntry(BaseModel):
             tools=self.tools,
             policies=policies,
             limits=dict(self.limits),
+            mode=self.protocol,
         )
 
 

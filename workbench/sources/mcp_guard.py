@@ -12,6 +12,8 @@ notifications spawns one task each. :class:`MessageGuard` sits on the transport'
 - drops the malformed tools of a ``tools/list`` answer and records them as problems, so the
   valid tools stay usable;
 - checks nesting against ``max_json_depth``;
+- validates each server -> client request (elicitation, sampling, roots) as the SDK will and
+  reports one it will refuse, since the SDK answers those with -32602 and tells no one;
 - lets at most :data:`NOTIFICATIONS_PER_S` notifications of one kind through per second:
   progress beyond that is coalesced to the latest value per token, the rest is counted.
 
@@ -57,6 +59,23 @@ _ID_AT_START = re.compile(
 _ID_AT_END = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
 
 RequestId = int | str
+SERVER_REQUESTS = ("elicitation/create", "sampling/createMessage", "roots/list")
+
+
+def _validation_summary(error: ValidationError) -> str:
+    """The first problems of a request, by field (a union's branches are told apart)."""
+    items = error.errors(include_url=False)
+    # For a union (form or URL elicitation), the form branch is what most servers meant.
+    preferred = [item for item in items if "ElicitRequestURLParams" not in map(str, item["loc"])]
+    shown = []
+    for item in (preferred or items)[:2]:
+        loc = [
+            str(part)
+            for part in item["loc"]
+            if not str(part).endswith("Params") and str(part) != "params"
+        ]
+        shown.append(f"{'.'.join(loc) or '(params)'}: {item['msg']}")
+    return clean("; ".join(shown))[:300]
 
 
 def _preview(raw: bytes) -> str:
@@ -90,6 +109,8 @@ class GuardStats:
     coalesced_progress: int = 0
     tool_problems: list[str] = field(default_factory=list)
     limit_hits: list[LimitExceeded] = field(default_factory=list)
+    malformed_requests: int = 0
+    """Server -> client requests the SDK refuses as invalid (e.g. a broken elicitation)."""
 
     def record_limit(self, exceeded: LimitExceeded) -> None:
         self.limit_hits.append(exceeded)
@@ -117,6 +138,8 @@ class GuardStats:
             )
         if self.coalesced_progress:
             parts.append(f"{self.coalesced_progress:,} progress update(s) coalesced")
+        if self.malformed_requests:
+            parts.append(f"{self.malformed_requests:,} malformed request(s) to the client refused")
         return "; ".join(parts)
 
 
@@ -138,6 +161,8 @@ class MessageGuard:
         self._clock = clock
         self._window: dict[str, tuple[float, int]] = {}
         self._held_progress: dict[Any, SessionMessage] = {}
+        self.on_request_problem: Callable[[str, str], None] | None = None
+        """Told ``(method, problem)`` of a server request the SDK will refuse."""
 
     # --- outgoing --------------------------------------------------------------------------
 
@@ -194,6 +219,7 @@ class MessageGuard:
                 # A server -> client request nested too deep: the SDK would choke on it.
                 self.stats.too_deep_messages += 1
                 return []
+            self._check_request(message)
             return [item]
         method = self.pending.get(message.id) if message.id is not None else None
         if isinstance(message, types.JSONRPCResponse):
@@ -209,6 +235,19 @@ class MessageGuard:
             self.pending.pop(message.id, None)
         # Held progress goes first: a progress bar must not move after its call ended.
         return [*self._release_progress(), item]
+
+    def _check_request(self, message: types.JSONRPCRequest) -> None:
+        """Validate a server request as the SDK will, to say why it is refused (if it is)."""
+        if message.method not in SERVER_REQUESTS:
+            return
+        try:
+            methods.parse_server_request(message.method, self.version, message.params)
+        except ValidationError as error:
+            self.stats.malformed_requests += 1
+            if self.on_request_problem is not None:
+                self.on_request_problem(message.method, _validation_summary(error))
+        except (KeyError, ValueError, RuntimeError, RecursionError):
+            return  # Not a request this version knows: the SDK answers "method not found".
 
     def due(self) -> list[SessionMessage]:
         """Coalesced progress whose rate window has reopened (call a few times a second)."""

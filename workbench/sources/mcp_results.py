@@ -14,7 +14,8 @@ import re
 import struct
 from typing import Any
 
-from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
+from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta, ToolUi
+from workbench.core.mcp_catalog import NO_CONTENT, ui_resource_uri, ui_visibility
 from workbench.core.result import ToolError, ToolResult, to_result
 
 MAX_RESOURCE_TEXT = 20_000
@@ -136,7 +137,7 @@ def to_tool_result(result: Any, *, tool: str, api: str) -> ToolResult:
         import json
 
         content = json.dumps(structured, ensure_ascii=False)
-    return to_result(success=True, content=content or "(the tool returned no content)", state=state)
+    return to_result(success=True, content=content or NO_CONTENT, state=state)
 
 
 def manifest_from_tools(
@@ -166,6 +167,15 @@ def manifest_from_tools(
             elif getattr(annotations, "read_only_hint", None):
                 policy = "never"
         schema = tool.input_schema if isinstance(tool.input_schema, dict) else {"type": "object"}
+        meta = getattr(tool, "meta", None)
+        declared = ui_resource_uri(meta)
+        ui = (
+            ToolUi(
+                resource_uri=declared[0], declared_as=declared[1], visibility=ui_visibility(meta)
+            )
+            if declared is not None
+            else None
+        )
         try:
             api = ToolApi(
                 name=tool.name,
@@ -173,6 +183,7 @@ def manifest_from_tools(
                 parameters=schema,
                 output_schema=getattr(tool, "output_schema", None),
                 human_intervention=policy,
+                ui=ui,
             )
         except ValueError:
             # A server's schema that is not valid JSON Schema still gets a callable API.
@@ -181,6 +192,7 @@ def manifest_from_tools(
                 description=tool.description or "",
                 parameters={"type": "object"},
                 human_intervention=policy,
+                ui=ui,
             )
         apis.append(api)
     if not apis:

@@ -15,17 +15,29 @@ import contextlib
 import os
 import re
 import shlex
-from collections.abc import Iterator
+import warnings
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from workbench.core.identifiers import slug
+from workbench.core.interventions import LOG_LEVELS, elicitation_request
 from workbench.core.limits import LimitExceeded, Limits
-from workbench.core.manifest import ToolManifest
+from workbench.core.manifest import ToolManifest, UiResource
+from workbench.core.mcp_catalog import (
+    PromptInfo,
+    PromptRender,
+    ResourceInfo,
+    ResourceRead,
+    ResourceTemplateInfo,
+)
 from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
+from workbench.core.sanitize import clean
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
+from workbench.sources.server_log import ServerLog
 
 HANDSHAKE_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0
@@ -36,7 +48,19 @@ MAX_TOOL_PAGES = 50
 MAX_TOOLS = 1_000
 SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # Past the longest possible call deadline: the call runner's own deadline cancels first.
+# (The SDK's clock also runs while a person answers an elicitation; 15 minutes is the most
+# one call may spend waiting on people.)
 BACKSTOP_TIMEOUT_S = 900.0
+MAX_CATALOG_PAGES = 20
+MAX_CATALOG_ITEMS = 500
+"""Resources, templates and prompts listed per server (a server that pages forever stops)."""
+MAX_UI_RESOURCES = 20
+LIST_CHANGED_DEBOUNCE_S = 0.25
+"""Servers announce list changes in bursts (server-everything sends five at connect)."""
+URL_ELICITATION_RETRIES = 2
+"""How often a call the server refused with -32042 (visit a URL first) is tried again."""
+DEFAULT_LOG_LEVEL = "info"
+T = TypeVar("T")
 
 
 @dataclass
@@ -105,8 +129,12 @@ class McpSource(ToolSource):
         *,
         handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S,
         limits: Limits | None = None,
+        roots: list[Path] | None = None,
+        log_level: str | None = DEFAULT_LOG_LEVEL,
     ) -> None:
         super().__init__(spec.name or "mcp")
+        if log_level is not None and log_level not in LOG_LEVELS:
+            raise ValueError(f"log level {log_level!r} is not one of {', '.join(LOG_LEVELS)}")
         self.spec = spec
         self.handshake_timeout_s = handshake_timeout_s
         self.limits = (limits or Limits()).overridden(
@@ -125,11 +153,25 @@ class McpSource(ToolSource):
         self._processes: list[Any] = []
         self._http_status: int | None = None
         self.skipped: list[str] = []
+        self.roots: list[Path] = list(roots or [])
+        """The client's roots, answered to ``roots/list`` (the workspace, or ``--root``)."""
+        self.log_level = log_level
+        self.server_log = ServerLog()
+        """Everything the server said besides results (for the server log panel)."""
+        self.conversation: Any = None
+        """The :class:`~workbench.sources.mcp_conversation.McpConversation` once started."""
+        self.resources: list[ResourceInfo] = []
+        self.templates: list[ResourceTemplateInfo] = []
+        self.prompts: list[PromptInfo] = []
+        self.notes: list[str] = []
+        """Problems found after the handshake (catalog, log level, UI resources, tasks)."""
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def problems(self) -> list[str]:
         """What is wrong with this server that does not stop it: left-out tools, garbage."""
-        problems = list(self.skipped)
+        problems = [*self.skipped, *self.notes]
         if self._guard is not None:
             problems.extend(
                 item for item in self._guard.stats.tool_problems if item not in problems
@@ -159,19 +201,44 @@ class McpSource(ToolSource):
             await self.stop(keep_status=True)
 
     async def _run(self) -> None:
+        import mcp_types as types
         from mcp import Client
+
+        from workbench.sources.mcp_conversation import McpConversation
 
         transport: Any
         http_client = None
+        conversation = McpConversation(
+            self.spec.name or self.spec.target, roots=self.roots, log=self.server_log
+        )
+        conversation.on_list_changed = self._list_changed
+        self.conversation = conversation
         try:
             transport = self._transport()
             if isinstance(transport, tuple):
                 transport, http_client = transport
+            if self._guard is not None:
+                self._guard.on_request_problem = conversation.malformed_request
             async with Client(
-                transport, mode=self.spec.mode, read_timeout_seconds=BACKSTOP_TIMEOUT_S
+                transport,
+                mode=self.spec.mode,
+                read_timeout_seconds=BACKSTOP_TIMEOUT_S,
+                # Every capability a client can declare: the server then offers everything
+                # (server-everything lists 17 tools instead of 13). No model is ever called.
+                sampling_callback=conversation.sample,
+                sampling_capabilities=types.SamplingCapability(
+                    tools=types.SamplingToolsCapability()
+                ),
+                elicitation_callback=conversation.elicit,
+                list_roots_callback=conversation.list_roots,
+                logging_callback=conversation.log_message,
+                message_handler=conversation.message,
+                log_level=self.log_level,  # type: ignore[arg-type]
+                client_info=types.Implementation(name="workbench", version=_version()),
             ) as client:
                 self._client = client
                 await self._load_tools(client)
+                await self._after_connect(client)
                 if self._ready is not None and not self._ready.done():
                     self._ready.set_result(None)
                 await self._stop.wait()
@@ -186,6 +253,9 @@ class McpSource(ToolSource):
                 raise
         finally:
             self._client = None
+            for task in [*self._background, *([self._refresh_task] if self._refresh_task else [])]:
+                task.cancel()
+            self._background.clear()
             if http_client is not None:
                 await http_client.aclose()
 
@@ -254,7 +324,7 @@ class McpSource(ToolSource):
         )
         return stdio_transport(launch, self._guard, self._stderr, on_spawn=self._processes.append)
 
-    async def _load_tools(self, client: Any) -> None:
+    async def _load_tools(self, client: Any, *, cache_mode: str = "use") -> None:
         info = client.server_info
         self.server_name = (
             (info.name if info is not None else None) or self.spec.name or "mcp-server"
@@ -265,7 +335,11 @@ class McpSource(ToolSource):
         tools: list[Any] = []
         cursor = None
         for _ in range(MAX_TOOL_PAGES):  # A server that pages forever still gets listed.
-            page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
+            page = (
+                await client.list_tools(cursor=cursor)
+                if cursor
+                else await client.list_tools(cache_mode=cache_mode)
+            )
             tools.extend(page.tools)
             cursor = page.next_cursor
             if not cursor or len(tools) >= MAX_TOOLS:
@@ -273,6 +347,14 @@ class McpSource(ToolSource):
         tools = tools[:MAX_TOOLS]
         if self.spec.tools is not None:
             tools = [tool for tool in tools if tool.name in self.spec.tools]
+        self.notes = [note for note in self.notes if "task-augmented" not in note]
+        for tool in tools:
+            execution = getattr(tool, "execution", None)
+            if getattr(execution, "task_support", None) == "required":
+                self.notes.append(
+                    f"{clean(tool.name)[:80]} runs only as an MCP task (taskSupport: required), "
+                    "which this client does not support: task-augmented calls fail"
+                )
         title = (
             (getattr(info, "title", None) or self.server_name)
             if info is not None
@@ -281,9 +363,13 @@ class McpSource(ToolSource):
         description = (
             client.instructions or f"MCP server {self.server_name} over {self.spec.transport}"
         )
-        self.manifest, self.skipped = manifest_from_tools(
+        manifest, self.skipped = manifest_from_tools(
             identifier, title, description[:500], tools, self.spec.policies
         )
+        if manifest is not None and self.manifest is not None:
+            manifest = _keep_ui_resources(manifest, self.manifest)
+        self.manifest = manifest
+        self.revision += 1
         detail = f"{len(tools)} tools over {self.spec.transport}"
         if self.skipped:
             detail += f"; skipped: {'; '.join(self.skipped)}"
@@ -291,6 +377,257 @@ class McpSource(ToolSource):
         if left_out:
             detail += f"; {len(left_out)} malformed tool(s) left out (listed as problems)"
         self.status = SourceStatus(SourceState.READY, detail)
+
+    # --- after the handshake: log level, resources, prompts, UI resources ----------------------
+
+    async def _after_connect(self, client: Any) -> None:
+        """Everything a server publishes besides tools; a failure here is a problem, not fatal."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        self.notes = [note for note in self.notes if "task-augmented" in note]
+        capabilities = client.server_capabilities
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if capabilities.logging is not None and self.log_level is not None and not modern:
+            await self._quietly(
+                "logging/setLevel", self._set_level(client, self.log_level), note=False
+            )
+        if capabilities.resources is not None:
+            resources = await self._quietly("resources/list", self._list_resources(client))
+            self.resources = resources or []
+            templates = await self._quietly(
+                "resources/templates/list", self._list_templates(client)
+            )
+            self.templates = templates or []
+        if capabilities.prompts is not None:
+            self.prompts = await self._quietly("prompts/list", self._list_prompts(client)) or []
+        await self._quietly("UI resources", self._load_ui_resources(client))
+        if modern and (
+            capabilities.tools is not None
+            or capabilities.prompts is not None
+            or capabilities.resources is not None
+        ):
+            self._spawn(self._listen(client))
+        self.revision += 1
+
+    async def _quietly(self, what: str, work: Awaitable[T], *, note: bool = True) -> T | None:
+        """``work``, bounded by the handshake timeout; a failure becomes one problem line."""
+        from mcp import MCPError
+
+        try:
+            return await asyncio.wait_for(work, timeout=self.handshake_timeout_s)
+        except TimeoutError:
+            problem = f"{what}: no answer within {self.handshake_timeout_s:g} s"
+        except MCPError as error:
+            problem = f"{what} failed: {clean(error.message)[:200]} (error {error.code})"
+        except Exception as error:  # noqa: BLE001 - a server's odd answer must not stop the source
+            problem = f"{what} failed: {type(error).__name__}: {clean(error)[:200]}"
+        self.server_log.add("notice", problem)
+        if note:
+            self.notes.append(problem)
+        return None
+
+    async def _set_level(self, client: Any, level: str) -> None:
+        from mcp.shared.exceptions import MCPDeprecationWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await client.set_logging_level(level)
+        self.server_log.add("notice", f"asked the server for log messages at {level} and above")
+
+    async def _pages(self, fetch: Callable[..., Awaitable[Any]], field_name: str) -> list[Any]:
+        items: list[Any] = []
+        cursor = None
+        for _ in range(MAX_CATALOG_PAGES):
+            page = await (fetch(cursor=cursor) if cursor else fetch())
+            items.extend(getattr(page, field_name))
+            cursor = page.next_cursor
+            if not cursor or len(items) >= MAX_CATALOG_ITEMS:
+                break
+        return items[:MAX_CATALOG_ITEMS]
+
+    async def _list_resources(self, client: Any) -> list[ResourceInfo]:
+        from workbench.sources.mcp_catalog import resource_info
+
+        return [
+            resource_info(item) for item in await self._pages(client.list_resources, "resources")
+        ]
+
+    async def _list_templates(self, client: Any) -> list[ResourceTemplateInfo]:
+        from workbench.sources.mcp_catalog import template_info
+
+        items = await self._pages(client.list_resource_templates, "resource_templates")
+        return [template_info(item) for item in items]
+
+    async def _list_prompts(self, client: Any) -> list[PromptInfo]:
+        from workbench.sources.mcp_catalog import prompt_info
+
+        return [prompt_info(item) for item in await self._pages(client.list_prompts, "prompts")]
+
+    async def _load_ui_resources(self, client: Any) -> None:
+        """Read the ``ui://`` resource of every tool with a UI (MCP Apps) and note its metadata."""
+        from workbench.sources.mcp_catalog import ui_resource
+
+        manifest = self.manifest
+        if manifest is None:
+            return
+        uris = list(dict.fromkeys(api.ui.resource_uri for api in manifest.api if api.ui))
+        listed = {item.uri: item for item in self.resources}
+        found: dict[str, UiResource] = {}
+        for uri in uris[:MAX_UI_RESOURCES]:
+            found[uri] = await ui_resource(client, uri, listed.get(uri))
+        self.manifest = _with_ui_resources(manifest, found)
+        self.notes = [note for note in self.notes if not note.startswith("app UI ")]
+        for uri, resource in found.items():
+            users = [api.name for api in manifest.api if api.ui and api.ui.resource_uri == uri]
+            self.notes.extend(
+                f"app UI of {', '.join(users[:3])}: {problem}" for problem in resource.problems
+            )
+
+    async def _listen(self, client: Any) -> None:
+        """On a 2026-07-28 connection, list changes come over ``subscriptions/listen``."""
+        from mcp.shared.subscriptions import (
+            PromptsListChanged,
+            ResourcesListChanged,
+            ResourceUpdated,
+            ToolsListChanged,
+        )
+
+        conversation = self.conversation
+        try:
+            async with client.listen(
+                tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+            ) as subscription:
+                async for event in subscription:
+                    if isinstance(event, ToolsListChanged):
+                        method = "notifications/tools/list_changed"
+                    elif isinstance(event, PromptsListChanged):
+                        method = "notifications/prompts/list_changed"
+                    elif isinstance(event, ResourcesListChanged):
+                        method = "notifications/resources/list_changed"
+                    elif isinstance(event, ResourceUpdated):
+                        await conversation.updated(event.uri)
+                        continue
+                    else:
+                        continue
+                    await conversation.list_changed_method(method)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a lost stream is a line in the log, not a crash
+            self.server_log.add(
+                "notice", f"the change subscription ended: {type(error).__name__}: {clean(error)}"
+            )
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _list_changed(self, what: str) -> None:
+        """A list changed: refresh it shortly (once per burst)."""
+        if self._client is None or (
+            self._refresh_task is not None and not self._refresh_task.done()
+        ):
+            return
+        self._refresh_task = asyncio.ensure_future(self._refresh(what))
+
+    async def _refresh(self, what: str) -> None:
+        await asyncio.sleep(LIST_CHANGED_DEBOUNCE_S)
+        client = self._client
+        if client is None:
+            return
+        if what == "tools":
+            await self._quietly("tools/list", self._load_tools_again(client))
+        elif what == "resources":
+            self.resources = (
+                await self._quietly("resources/list", self._list_resources(client)) or []
+            )
+        elif what == "prompts":
+            self.prompts = await self._quietly("prompts/list", self._list_prompts(client)) or []
+        self.revision += 1
+
+    async def _load_tools_again(self, client: Any) -> None:
+        detail = self.status.detail
+        await self._load_tools(client, cache_mode="refresh")
+        await self._load_ui_resources(client)
+        if self.status.detail != detail:
+            self.server_log.add("notice", f"tools reloaded: {self.status.detail}")
+
+    # --- resources, prompts, roots -------------------------------------------------------------
+
+    async def read_resource(self, uri: str) -> ResourceRead:
+        """Read one resource (text kept and capped, blobs described); errors are in the result."""
+        from workbench.sources.mcp_catalog import read_result
+
+        client = self._client
+        if client is None:
+            return ResourceRead(uri=uri, parts=(), error=f"{self.name} is not connected")
+        try:
+            result = await asyncio.wait_for(
+                client.read_resource(uri, cache_mode="bypass"), timeout=HANDSHAKE_TIMEOUT_S * 3
+            )
+        except Exception as error:  # noqa: BLE001 - every failure becomes a readable error
+            return ResourceRead(uri=uri, parts=(), error=self._request_error("read", uri, error))
+        return read_result(uri, result)
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> PromptRender:
+        """Render a prompt with ``arguments``; errors are in the result."""
+        from workbench.sources.mcp_catalog import prompt_result
+
+        client = self._client
+        if client is None:
+            return PromptRender(name, arguments, error=f"{self.name} is not connected")
+        try:
+            result = await asyncio.wait_for(
+                client.get_prompt(name, arguments), timeout=HANDSHAKE_TIMEOUT_S * 3
+            )
+        except Exception as error:  # noqa: BLE001 - every failure becomes a readable error
+            return PromptRender(
+                name, arguments, error=self._request_error("render prompt", name, error)
+            )
+        return prompt_result(name, arguments, result)
+
+    async def subscribe(self, uri: str) -> str | None:
+        """Ask for ``notifications/resources/updated`` about ``uri``; returns why not, or None."""
+        from mcp.shared.exceptions import MCPDeprecationWarning
+
+        client = self._client
+        if client is None:
+            return f"{self.name} is not connected"
+        resources = client.server_capabilities.resources
+        if resources is None or not resources.subscribe:
+            return f"{self.name} does not offer resource subscriptions"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await asyncio.wait_for(client.subscribe_resource(uri), HANDSHAKE_TIMEOUT_S)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a readable error
+            return self._request_error("subscribe to", uri, error)
+        self.server_log.add("notice", f"subscribed to updates of {clean(uri)[:200]}")
+        return None
+
+    async def set_roots(self, roots: list[Path]) -> None:
+        """Change the client's roots and tell the server (``notifications/roots/list_changed``)."""
+        from mcp.shared.exceptions import MCPDeprecationWarning
+
+        self.roots[:] = roots
+        client = self._client
+        if client is None:
+            return
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await client.send_roots_list_changed()
+        shown = ", ".join(str(path) for path in roots) or "none"
+        self.server_log.add("notice", f"told the server the roots changed: {shown}")
+
+    def _request_error(self, verb: str, what: str, error: BaseException) -> str:
+        from mcp import MCPError
+
+        if isinstance(error, MCPError):
+            return f"{self.name} could not {verb} {clean(what)[:200]}: {clean(error.message)[:300]}"
+        if isinstance(error, TimeoutError):
+            return f"{self.name} did not answer in time"
+        why = f"{type(error).__name__}: {clean(error)[:300]}"
+        return f"{self.name} could not {verb} {clean(what)[:200]}: {why}"
 
     def _stderr_tail(self) -> str:
         if self._stderr is None:
@@ -380,7 +717,7 @@ class McpSource(ToolSource):
     async def invoke(
         self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
     ) -> ToolResult:
-        from mcp import MCPError
+        from mcp import InputRequiredRoundsExceededError, MCPError
 
         client = self._client
         if client is None or self.status.state is not SourceState.READY:
@@ -393,8 +730,17 @@ class McpSource(ToolSource):
             ctx.progress(progress, total, message)
 
         hits_before = len(self._guard.stats.limit_hits) if self._guard is not None else 0
+        conversation = self.conversation
         try:
-            result = await client.call_tool(api, args, progress_callback=on_progress)
+            with conversation.in_call(ctx):
+                result = await self._call_visiting_urls(client, api, args, ctx, on_progress)
+        except _UrlsDeclined as declined:
+            return failure(
+                ErrorType.REQUEST_REFUSED,
+                f"{self.name} needs the user to visit {declined.urls} before {api} can run, "
+                "and that was declined; nothing ran.",
+                state={"urls": declined.url_list},
+            )
         except MCPError as error:
             if error.code == -32001:
                 raise ToolTimedOut(error.message) from None
@@ -423,6 +769,14 @@ class McpSource(ToolSource):
                     body={"stderr": tail} if (tail := self._stderr_tail()) else None,
                 )
             return self._protocol_failure(api, error)
+        except InputRequiredRoundsExceededError as error:
+            # 2026-07-28: the server answered "input required" round after round.
+            return failure(
+                ErrorType.INPUT_LIMIT,
+                f"{self.name} asked for input again after every answer to {api}; the workbench "
+                f"stopped after {error.max_rounds} rounds.",
+                state={"rounds": error.max_rounds},
+            )
         except RuntimeError as error:
             # The SDK validates structuredContent against the tool's outputSchema.
             return failure(
@@ -430,6 +784,47 @@ class McpSource(ToolSource):
                 f"{self.name} returned an invalid result for {api}: {error}",
             )
         return to_tool_result(result, tool=tool, api=api)
+
+    async def _call_visiting_urls(
+        self,
+        client: Any,
+        api: str,
+        args: dict[str, Any],
+        ctx: CallContext,
+        on_progress: Any,
+    ) -> Any:
+        """``tools/call``; when the server first needs URLs visited (-32042), each URL is shown
+        as an Intervention and, once all are accepted, the call is made again (bounded)."""
+        from mcp import MCPError
+        from mcp.shared.exceptions import UrlElicitationRequiredError
+        from mcp_types import URL_ELICITATION_REQUIRED
+
+        for attempt in range(URL_ELICITATION_RETRIES + 1):
+            try:
+                return await client.call_tool(api, args, progress_callback=on_progress)
+            except MCPError as error:
+                if error.code != URL_ELICITATION_REQUIRED or attempt == URL_ELICITATION_RETRIES:
+                    raise
+                try:
+                    wanted = UrlElicitationRequiredError.from_error(error.error).elicitations
+                except (ValueError, TypeError, KeyError):
+                    raise error from None
+                urls = [clean(item.url)[:300] for item in wanted[:5]]
+                self.conversation.notice(
+                    f"{api} needs {len(wanted)} URL(s) visited first (error -32042)"
+                )
+                for item in wanted[:5]:
+                    request = elicitation_request(
+                        item.message,
+                        mode="url",
+                        url=item.url,
+                        elicitation_id=item.elicitation_id,
+                        server=self.name,
+                    )
+                    answer = await ctx.ask(request)
+                    if answer.action != "accept":
+                        raise _UrlsDeclined(urls) from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _exceeded(self, error: Any, hits_before: int) -> LimitExceeded | None:
         """The cap an error stands for: the guard's, the capped HTTP client's, or the SSE one."""
@@ -481,3 +876,45 @@ class McpSource(ToolSource):
             f"{self.name} answered {api} with error {error.code}: {error.message}",
             body={"code": error.code, "data": error.data},
         )
+
+
+def _with_ui_resources(manifest: ToolManifest, found: dict[str, UiResource]) -> ToolManifest:
+    """``manifest`` with each API's UI resource filled in from ``found`` (by URI)."""
+    apis = []
+    for api in manifest.api:
+        if api.ui is not None and api.ui.resource_uri in found:
+            ui = api.ui.model_copy(update={"resource": found[api.ui.resource_uri]})
+            api = api.model_copy(update={"ui": ui})
+        apis.append(api)
+    return manifest.model_copy(update={"api": apis})
+
+
+def _keep_ui_resources(manifest: ToolManifest, previous: ToolManifest) -> ToolManifest:
+    """A re-listed manifest keeps the UI resources already read (until they are read again)."""
+    found = {
+        api.ui.resource_uri: api.ui.resource
+        for api in previous.api
+        if api.ui is not None and api.ui.resource is not None
+    }
+    return _with_ui_resources(manifest, found)
+
+
+class _UrlsDeclined(Exception):
+    """The user would not visit the URLs a server needs before a call can run."""
+
+    def __init__(self, urls: list[str]) -> None:
+        super().__init__(", ".join(urls))
+        self.url_list = urls
+
+    @property
+    def urls(self) -> str:
+        return ", ".join(self.url_list)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("workbench")
+    except PackageNotFoundError:
+        return "0"

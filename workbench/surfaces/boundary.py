@@ -7,7 +7,11 @@ eagerly inside its own ``try`` so the second is caught too.
 
 from __future__ import annotations
 
+import inspect
+import sysconfig
 import traceback
+from pathlib import Path
+from types import CodeType
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
@@ -18,23 +22,67 @@ from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.kit import error_box
 from workbench.surfaces.registry import ResolvedSurface
 
+_LIBRARIES = tuple(
+    {Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "purelib", "platlib")}
+)
+_KIT = Path(__file__).resolve().parent
+"""The surface kit and this boundary: Workbench's frames, never the author's mistake."""
+
+
+def _home(surface: object) -> tuple[Path, str] | None:
+    """The folder and ``name (file:line)`` of the function that is ``surface``."""
+    code = getattr(inspect.unwrap(surface) if callable(surface) else surface, "__code__", None)
+    if not isinstance(code, CodeType) or code.co_filename.startswith("<"):
+        return None
+    name = getattr(surface, "__qualname__", code.co_name)
+    where = f"{name} ({Path(code.co_filename).name}:{code.co_firstlineno})"
+    return Path(code.co_filename).resolve().parent, where
+
+
+def _under(filename: str, folder: Path) -> bool:
+    return Path(filename).resolve().is_relative_to(folder)
+
+
+def crash_place(error: BaseException, surface: object = None) -> list[str]:
+    """Where ``error`` happened, as the author looks for it: the innermost frame in the
+    surface's own folder, else outside Rich, the standard library and the kit, else the
+    innermost; and when the author's code is not on the stack at all (a bad style met while
+    drawing), which surface returned what was being drawn."""
+    frames = traceback.extract_tb(error.__traceback__)
+    home = _home(surface)
+    in_home = [frame for frame in frames if home and _under(frame.filename, home[0])]
+    own = [
+        frame
+        for frame in frames
+        if not any(_under(frame.filename, folder) for folder in (*_LIBRARIES, _KIT))
+    ]
+    places: list[str] = []
+    for found in (in_home, own, frames):
+        if found:
+            frame = found[-1]
+            places.append(f"at {frame.name} ({Path(frame.filename).name}:{frame.lineno})")
+            break
+    if home and not in_home:
+        places.append(f"while drawing what {home[1]} returned")
+    return places
+
 
 def crash_box(
-    tool: str, api: str, kind: str, error: BaseException, palette: Palette
+    tool: str,
+    api: str,
+    kind: str,
+    error: BaseException,
+    palette: Palette,
+    *,
+    surface: object = None,
 ) -> RenderableType:
-    """The box shown in place of a surface that raised."""
-    frames = traceback.extract_tb(error.__traceback__)
-    where = (
-        f"{frames[-1].name} ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})"
-        if frames
-        else ""
-    )
-    detail = Text(f"at {where}", style=palette.muted) if where else Text("")
+    """The box shown in place of a surface that raised (``surface`` is the function, to point
+    at the author's line rather than at Rich's)."""
     return error_box(
         f"{kind} surface of {tool}/{api} crashed",
         f"{type(error).__name__}: {error}",
         palette,
-        details=[detail],
+        details=[Text(place, style=palette.muted) for place in crash_place(error, surface)],
     )
 
 
@@ -42,9 +90,17 @@ class SurfaceBoundary:
     """Renders ``renderable`` in full, or an error box if rendering raises."""
 
     def __init__(
-        self, renderable: RenderableType, *, tool: str, api: str, kind: str, palette: Palette
+        self,
+        renderable: RenderableType,
+        *,
+        tool: str,
+        api: str,
+        kind: str,
+        palette: Palette,
+        surface: object = None,
     ) -> None:
         self.renderable = renderable
+        self.surface = surface
         self.tool = tool
         self.api = api
         self.kind = kind
@@ -57,7 +113,9 @@ class SurfaceBoundary:
             )
         except Exception as error:  # noqa: BLE001 - any surface bug must be contained
             lines = console.render_lines(
-                crash_box(self.tool, self.api, self.kind, error, self.palette),
+                crash_box(
+                    self.tool, self.api, self.kind, error, self.palette, surface=self.surface
+                ),
                 options.update(height=None),
                 pad=False,
             )
@@ -78,9 +136,21 @@ def run_surface(resolved: ResolvedSurface, ctx: SurfaceContext) -> RenderableTyp
     try:
         renderable = resolved.surface(ctx)
     except Exception as error:  # noqa: BLE001 - any surface bug must be contained
-        return crash_box(ctx.tool, ctx.api_name, resolved.kind.value, error, ctx.palette)
+        return crash_box(
+            ctx.tool,
+            ctx.api_name,
+            resolved.kind.value,
+            error,
+            ctx.palette,
+            surface=resolved.surface,
+        )
     if renderable is None:
         return None
     return SurfaceBoundary(
-        renderable, tool=ctx.tool, api=ctx.api_name, kind=resolved.kind.value, palette=ctx.palette
+        renderable,
+        tool=ctx.tool,
+        api=ctx.api_name,
+        kind=resolved.kind.value,
+        palette=ctx.palette,
+        surface=resolved.surface,
     )

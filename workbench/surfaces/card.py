@@ -24,10 +24,12 @@ from workbench.surfaces.registry import (
     SurfaceKind,
     SurfaceRegistry,
 )
+from workbench.surfaces.server_requests import input_request
 
 PHASE_SURFACE: dict[Phase, SurfaceKind | None] = {
     Phase.ARGS_STREAMING: None,
     Phase.AWAITING_APPROVAL: SurfaceKind.INTERVENTION,
+    Phase.AWAITING_INPUT: SurfaceKind.INTERVENTION,
     Phase.EXECUTING: SurfaceKind.PLACEHOLDER,
     Phase.STREAMING_OUTPUT: SurfaceKind.STREAMING,
 }
@@ -102,6 +104,10 @@ def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
     kind = surface_kind_for(ctx.phase)
     if kind is None:
         return CardView(inspector, args_preview(ctx), None, True)
+    if ctx.phase is Phase.AWAITING_INPUT:
+        # The server's request, not the tool's approval: every tool shows it the same way.
+        surface = ResolvedSurface(input_request, SurfaceKind.INTERVENTION, fallback=True)
+        return CardView(inspector, run_surface(surface, ctx), kind, True)
     body, fallback = _resolve_body(ctx, registry, kind)
     return CardView(inspector, body, kind, fallback)
 
@@ -117,6 +123,7 @@ def phase_label(ctx: SurfaceContext) -> Text:
         Phase.CANCELLED: palette.warning,
         Phase.SKIPPED: palette.warning,
         Phase.AWAITING_APPROVAL: palette.warning,
+        Phase.AWAITING_INPUT: palette.warning,
     }.get(phase, palette.accent)
     label = Text(f" {phase.value}", style=color)
     run_ms = ctx.state.timings.run_ms
@@ -138,6 +145,10 @@ def card_renderable(
         parts.append(view.body)
     title = Text(f" {clean(ctx.emoji)} {clean(ctx.title)} ", style="bold")
     title.append_text(kit.text(f"· {ctx.api_name} ", palette.muted))
+    api = ctx.api
+    if api is not None and api.ui is not None:
+        # MCP Apps: a UI host would draw this tool's own UI; the terminal shows its fallback.
+        title.append("· has an app UI ", style=palette.accent)
     # Only a failure is drawn in the error colour: a skip, a cancel or a block is not one.
     border = palette.error if ctx.phase in FAILURE_PHASES else palette.primary
     return Panel(

@@ -15,6 +15,8 @@ from rich.text import Text
 from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.mcp_views import ui_section
+from workbench.surfaces.server_requests import exchanges_section, messages_section
 
 STREAM_TAIL_LINES = 20
 
@@ -227,4 +229,16 @@ def portal(ctx: SurfaceContext) -> RenderableType:
     elif not ctx.output.is_empty():
         rows.append(Text("output", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.output.text(), palette, max_lines=400, ansi=True))
+    rows.extend(mcp_portal_sections(ctx))
     return Group(*rows)
+
+
+def mcp_portal_sections(ctx: SurfaceContext) -> list[RenderableType]:
+    """What an MCP server adds to any Portal: its app UI, what it asked, what it logged."""
+    rows: list[RenderableType] = []
+    api = ctx.api
+    if api is not None and api.ui is not None:
+        rows.extend(ui_section(api, ctx.result, ctx.palette))
+    rows.extend(exchanges_section(ctx.state.exchanges, ctx.palette))
+    rows.extend(messages_section(ctx.state.server_messages, ctx.palette, limit=20))
+    return rows

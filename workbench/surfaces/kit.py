@@ -28,12 +28,54 @@ from workbench.surfaces.context import Palette, SurfaceContext
 
 T = TypeVar("T")
 
+__all__ = [
+    "ENDING_VERBS",
+    "MAX_TEXT_CHARS",
+    "SPINNER_FRAMES",
+    "ansi_text",
+    "args_table",
+    "cap_items",
+    "capped_text",
+    "code_block",
+    "diff_block",
+    "ending_notice",
+    "error_box",
+    "hidden_lines_note",
+    "human_size",
+    "join",
+    "json_block",
+    "key_values",
+    "line_count",
+    "more_note",
+    "notice_box",
+    "noun",
+    "output_tail",
+    "output_text",
+    "plural",
+    "progress_bar",
+    "returned_note",
+    "rows_table",
+    "seconds",
+    "shorten",
+    "shorten_strings",
+    "showing",
+    "skeleton_bar",
+    "skeleton_lines",
+    "spinner",
+    "status_line",
+    "syntax_theme",
+    "text",
+    "to_json_text",
+    "truncate_line",
+]
+
 SPINNER_FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 MAX_TEXT_CHARS = 20_000
 """Characters of a single text block shown before it is cut."""
 
 
 def spinner(frame: int) -> str:
+    """The spinner character for animation ``frame`` (``ctx.frame``: 0 in snapshots)."""
     return SPINNER_FRAMES[frame % len(SPINNER_FRAMES)]
 
 
@@ -216,6 +258,7 @@ def capped_text(
 
 
 def to_json_text(value: Any) -> str:
+    """``value`` as indented JSON text (non-ASCII kept, anything unknown as ``str``)."""
     return json.dumps(value, indent=2, ensure_ascii=False, default=str, sort_keys=False)
 
 
@@ -388,6 +431,7 @@ def error_box(
 def notice_box(
     title: str, body: RenderableType, palette: Palette, *, color: str | None = None
 ) -> Panel:
+    """A box for something that is not a failure (a warning, a note); ``title`` is trusted."""
     color = color or palette.warning
     return Panel(
         body,
@@ -425,6 +469,7 @@ def args_table(
 
 
 def skeleton_bar(width: int, palette: Palette) -> Text:
+    """A grey bar of ``width`` cells standing in for text that has not arrived yet."""
     return Text("░" * max(1, width), style=palette.muted)
 
 
@@ -480,6 +525,9 @@ def status_line(
         # many terminals and browsers, which shifts the rest of the line.
         prefix.append("◆ ", style=palette.warning)
         prefix.append("Awaiting approval", style="bold")
+    elif phase is Phase.AWAITING_INPUT:
+        prefix.append("◆ ", style=palette.warning)
+        prefix.append("Awaiting your answer", style="bold")
     elif active:
         prefix.append(f"{spinner(ctx.frame)} ", style=palette.accent)
         prefix.append(verb_active, style="bold")
@@ -533,6 +581,7 @@ def _shorten_text(value: Text, width: int, where: str) -> Text:
 
 
 def human_size(size: int) -> str:
+    """``512 B``, ``1.5 KB``, ``3.2 MB``: a byte count for people."""
     value = float(size)
     for unit in ("B", "KB", "MB", "GB"):
         if value < 1024 or unit == "GB":

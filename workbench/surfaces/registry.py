@@ -17,6 +17,8 @@ from workbench.surfaces.context import SurfaceContext
 
 
 class SurfaceKind(StrEnum):
+    """The six surfaces of a tool's UI."""
+
     INSPECTOR = "inspector"
     PLACEHOLDER = "placeholder"
     STREAMING = "streaming"

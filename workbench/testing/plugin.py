@@ -39,7 +39,7 @@ def _project(config: pytest.Config) -> Project:
         from workbench.project import open_project
 
         workbench_config = load_config(config.rootpath)
-        project = open_project(config=workbench_config)
+        project = open_project(config=workbench_config, installed=False)
         SnapshotRoot.path = workbench_config.snapshot_dir
         config.stash[_PROJECT_KEY] = project
     return project

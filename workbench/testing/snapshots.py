@@ -12,13 +12,10 @@ from typing import Any
 
 import pytest
 
-from workbench.rendering.matrix import AuditCase, SnapshotCase
+from workbench.rendering.matrix import AuditCase, SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import SnapshotRenderer
 
-
-def snapshot_text_of(case: SnapshotCase, text: str) -> str:
-    """The text snapshot: one line saying what a reviewer should see, then the card."""
-    return f"# {case.description}\n{text}"
+__all__ = ["snapshot_text_of", "test_tool_ui_snapshot"]
 
 
 def test_tool_ui_snapshot(

@@ -1,26 +1,22 @@
-"""The bundled reference tools. Each is a package a tool author can copy to start a new one."""
+"""The bundled reference tools. Each is a package a tool author can copy to start a new one.
+
+:mod:`workbench.tools.discovery` finds these and every other tool package (the project's,
+installed packages' entry points, ``--tools`` options) and says where each came from.
+"""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 
 from workbench.core.problems import Problem
 from workbench.core.runtime import RuntimeServices
+from workbench.tools.discovery import BUNDLED_TOOL_MODULES, ToolOrigin, discover, load_spec
 from workbench.tools.package import ToolPackage
-
-BUNDLED_TOOL_MODULES: tuple[str, ...] = (
-    "workbench.tools.web_browsing",
-    "workbench.tools.calculator",
-    "workbench.tools.local_system",
-    "workbench.tools.task",
-    "workbench.tools.skills",
-)
 
 
 def bundled_packages() -> list[ToolPackage]:
     """Import the bundled tools (each module exposes ``PACKAGE``)."""
-    return [importlib.import_module(name).PACKAGE for name in BUNDLED_TOOL_MODULES]
+    return discover(bundled=True, plugins=False).packages
 
 
 def load_tool_modules(specs: Iterable[str]) -> tuple[list[ToolPackage], list[Problem]]:
@@ -28,31 +24,9 @@ def load_tool_modules(specs: Iterable[str]) -> tuple[list[ToolPackage], list[Pro
     packages: list[ToolPackage] = []
     problems: list[Problem] = []
     for spec in specs:
-        module_name, _, attribute = spec.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-            value = getattr(module, attribute or "PACKAGE")
-        except Exception as error:  # noqa: BLE001 - a broken user module must not stop the rest
-            problems.append(
-                Problem(
-                    file=spec,
-                    message=f"cannot load tool package: {type(error).__name__}: {error}",
-                    code="tool-module",
-                )
-            )
-            continue
-        items = value if isinstance(value, (list, tuple)) else [value]
-        for item in items:
-            if isinstance(item, ToolPackage):
-                packages.append(item)
-            else:
-                problems.append(
-                    Problem(
-                        file=spec,
-                        message=f"expected a ToolPackage, got {type(item).__name__}",
-                        code="tool-module",
-                    )
-                )
+        loaded, failed = load_spec(spec, ToolOrigin("option", spec))
+        packages.extend(loaded)
+        problems.extend(failed)
     return packages, problems
 
 

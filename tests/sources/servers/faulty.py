@@ -41,6 +41,7 @@ TOOLS = [
     "hang",
     "stderr_flood",
     "crash",
+    "bad_elicit",
 ]
 
 
@@ -141,6 +142,22 @@ def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> Non
         result(rid, "stderr done")
     elif name == "crash":
         os._exit(3)
+    elif name == "bad_elicit":
+        # A form whose schema is not an object: the SDK refuses it (-32602) before any callback.
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": "elicit-1",
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "form",
+                    "message": "hi",
+                    "requestedSchema": {"type": "array", "items": {"type": "object"}},
+                },
+            }
+        )
+        answer = sys.stdin.buffer.readline().decode("utf-8", "replace").strip()
+        result(rid, f"client answered: {answer}")
     else:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
 

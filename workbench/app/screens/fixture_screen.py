@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -35,6 +35,9 @@ from workbench.fixtures.script import CallScript
 from workbench.policy.verdict import ApprovalDecision
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceRegistry
+
+if TYPE_CHECKING:
+    from workbench.reload.reloader import ProjectReloader, ReloadOutcome
 
 
 class FixtureScreen(CallScreen):
@@ -101,12 +104,21 @@ class FixtureScreen(CallScreen):
     class CatalogShown(Message):
         """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
 
+    class ProjectReloaded(Message):
+        """``workbench dev`` reloaded the project after a save; handled by
+        ``on_fixture_screen_project_reloaded``."""
+
+        def __init__(self, outcome: ReloadOutcome) -> None:
+            super().__init__()
+            self.outcome = outcome
+
     def __init__(
         self,
         load_project: Callable[[], Project],
         *,
         animate: bool = True,
         select: str | None = None,
+        watch: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -114,6 +126,8 @@ class FixtureScreen(CallScreen):
         super().__init__(name=name, id=id, classes=classes)
         self._load_project = load_project
         self.animated = animate
+        self.watching = watch
+        """``workbench dev``: reload the project whenever its files are saved."""
         self.project: Project | None = None
         self.ref: VariantRef | None = None
         self.script: CallScript | None = None
@@ -122,10 +136,14 @@ class FixtureScreen(CallScreen):
         self.speed_index = SPEEDS.index(1.0)
         self._replayer: FixtureReplayer | None = None
         self._reselect: str | None = None
-        self._select = select
+        self._open_address = select
         """A ``FILE#VARIANT`` address to open on, once the catalog is loaded."""
         self._generation = 0
         self._decision: asyncio.Future[ApprovalDecision] | None = None
+        self._keep_phase: Phase | None = None
+        self._lost: VariantRef | None = None
+        """The variant a reload took away (its fixture broke); shown again once it is back."""
+        self._reload_note: tuple[str, bool] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -160,22 +178,42 @@ class FixtureScreen(CallScreen):
     def on_fixture_screen_catalog_loaded(self, message: CatalogLoaded) -> None:
         if message.generation != self._generation:
             return  # A newer reload is on its way; a thread worker cannot be cancelled.
-        self.project = message.project
-        self.call_view.registry = message.project.registry
+        self._show_project(message.project)
+        self.query_one("#tree", ToolTree).focus()
+        if self.watching:
+            from workbench.reload.reloader import ProjectReloader
+
+            self._watch(ProjectReloader(message.project))
+
+    def _show_project(self, project: Project, *, fallback: VariantRef | None = None) -> None:
+        """Show ``project``, selecting the variant that was selected (``_reselect``) again, or
+        else the first variant of ``fallback``'s API."""
+        self.project = project
+        self.call_view.registry = project.registry
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
-        tree.load(message.project.catalog)
+        tree.load(project.catalog)
         self.query_one("#problems", ProblemsPanel).show(
-            message.project.catalog.problems, root=message.project.config.root
+            project.catalog.problems, root=project.config.root
         )
-        tree.focus()
         previous = self._reselect
         self._reselect = None
         self.ref = None  # Whatever is selected now comes from the new catalog.
-        if self._select is not None:
-            address, self._select = self._select, None
+        if self._open_address is not None:
+            address, self._open_address = self._open_address, None
             previous = self._key_for(address) or previous
-        if previous is None or not tree.select_ref(previous):
+        refs = list(project.catalog.all_variants())
+        again = next((ref for ref in refs if ref.key == previous), None)
+        if again is None and fallback is not None:
+            # Its fixture no longer loads: stay on its API until the fix brings it back.
+            self._lost = fallback
+            api = (fallback.tool, fallback.api)
+            again = next((ref for ref in refs if (ref.tool, ref.api) == api), None)
+        if again is not None:
+            # Shown now, not after the tree's round of messages: a reload repaints at once.
+            self._select(again)
+        if again is None or not tree.select_ref(again.key):
+            self._keep_phase = None
             tree.select_first()
         self.post_message(self.CatalogShown())
 
@@ -190,6 +228,27 @@ class FixtureScreen(CallScreen):
         except LookupError as error:
             self.notify(str(error), title="Cannot open", severity="error", markup=False)
             return None
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self, reloader: ProjectReloader) -> None:
+        # Imported here: the plain TUI never loads the watcher.
+        from workbench.reload.watcher import reloads
+
+        async for outcome in reloads(reloader):
+            self.post_message(self.ProjectReloaded(outcome))
+
+    def on_fixture_screen_project_reloaded(self, message: ProjectReloaded) -> None:
+        """Show the reloaded project on the same variant, phase, width and theme."""
+        self._stop_replay()
+        wanted, self._lost = self._lost or self.ref, None
+        if wanted is not None:
+            self._reselect = wanted.key
+            self._keep_phase = self.state.phase if self.state is not None else None
+        outcome = message.outcome
+        self._reload_note = (outcome.note(), outcome.failing)
+        self._show_project(outcome.project, fallback=wanted)
+        if outcome.failing:
+            self.notify(outcome.summary(), severity="error", timeout=3, markup=False)
 
     @property
     def catalog(self) -> Catalog | None:
@@ -221,7 +280,20 @@ class FixtureScreen(CallScreen):
         catalog = self.catalog
         if ref is None or catalog is None:
             return []
-        parts = [
+        parts: list[StatusPart] = []
+        if self._reload_note is not None:
+            note, broken = self._reload_note
+            # Kept longest: it is what the author just did; a failure is never left out.
+            parts.append(
+                StatusPart(
+                    note,
+                    style="bold red" if broken else "",
+                    priority=70,
+                    min_cells=14,
+                    droppable=not broken,
+                )
+            )
+        parts += [
             StatusPart(ref.variant.label, priority=1, min_cells=12),
             StatusPart(
                 catalog.address(ref), priority=50, where="middle", min_cells=16, droppable=False
@@ -245,11 +317,19 @@ class FixtureScreen(CallScreen):
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:
             return
+        self._lost = None  # The author moved on: a fixed fixture no longer takes them back.
+        self._select(message.ref)
+
+    def _select(self, ref: VariantRef) -> None:
+        assert self.catalog is not None
         self._stop_replay()
-        self.ref = message.ref
-        self.script = self.catalog.script_for(message.ref)
-        # Open on the ending: the Render is what most reviews start from.
-        self.phase_index = len(self.script.phases) - 1
+        self.ref = ref
+        self.script = self.catalog.script_for(ref)
+        # Open on the ending (the Render is what most reviews start from), unless a reload
+        # keeps the phase that was on screen.
+        keep, self._keep_phase = self._keep_phase, None
+        phases = self.script.phases
+        self.phase_index = phases.index(keep) if keep in phases else len(phases) - 1
         self.show_state(self.script.state_at(self.script.phases[self.phase_index]))
 
     def _show_phase_index(self, index: int) -> None:
@@ -371,6 +451,7 @@ class FixtureScreen(CallScreen):
         """Read the fixture files again (after editing them), keeping the selected variant."""
         self._stop_replay()
         self._reselect = self.ref.key if self.ref is not None else None
+        self._keep_phase = self.state.phase if self.state is not None else None
         self.query_one("#tree", ToolTree).loading = True
         self._generation += 1
         self._load(self._generation)

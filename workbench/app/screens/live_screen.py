@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +14,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Footer, Header
 
+from workbench.app.palette import palette_for
 from workbench.app.recording import (
     Saved,
     SaveRequest,
@@ -28,16 +30,21 @@ from workbench.app.screens.call_screen import CallScreen
 from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
+from workbench.app.widgets.input_request_bar import InputRequestBar
 from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
-from workbench.app.widgets.source_tree import ApiAddress, SourceTree
+from workbench.app.widgets.server_log_panel import ServerLogPanel
+from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, SourceTree
 from workbench.app.widgets.status_line import StatusPart
 from workbench.config import ConfigError
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
+from workbench.core.interventions import InputAnswer, InputRequest
+from workbench.core.manifest import ToolApi
 from workbench.core.problems import Problem
+from workbench.core.redact import Redactor
 from workbench.core.sanitize import clean
 from workbench.fixtures.catalog import Catalog
 from workbench.fixtures.loader import display_path
@@ -47,6 +54,9 @@ from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
+from workbench.sources.mcp_source import McpSource
+from workbench.surfaces.context import Palette
+from workbench.surfaces.mcp_views import prompt_view, resource_view
 
 WIDE_SCREEN = 170
 """From this many columns the form sits beside the call view."""
@@ -54,6 +64,8 @@ SIDE_FORM_WIDTH = 56
 """The form's width beside the call view (workbench.tcss says the same)."""
 FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
+REVISION_POLL_S = 0.5
+"""How often the tree checks whether a server changed its tools (tools/list_changed)."""
 
 
 class LiveScreen(CallScreen):
@@ -79,6 +91,12 @@ class LiveScreen(CallScreen):
             "Details",
             show=False,
             tooltip="Show or hide the details tabs: args, content, state, error, manifest",
+        ),
+        Binding(
+            "f9",
+            "open_link",
+            "Open link",
+            tooltip="Read the next resource link of the call's result in the Portal",
         ),
     ]
 
@@ -106,6 +124,12 @@ class LiveScreen(CallScreen):
         self._changed = False
         """The running call has events the screen has not drawn yet."""
         self._decision: asyncio.Future[ApprovalDecision] | None = None
+        self._answer: asyncio.Future[InputAnswer] | None = None
+        """What the person answers to the server's pending request (elicitation, sampling)."""
+        self.form_target: CatalogAddress | None = None
+        """The form is for a resource template or a prompt, not an API call."""
+        self._revisions: tuple[int, ...] = ()
+        self._link_index = 0
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -113,6 +137,7 @@ class LiveScreen(CallScreen):
             with Vertical(id="sidebar"):
                 yield SourceTree(id="sources")
                 yield HistoryPanel(id="history")
+                yield ServerLogPanel(id="server-log")
                 yield ProblemsPanel(id="problems")
             with Vertical(id="center"):
                 yield SchemaForm(id="form")
@@ -129,6 +154,7 @@ class LiveScreen(CallScreen):
         self.call_view.stepper.speed = "live"
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
+        self.set_interval(REVISION_POLL_S, self._check_revisions)
         self._start_sources()
 
     @work(exclusive=True, group="sources")
@@ -162,8 +188,28 @@ class LiveScreen(CallScreen):
             for tool, sources in conflicts.items()
         ]
         self.query_one("#problems", ProblemsPanel).show(problems)
+        self._revisions = self._source_revisions()
+        # The server log only has a place when some source is an MCP server.
+        self.query_one("#server-log", ServerLogPanel).display = any(
+            isinstance(source, McpSource) for source in self.session.manager.sources
+        )
         tree.focus()
         tree.select_first_api()
+
+    def _source_revisions(self) -> tuple[int, ...]:
+        return tuple(source.revision for source in self.session.manager.sources)
+
+    def _check_revisions(self) -> None:
+        """A server changed its tools, resources or prompts: show the new lists."""
+        tree = self.query_one("#sources", SourceTree)
+        if tree.loading:
+            return
+        revisions = self._source_revisions()
+        if revisions == self._revisions:
+            return
+        self._revisions = revisions
+        tree.load(self.session.manager)
+        self.notify("A server changed what it offers: the tree is up to date.", timeout=3)
 
     async def on_unmount(self) -> None:
         if self.current_call is not None:
@@ -186,13 +232,15 @@ class LiveScreen(CallScreen):
         if message.picked:
             # Enter on an API: go fill in its arguments.
             self.query_one("#form", SchemaForm).focus_first_field()
-        if message.address == self.address:
+        self._follow_log(message.address[0])
+        if message.address == self.address and self.form_target is None:
             return
         resolved = self._resolve(message.address)
         if resolved is None:
             return
         # Only the form follows the tree; the card keeps showing the call it shows.
         self.address = message.address
+        self.form_target = None
         self.query_one("#form", SchemaForm).load(resolved.api)
         if self.viewed is None:
             # Before the first call, say how long a call of this API may run.
@@ -221,7 +269,131 @@ class LiveScreen(CallScreen):
         return True
 
     def on_schema_form_submitted(self, message: SchemaForm.Submitted) -> None:
+        if self.form_target is not None:
+            self._use_catalog(self.form_target, message.args)
+            return
         self.start_call(message.args)
+
+    # --- what an MCP server publishes besides tools --------------------------------------------
+
+    def _mcp_source(self, name: str) -> McpSource | None:
+        return next(
+            (
+                source
+                for source in self.session.manager.sources
+                if source.name == name and isinstance(source, McpSource)
+            ),
+            None,
+        )
+
+    def _follow_log(self, source_name: str) -> None:
+        source = self._mcp_source(source_name)
+        panel = self.query_one("#server-log", ServerLogPanel)
+        panel.follow(source_name, source.server_log if source is not None else None)
+
+    def on_source_tree_catalog_selected(self, message: SourceTree.CatalogSelected) -> None:
+        address = message.address
+        self._follow_log(address.source)
+        source = self._mcp_source(address.source)
+        if source is None:
+            return
+        if address.kind == "resource":
+            self._read_resource(address.source, address.key)
+            return
+        if address.kind == "template":
+            template = next(
+                (item for item in source.templates if item.uri_template == address.key), None
+            )
+            if template is None:
+                return
+            api = ToolApi(
+                name="read",
+                description=f"read {address.key} with these values",
+                parameters=template.schema(),
+            )
+        else:
+            prompt = next((item for item in source.prompts if item.name == address.key), None)
+            if prompt is None:
+                return
+            api = ToolApi(
+                name="get_prompt",
+                description=f"render the prompt {prompt.label}",
+                parameters=prompt.schema(),
+            )
+        self.form_target = address
+        self.address = None
+        self.query_one("#form", SchemaForm).load(api)
+        self.notify(
+            clean(f"Fill in the form and press ctrl+s to {api.description}."),
+            timeout=4,
+            markup=False,
+        )
+
+    def _use_catalog(self, address: CatalogAddress, args: dict[str, Any]) -> None:
+        values = {key: str(value) for key, value in args.items() if value not in (None, "")}
+        source = self._mcp_source(address.source)
+        if source is None:
+            return
+        if address.kind == "template":
+            template = next(
+                (item for item in source.templates if item.uri_template == address.key), None
+            )
+            if template is not None:
+                self._read_resource(address.source, template.expand(values))
+        elif address.kind == "prompt":
+            self._get_prompt(address.source, address.key, values)
+
+    @work(group="catalog")
+    async def _read_resource(self, source_name: str, uri: str) -> None:
+        source = self._mcp_source(source_name)
+        if source is None:
+            return
+        read = await source.read_resource(uri)
+        self._show_in_portal(f"{source_name} · resource", resource_view(read, self._palette()))
+
+    @work(group="catalog")
+    async def _get_prompt(self, source_name: str, name: str, values: dict[str, str]) -> None:
+        source = self._mcp_source(source_name)
+        if source is None:
+            return
+        rendered = await source.get_prompt(name, values)
+        self._show_in_portal(f"{source_name} · prompt", prompt_view(rendered, self._palette()))
+
+    def _palette(self) -> Palette:
+        return palette_for(self.app.current_theme)
+
+    def _show_in_portal(self, title: str, renderable: RenderableType) -> None:
+        """Show a resource or prompt in the Portal (opening it); calls leave it there until
+        the Portal is toggled or another call starts."""
+        view = self.call_view
+        if not view.portal_open:
+            view.toggle_portal()
+        view.portal.show_renderable(clean(title), renderable)
+
+    def action_open_link(self) -> None:
+        """Read the next resource link of the call on the card, in the Portal."""
+        entry = self.viewed
+        result = entry.state.result if entry is not None else None
+        state = result.state if result is not None else None
+        blocks = state.get("blocks") if isinstance(state, dict) else None
+        links = [
+            block
+            for block in blocks or []
+            if isinstance(block, dict) and block.get("type") == "resource_link"
+        ]
+        if entry is None or not links:
+            self.notify("The call on the card has no resource links.", severity="warning")
+            return
+        link = links[self._link_index % len(links)]
+        self._link_index += 1
+        self.notify(
+            clean(
+                f"Link {((self._link_index - 1) % len(links)) + 1} of {len(links)}: {link['uri']}"
+            ),
+            timeout=3,
+            markup=False,
+        )
+        self._read_resource(entry.source, str(link["uri"]))
 
     def start_call(self, args: dict[str, Any]) -> None:
         """Call the selected API with ``args`` (one call at a time)."""
@@ -244,6 +416,8 @@ class LiveScreen(CallScreen):
         self.current_entry = entry
         self.viewed = entry
         self._changed = False
+        self._link_index = 0
+        self.call_view.portal.unpin()
         call = LiveCall(
             resolved.entry.source,
             resolved.entry.manifest,
@@ -257,6 +431,7 @@ class LiveScreen(CallScreen):
             approval_gate=self._approval_gate,
             workspace=self.session.policy.workspace,
             args_chunk_delay_s=0.01 if self.animated else 0.0,
+            input_gate=self._input_gate,
         )
         self.current_call = call
         history.add(entry)
@@ -310,6 +485,23 @@ class LiveScreen(CallScreen):
         finally:
             self._decision = None
 
+    async def _input_gate(self, request: InputRequest) -> InputAnswer:
+        """The server asks mid-call: show the request with its controls, wait for the person."""
+        del request
+        self._answer = asyncio.get_running_loop().create_future()
+        self._draw_running()
+        if self.current_entry is not None:
+            self.viewed = self.current_entry
+            self.show_entry(self.current_entry)
+        try:
+            return await self._answer
+        finally:
+            self._answer = None
+
+    def on_input_request_bar_answered(self, message: InputRequestBar.Answered) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(message.answer)
+
     def on_intervention_bar_decided(self, message: InterventionBar.Decided) -> None:
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(
@@ -337,6 +529,28 @@ class LiveScreen(CallScreen):
             and self._decision is not None
         ):
             view.ask_approval(state)
+        self._show_input_request(state if running else None)
+
+    def _show_input_request(self, state: CallState | None) -> None:
+        """Put the controls for the server's pending request under the card, or take them
+        away once it is answered."""
+        view = self.call_view
+        current = view.intervention
+        pending = state.pending_exchange if state is not None else None
+        asking = (
+            state is not None
+            and pending is not None
+            and state.phase is Phase.AWAITING_INPUT
+            and self._answer is not None
+        )
+        # While the server waits for an answer, its question gets the API form's rows.
+        self.set_class(asking, "-answering")
+        if isinstance(current, InputRequestBar):
+            if asking and pending is not None and current.asks(pending.request):
+                return
+            view.close_intervention()
+        if asking and state is not None and pending is not None:
+            view.open_intervention(InputRequestBar(pending.request, call_id=state.call_id))
 
     def _status(self, entry: HistoryEntry | None) -> list[StatusPart]:
         if entry is None:
@@ -355,7 +569,12 @@ class LiveScreen(CallScreen):
             parts.append(StatusPart(entry.timeout, priority=10, min_cells=10))
         if state.output.line_count:
             parts.append(StatusPart(f"{state.output.line_count:,} output lines", priority=20))
-        if entry is self.current_entry and not state.phase.is_terminal:
+        if entry is self.current_entry and state.phase is Phase.AWAITING_INPUT:
+            # Escape answers the server's question (cancel); the call itself goes on.
+            parts.append(
+                StatusPart("escape cancels the question", style="bold", priority=60, min_cells=14)
+            )
+        elif entry is self.current_entry and not state.phase.is_terminal:
             parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
         elif self.current_entry is not None:
             parts.append(
@@ -369,6 +588,7 @@ class LiveScreen(CallScreen):
         return parts
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
+        self.call_view.portal.unpin()
         if message.entry is not self.viewed:
             self.viewed = message.entry
             self.show_entry(message.entry)
@@ -377,8 +597,9 @@ class LiveScreen(CallScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_call":
-            # At an approval, escape answers it (the footer shows that once).
-            return self.current_call is not None and self.call_view.intervention is None
+            # With a question open, escape answers it (action_cancel_call); the footer shows
+            # the key once, with the question's own label when it has the focus.
+            return self.current_call is not None
         if action in ("rerun", "save_fixture"):
             # Shown once there is a call to re-run or save.
             return bool(self.query_one("#history", HistoryPanel).entries)
@@ -389,6 +610,13 @@ class LiveScreen(CallScreen):
 
     def action_cancel_call(self) -> None:
         if self.current_call is None:
+            return
+        # This screen's escape replaces CallScreen's: with a question open under the card,
+        # escape answers it (an approval cancels the call; a server's request is cancelled
+        # and the call goes on).
+        intervention = self.call_view.intervention
+        if intervention is not None:
+            intervention.cancel()
             return
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(ApprovalDecision("cancel"))
@@ -468,6 +696,8 @@ class LiveScreen(CallScreen):
                 packaged=entry.tool in self.session.registry.tools(),
                 catalog=catalog,
                 config=self.session.config,
+                # Tokens and cookies sent to the session's servers never reach a fixture.
+                redactor=Redactor(self.session.secrets),
             )
             gaps = self._gaps_after(entry.tool, entry.api)
         except (RecordingError, OSError, ValueError) as error:

@@ -80,6 +80,8 @@ class CallView(Horizontal):
         width: 1fr;
         layers: default portal;
         #call-main { width: 1fr; height: 1fr; }
+        /* As tall as its Intervention: the stage scrolls to it (1fr would clip it). */
+        #intervention-slot { height: auto; }
         #details { height: 1fr; min-height: 5; }
         &.-portal-overlay PortalPanel {
             layer: portal;

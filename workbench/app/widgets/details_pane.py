@@ -15,6 +15,7 @@ from workbench.app.palette import palette_for
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest, openai_function
 from workbench.surfaces import kit
+from workbench.surfaces.server_requests import exchanges_section, messages_section
 
 DETAIL_LINES = 500
 
@@ -27,6 +28,7 @@ TABS: tuple[tuple[str, str], ...] = (
     ("content", "Content"),
     ("state", "State"),
     ("error", "Error"),
+    ("server", "Server"),
     ("manifest", "Manifest"),
     ("openai", "OpenAI schema"),
 )
@@ -114,6 +116,8 @@ class DetailsPane(Vertical):
             return (state.raw_args, state.partial_args)
         if tab_id in ("content", "state", "error"):
             return (state.result,)
+        if tab_id == "server":
+            return (state.exchanges, state.server_messages)
         if tab_id == "manifest":
             return (state.api, self._manifest, state.approval)
         return (state.api, self._manifest)
@@ -186,6 +190,13 @@ class DetailsPane(Vertical):
                 if result is None or result.error is None
                 else json_or_none(result.error.model_dump(mode="json"))
             )
+        elif tab_id == "server":
+            # What the server asked mid-call and what it logged: debug detail, not the card's.
+            said = [
+                *exchanges_section(state.exchanges, palette),
+                *messages_section(state.server_messages, palette, limit=DETAIL_LINES),
+            ]
+            view = Group(*said) if said else Text("(the server said nothing else)", style="dim")
         elif tab_id == "manifest":
             view = (
                 none

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -54,6 +55,7 @@ class PortalPanel(VerticalScroll):
         self.registry = registry
         self.fallback = True
         self._shown: tuple[CallState | None, ToolManifest | None] = (None, None)
+        self._pinned: tuple[str, RenderableType] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text(""), id="portal-body")
@@ -63,23 +65,51 @@ class PortalPanel(VerticalScroll):
         return self.has_class("-open")
 
     def toggle(self) -> bool:
+        self._pinned = None
         self.toggle_class("-open")
         return self.is_open
 
     def on_mount(self) -> None:
-        self.watch(self.app, "theme", lambda _: self.show(*self._shown), init=False)
+        self.watch(self.app, "theme", lambda _: self._redraw(), init=False)
 
     def on_resize(self) -> None:
         if self.is_open:
-            self.show(*self._shown)
+            self._redraw()
 
     @property
     def draw_width(self) -> int:
         """Columns the Portal surface is drawn at: the panel's, less its frame."""
         return max(MIN_PORTAL_WIDTH, self.scrollable_content_region.width)
 
+    @property
+    def pinned(self) -> bool:
+        """The Portal shows a resource or a prompt; calls do not replace it until it is
+        toggled or :meth:`unpin` is called."""
+        return self._pinned is not None
+
+    def show_renderable(self, title: str, renderable: RenderableType) -> None:
+        """Show something other than a call (a resource, a prompt) and pin it."""
+        self._pinned = (title, renderable)
+        self.border_title = escape_markup(f"Portal · {title}")
+        self.query_one("#portal-body", Static).update(renderable)
+
+    def unpin(self) -> None:
+        """Show the call again instead of the pinned resource or prompt."""
+        if self._pinned is not None:
+            self._pinned = None
+            self.show(*self._shown)
+
+    def _redraw(self) -> None:
+        if self._pinned is not None:
+            self.show_renderable(*self._pinned)
+        else:
+            self.show(*self._shown)
+
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
+        """Draw ``state``'s Portal (only remembered while a resource or prompt is pinned)."""
         self._shown = (state, manifest)
+        if self._pinned is not None:
+            return
         body = self.query_one("#portal-body", Static)
         if state is None:
             body.update(Text("No call selected.", style="dim"))

@@ -1,8 +1,11 @@
-"""The live sidebar: source -> tool -> API, with each source's connection state."""
+"""The live sidebar: source -> tool -> API, with each source's connection state; and for an
+MCP server, what else it publishes: resources, resource templates and prompts."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
 
 from rich.style import Style
 from rich.text import Text
@@ -16,11 +19,26 @@ from workbench.sources.manager import ToolManager
 
 ApiAddress = tuple[str, str, str]
 """(source name, tool identifier, API name)."""
+MAX_CATALOG_NODES = 200
+"""Resources (or templates, prompts) shown per server; the rest are counted."""
+
+
+@dataclass(frozen=True)
+class CatalogAddress:
+    """A resource, resource template or prompt of an MCP server (``key``: URI, template or
+    prompt name)."""
+
+    kind: Literal["resource", "template", "prompt"]
+    source: str
+    key: str
+
+
+NodeData = ApiAddress | CatalogAddress | str | None
 
 STATE_STYLES = {"ready": "green", "starting": "yellow", "failed": "bold red", "stopped": "dim"}
 
 
-class SourceTree(Tree[ApiAddress | str | None]):
+class SourceTree(Tree[NodeData]):
     """Every tool of every source, grouped by source; conflicts are marked."""
 
     DEFAULT_CSS = """
@@ -45,6 +63,19 @@ class SourceTree(Tree[ApiAddress | str | None]):
         def control(self) -> SourceTree:
             return self._control
 
+    class CatalogSelected(Message):
+        """A resource, template or prompt was chosen (enter or click); handled by
+        ``on_source_tree_catalog_selected``."""
+
+        def __init__(self, control: SourceTree, address: CatalogAddress) -> None:
+            super().__init__()
+            self._control = control
+            self.address = address
+
+        @property
+        def control(self) -> SourceTree:
+            return self._control
+
     def __init__(
         self,
         *,
@@ -57,9 +88,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
         self.show_root = False
         self.guide_depth = 2
 
-    def render_label(
-        self, node: TreeNode[ApiAddress | str | None], base_style: Style, style: Style
-    ) -> Text:
+    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
         return fit_label(self, node, super().render_label(node, base_style, style))
 
     def load(self, manager: ToolManager) -> None:
@@ -87,7 +116,51 @@ class SourceTree(Tree[ApiAddress | str | None]):
                     tool_label.append("  ⚠ conflict", style="bold yellow")
                 tool_node = source_node.add(tool_label, data=None, expand=True)
                 for api in manifest.api:
-                    tool_node.add_leaf(Text(api.name), data=(source.name, entry.tool, api.name))
+                    label = Text(api.name)
+                    if api.ui is not None:
+                        label.append("  app UI", style="dim")
+                    tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
+            if state == "ready":
+                self._add_catalog(source_node, source)
+
+    def _add_catalog(self, node: TreeNode[NodeData], source: object) -> None:
+        """An MCP server's resources, templates and prompts, each under its own branch."""
+        name = getattr(source, "name", "")
+        resources = [
+            (self._leaf(item.label, item.uri), CatalogAddress("resource", name, item.uri))
+            for item in getattr(source, "resources", None) or []
+        ]
+        templates = [
+            (
+                self._leaf(item.name, item.uri_template),
+                CatalogAddress("template", name, item.uri_template),
+            )
+            for item in getattr(source, "templates", None) or []
+        ]
+        prompts = [
+            (self._leaf(item.label, item.description), CatalogAddress("prompt", name, item.name))
+            for item in getattr(source, "prompts", None) or []
+        ]
+        for title, leaves in (
+            ("resources", resources),
+            ("resource templates", templates),
+            ("prompts", prompts),
+        ):
+            if not leaves:
+                continue
+            branch = node.add(Text(f"{title} ({len(leaves)})", style="italic"), data=None)
+            for label, address in leaves[:MAX_CATALOG_NODES]:
+                branch.add_leaf(label, data=address)
+            if len(leaves) > MAX_CATALOG_NODES:
+                more = f"showing {MAX_CATALOG_NODES} of {len(leaves):,} {title}"
+                branch.add_leaf(Text(more, style="dim italic"), data=None)
+
+    @staticmethod
+    def _leaf(label: str, detail: str) -> Text:
+        text = Text(clean(label)[:60])
+        if detail and detail != label:
+            text.append(f"  {clean(detail)[:60]}", style="dim")
+        return text
 
     def select_first_api(self) -> None:
         for node in self._walk(self.root):
@@ -98,7 +171,7 @@ class SourceTree(Tree[ApiAddress | str | None]):
                 self.call_after_refresh(self._reveal, node)
                 return
 
-    def _reveal(self, node: TreeNode[ApiAddress | str | None]) -> None:
+    def _reveal(self, node: TreeNode[NodeData]) -> None:
         """Show ``node`` below its source and tool rows (moving the cursor before the tree had
         a height scrolled them out of view), with the cursor on it (a node added in this
         refresh has no line yet, so the first move left the cursor on the top row)."""
@@ -106,21 +179,19 @@ class SourceTree(Tree[ApiAddress | str | None]):
         self.scroll_home(animate=False, immediate=True)
         self.scroll_to_node(node, animate=False)
 
-    def _walk(
-        self, node: TreeNode[ApiAddress | str | None]
-    ) -> Iterator[TreeNode[ApiAddress | str | None]]:
+    def _walk(self, node: TreeNode[NodeData]) -> Iterator[TreeNode[NodeData]]:
         yield node
         for child in node.children:
             yield from self._walk(child)
 
-    def on_tree_node_selected(self, event: Tree.NodeSelected[ApiAddress | str | None]) -> None:
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data, picked=True))
+        elif isinstance(event.node.data, CatalogAddress):
+            self.post_message(self.CatalogSelected(self, event.node.data))
 
-    def on_tree_node_highlighted(
-        self, event: Tree.NodeHighlighted[ApiAddress | str | None]
-    ) -> None:
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data))

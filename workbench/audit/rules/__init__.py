@@ -60,6 +60,7 @@ def all_rules() -> list[Rule]:
 def _load() -> None:
     # Importing a module registers its rules, in principle order.
     from workbench.audit.rules import (  # noqa: F401
+        apps,
         blank,
         contrast,
         inspector,

@@ -1,0 +1,233 @@
+"""``workbench review``: acceptance review in the TUI, the CI gate, a first baseline, reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from workbench.cli.output import ProgressReport, echo, fail_usage
+
+if TYPE_CHECKING:
+    from workbench.review.board import ReviewBoard
+
+
+@click.command()
+@click.option(
+    "--check",
+    is_flag=True,
+    help="The CI gate: exit 1 when a case is rejected, or changed or new and not accepted.",
+)
+@click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write JUnit XML: one test per case, one suite per tool and API.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="What --check and --accept-all print.",
+)
+@click.option(
+    "--report",
+    "report_paths",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write a report: FILE.html (images in FILE_files/ beside it) or FILE.md (for a pull "
+    "request comment). Repeatable.",
+)
+@click.option(
+    "--accept-all",
+    is_flag=True,
+    help="Accept every selected case not yet accepted as it draws now (a first baseline); "
+    "writes changed and new snapshots. Needs --note.",
+)
+@click.option("--note", default=None, help="Why (with --accept-all).")
+@click.option(
+    "-k",
+    "select",
+    default=None,
+    help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
+)
+@click.option(
+    "--reviewer",
+    default=None,
+    help="Name recorded with decisions (default: $WORKBENCH_REVIEWER, else git config user.name).",
+)
+@click.option(
+    "--require-review",
+    is_flag=True,
+    help="With --check: a case nobody ever reviewed fails too.",
+)
+@click.option("--prune", is_flag=True, help="Drop decisions about cases that no longer exist.")
+@click.option(
+    "--snapshots",
+    "snapshot_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Snapshot directory (default: [tool.workbench] snapshots).",
+)
+@click.option(
+    "--reviews",
+    "review_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Review decisions file (default: [tool.workbench] reviews, else "
+    "<snapshots>/reviews.yaml).",
+)
+def review(
+    check: bool,
+    junit_path: Path | None,
+    output_format: str,
+    report_paths: tuple[Path, ...],
+    accept_all: bool,
+    note: str | None,
+    select: str | None,
+    reviewer: str | None,
+    require_review: bool,
+    prune: bool,
+    snapshot_dir: Path | None,
+    review_path: Path | None,
+) -> None:
+    """Review the snapshot matrix: accept or reject each case as it draws now.
+
+    Without options: the review TUI (changed and new cases first). --check is the CI gate
+    (exit 1 when it fails, 2 on usage errors); --junit, --report and --accept-all combine
+    with it and with each other, and draw the matrix once.
+    """
+    for path in report_paths:
+        check_report_path(path)
+    if accept_all and not (note and note.strip()):
+        fail_usage("--accept-all needs --note saying why (it is recorded with each decision)")
+    if note is not None and not accept_all:
+        fail_usage("--note goes with --accept-all (in the TUI, press n)")
+    batch = check or junit_path is not None or bool(report_paths) or accept_all or prune
+    if not batch:
+        if output_format != "text" or require_review:
+            fail_usage("--format and --require-review go with --check")
+        _open_tui(select, reviewer, snapshot_dir, review_path)
+        return
+    if require_review and not check:
+        fail_usage("--require-review goes with --check")
+
+    from workbench.acceptance.build import build_board, select_cases
+    from workbench.acceptance.gate import format_json, format_junit, format_text, run_gate
+    from workbench.config import load_config
+    from workbench.project import open_project
+    from workbench.review.decisions import reviewer_name
+
+    config = load_config()
+    project = open_project(config=config)
+    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            echo(problem.format(), err=True)
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
+    total = len(select_cases(project, select))
+    if select and not total:
+        fail_usage(f"no case id contains {select!r}")
+    with ProgressReport("review: drawing cases", total) as progress:
+        board = build_board(
+            project,
+            snapshot_root=snapshot_dir,
+            review_path=(review_path.resolve() if review_path else None),
+            select=select,
+            on_progress=lambda done, total, case_id: progress.advance(case_id),
+        )
+    if prune:
+        removed = board.prune_stale()
+        echo(f"pruned {removed} stale decision(s) from {board.review_file.display_path}")
+    if accept_all:
+        assert note is not None
+        _accept_all(board, reviewer_name(config.root, reviewer), note, output_format)
+    result = run_gate(board, require_review=require_review)
+    if junit_path is not None:
+        junit_path.parent.mkdir(parents=True, exist_ok=True)
+        junit_path.write_text(format_junit(result) + "\n", encoding="utf-8")
+    for path in report_paths:
+        _write_report(board, path)
+    if check:
+        if output_format == "json":
+            click.echo(format_json(result))
+        else:
+            for line in format_text(result):
+                echo(line)
+        if not result.ok:
+            raise SystemExit(1)
+
+
+def _accept_all(board: ReviewBoard, reviewer: str, note: str, output_format: str) -> None:
+    chosen = [item for item in board.items if item.review not in ("accepted", "rejected")]
+    rejected = sum(1 for item in board.items if item.review == "rejected")
+    written = sum(1 for item in chosen if item.snapshot != "unchanged")
+    if chosen:
+        board.decide(chosen, "accepted", reviewer, note)
+    message = (
+        f"accepted {len(chosen)} case(s) as {reviewer} ({written} snapshot(s) written); "
+        f"{len(board.items) - len(chosen) - rejected} were accepted already"
+    )
+    if rejected:
+        message += f"; {rejected} rejected case(s) left as they are (review them in the TUI)"
+    echo(f"{message}; decisions in {board.review_file.display_path}", err=output_format == "json")
+
+
+def _write_report(board: ReviewBoard, path: Path) -> None:
+    from workbench.acceptance.html_report import write_html_report
+    from workbench.acceptance.markdown_report import write_markdown_report
+
+    if path.suffix.lower() == ".md":
+        size = write_markdown_report(board, path)
+        echo(f"report: {path} ({size:,} bytes)", err=True)
+    else:
+        files, size = write_html_report(board, path)
+        echo(
+            f"report: {path} and {files} image(s) beside it ({size / 1e6:.1f} MB in all)", err=True
+        )
+
+
+def check_report_path(path: Path) -> None:
+    """Before drawing anything: a report is .html or .md, and an HTML report must not replace
+    a folder it did not write."""
+    if path.suffix.lower() not in (".html", ".htm", ".md"):
+        fail_usage(f"--report {path}: the file must end in .html or .md")
+    if path.suffix.lower() == ".md":
+        return
+    from workbench.acceptance.html_report import ReportFolderError, check_report_folder
+
+    try:
+        check_report_folder(path)
+    except ReportFolderError as error:
+        fail_usage(str(error))
+
+
+def _open_tui(
+    select: str | None, reviewer: str | None, snapshot_dir: Path | None, review_path: Path | None
+) -> None:
+    from workbench.acceptance.build import build_board
+    from workbench.app.app import WorkbenchApp
+    from workbench.app.screens.review_screen import DrawProgressCallback, LoadedReview
+    from workbench.config import load_config
+    from workbench.project import open_project
+    from workbench.review.decisions import reviewer_name
+
+    def load(progress: DrawProgressCallback) -> LoadedReview:
+        # Runs in the screen's worker thread: the UI shows progress while cases are drawn.
+        config = load_config()
+        project = open_project(config=config)
+        board = build_board(
+            project,
+            snapshot_root=snapshot_dir,
+            review_path=review_path.resolve() if review_path else None,
+            select=select,
+            on_progress=lambda done, total, case_id: progress(done, total),
+        )
+        return LoadedReview(project, board, reviewer_name(config.root, reviewer))
+
+    WorkbenchApp(review=load).run()
