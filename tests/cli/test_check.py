@@ -116,3 +116,41 @@ def test_every_tool_workbench_mistake_names_file_line_and_key(
     result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.startswith(f"workbench: error: {pyproject}{expected}"), result.output
+
+
+def test_one_run_reports_every_problem_of_a_file_at_its_line(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    second = GOOD.split("variants:\n", 1)[1]
+    broken = (
+        GOOD.replace("kind: typical", "kind: typical\n    kind: typical")  # key twice: line 7
+        + second.replace("id: ok", "id: bad-args").replace('"1 + 1"', "7")  # args: line 13
+        + second.replace("    label: Adds\n", "").replace("id: ok", "id: unlabelled")  # line 15
+        + second  # the id 'ok' again: line 19
+    )
+    path = tmp_path / "calc.yaml"
+    path.write_text(broken)
+    result = runner.invoke(main, ["check", str(path)])
+    assert result.exit_code == 1
+    found = [
+        line.split("calc.yaml:", 1)[1]
+        for line in result.output.splitlines()
+        if "calc.yaml:" in line
+    ]
+    assert found == [
+        "7: variants[0].kind: key appears twice in the same mapping",
+        "13: variants[1].args.expression: 7 is not of type 'string'",
+        "15: variants[2].label: Field required",
+        "19: variants[3].id: variant id 'ok' is used twice (first at line 4)",
+    ]
+    # Fixing what that one run listed is enough: the next run finds no loading problem (the
+    # render audit, which only runs once everything loads, is tested on its own).
+    fixed = (
+        GOOD
+        + second.replace("id: ok", "id: bad-args")
+        + second.replace("id: ok", "id: unlabelled")
+        + second.replace("id: ok", "id: ok-again")
+    )
+    path.write_text(fixed)
+    result = runner.invoke(main, ["check", "--no-audit", str(path)])
+    assert result.exit_code == 0, result.output

@@ -193,7 +193,9 @@ class FixtureScreen(CallScreen):
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
         tree.load(project.catalog)
-        self.query_one("#problems", ProblemsPanel).show(project.catalog.problems)
+        self.query_one("#problems", ProblemsPanel).show(
+            project.catalog.problems, root=project.config.root
+        )
         previous = self._reselect
         self._reselect = None
         self.ref = None  # Whatever is selected now comes from the new catalog.
@@ -304,6 +306,13 @@ class FixtureScreen(CallScreen):
                 )
             )
         return parts
+
+    def on_problems_panel_edited(self, message: ProblemsPanel.Edited) -> None:
+        self.action_reload()
+
+    def on_tool_tree_broken_variant_selected(self, message: ToolTree.BrokenVariantSelected) -> None:
+        # A variant that did not load has nothing to replay: its problem is what to look at.
+        self.query_one("#problems", ProblemsPanel).focus_problem(message.path, message.line)
 
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:

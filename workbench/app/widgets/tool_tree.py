@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.style import Style
@@ -11,7 +12,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from workbench.fixtures.catalog import Catalog, VariantRef
+from workbench.fixtures.catalog import ApiEntry, Catalog, VariantRef
 
 NodeData = VariantRef | tuple[str, ...] | None
 
@@ -49,6 +50,19 @@ class ToolTree(Tree[NodeData]):
             super().__init__()
             self._control = control
             self.ref = ref
+
+        @property
+        def control(self) -> ToolTree:
+            return self._control
+
+    class BrokenVariantSelected(Message):
+        """A variant that did not load was picked: show its problem."""
+
+        def __init__(self, control: ToolTree, path: Path, line: int) -> None:
+            super().__init__()
+            self._control = control
+            self.path = path
+            self.line = line
 
         @property
         def control(self) -> ToolTree:
@@ -120,9 +134,28 @@ class ToolTree(Tree[NodeData]):
                     api_label, data=("api", tool.identifier, api.name), expand=True
                 )
                 for ref in refs:
-                    label = Text(ref.variant.id)
+                    broken = ref.variant.id in ref.fixture.broken_variants
+                    # Loaded but with bad args: it replays, marked so nobody trusts it as is.
+                    label = Text()
+                    if broken:
+                        label.append("✗ ", style="bold red")
+                    label.append(ref.variant.id)
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
+                self._add_unloaded(api_node, api)
+
+    def _add_unloaded(self, api_node: TreeNode[NodeData], api: ApiEntry) -> None:
+        """A leaf for each variant that did not load: its problem is one Enter away."""
+        for fixture in api.fixtures:
+            loaded = {variant.id for variant in fixture.file.variants}
+            for label_text, line in fixture.broken_variants.items():
+                if label_text in loaded or not self._matches(api.tool, api.name, label_text):
+                    continue
+                label = Text()
+                label.append("✗ ", style="bold red")
+                label.append(label_text, style="strike")
+                label.append(f"  line {line}", style="dim italic")
+                api_node.add_leaf(label, data=("broken", str(fixture.path), str(line)))
 
     def nodes(self) -> list[TreeNode[NodeData]]:
         """Every node, depth first."""
@@ -168,8 +201,11 @@ class ToolTree(Tree[NodeData]):
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()
-        if isinstance(event.node.data, VariantRef):
-            self.post_message(self.VariantSelected(self, event.node.data))
+        data = event.node.data
+        if isinstance(data, VariantRef):
+            self.post_message(self.VariantSelected(self, data))
+        elif isinstance(data, tuple) and data[0] == "broken":
+            self.post_message(self.BrokenVariantSelected(self, Path(data[1]), int(data[2])))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         # Moving the cursor onto a variant previews it, like a file browser.
