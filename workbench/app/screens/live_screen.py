@@ -123,6 +123,9 @@ class LiveScreen(CallScreen):
         """The call the card shows: the running one, or one picked in the history."""
         self._changed = False
         """The running call has events the screen has not drawn yet."""
+        self.frames_drawn = 0
+        """Frames in which the running call was drawn (at most one per ``FRAME_S``, however many
+        events arrived): what a flood of events costs the screen."""
         self._decision: asyncio.Future[ApprovalDecision] | None = None
         self._answer: asyncio.Future[InputAnswer] | None = None
         """What the person answers to the server's pending request (elicitation, sampling)."""
@@ -468,6 +471,7 @@ class LiveScreen(CallScreen):
         if not self._changed or entry is None:
             return
         self._changed = False
+        self.frames_drawn += 1
         if self.viewed is entry:
             self.show_entry(entry)
 

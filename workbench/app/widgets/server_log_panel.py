@@ -95,11 +95,13 @@ class ServerLogPanel(Vertical):
             # flood brings hundreds of lines per poll.
             self.query_one(RichLog).write(Group(*rows))
         self._shown_total = log.total
+        # One row whatever it says: no layout for the new count (a flood updates it each poll).
         title.update(
             Text(
                 f"server log · {clean(self.source_name)} · {kit.plural(log.total, 'line')}",
                 style="dim",
-            )
+            ),
+            layout=False,
         )
 
     def lines(self) -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import RenderableType
+from rich.segment import Segment
 from rich.text import Text
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -35,9 +36,10 @@ class ToolCard(Widget):
     }
     """
 
-    call_state: reactive[CallState | None] = reactive(None, always_update=True)
-    """The call to draw; ``None`` shows a hint. A new state asks for a layout only when the
-    card's height changes (a live call sends up to 30 states a second, mostly the same size)."""
+    call_state: reactive[CallState | None] = reactive(None, always_update=True, repaint=False)
+    """The call to draw; ``None`` shows a hint. A new state repaints the card only when the card
+    looks different, and lays the screen out again only when its height changed (a live call
+    sends up to 30 states a second, most of them drawn the same)."""
     card_width: reactive[int] = reactive(80, layout=True)
     """Columns the card is framed at (the width presets)."""
     frame: reactive[int] = reactive(0)
@@ -64,6 +66,9 @@ class ToolCard(Widget):
         self._spinner: Timer | None = None
         self._drawn: tuple[tuple[object, ...], RenderableType] | None = None
         """The card last composed, and what it was composed from."""
+        self._painted: tuple[tuple[object, ...], list[Segment]] | None = None
+        """The card's segments as last measured, and what besides the state they were drawn
+        with: a state drawn the same needs no repaint."""
         self.compositions = 0
         """How many times the card was composed (each distinct state, width, theme or spinner
         frame once, however often Textual asks): what a flood of events costs the card."""
@@ -123,8 +128,14 @@ class ToolCard(Widget):
             return
         # Measured as Textual measures an auto-height widget (RichVisual.get_height).
         options = self.app.console_options.update_width(self.card_width).update(highlight=False)
-        height = sum(text.count("\n") for text, _, _ in self.app.console.render(card, options))
-        self.refresh(layout=height != self.size.height)
+        segments = list(self.app.console.render(card, options))
+        height = sum(text.count("\n") for text, _, _ in segments)
+        painted = (self._drawn[0][1:] if self._drawn is not None else (), segments)
+        if height != self.size.height:
+            self.refresh(layout=True)
+        elif painted != self._painted:
+            self.refresh()
+        self._painted = painted
 
     def _card(self) -> RenderableType:
         """The card for what is shown now, composed once however often it is asked for."""
