@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from mcp.server.mcpserver import Context, MCPServer
+from textual.geometry import Region
 
 from tests.app.test_live_screen import SIZE, pick, ready, wait_for
 from workbench.app.app import WorkbenchApp
@@ -16,6 +17,7 @@ from workbench.core.call_state import Phase
 from workbench.rendering.screen import settle
 from workbench.session import LiveOptions, build_session
 from workbench.sources.mcp_source import McpServerSpec, McpSource
+from workbench.surfaces.card import card_renderable
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 
@@ -60,9 +62,18 @@ async def test_a_flood_of_notifications_redraws_per_frame_not_per_notification(
         composed = card.compositions - composed_before
         assert composed <= screen.frames_drawn + 4
         assert screen.frames_drawn <= LINES
-        # The card shows the final state, the log its last line, within its bound.
+        # The card on screen is the final state's card, drawn afresh (no repaint was skipped
+        # that should not have been).
         assert card.call_state is state
-        assert card.render() is card.render()
+        context = card.context()
+        assert context is not None
+        fresh = app.console.render_lines(
+            card_renderable(context, card.registry),
+            app.console.options.update_width(card.size.width),
+        )
+        shown = card.render_lines(Region(0, 0, card.size.width, card.size.height))
+        assert [strip.text for strip in shown] == ["".join(s.text for s in line) for line in fresh]
+        # The log shows its last line, within its bound.
         log = screen.query_one(ServerLogPanel)
         await wait_for(
             pilot, lambda: any(f"flood line {LINES - 1}" in line for line in log.lines())
