@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -20,7 +21,7 @@ POLL_S = 0.25
 """A flooding server adds thousands of lines a second: the panel catches up four times a
 second, never once per line."""
 LINES_KEPT = 500
-LINES_PER_POLL = 200
+LINES_PER_POLL = 30
 
 
 class ServerLogPanel(Vertical):
@@ -84,18 +85,23 @@ class ServerLogPanel(Vertical):
             return
         lines = list(log.lines)[-min(new, LINES_PER_POLL, len(log.lines)) :] if new > 0 else []
         skipped = new - len(lines)
-        view = self.query_one(RichLog)
         palette = palette_for(self.app.current_theme)
+        rows: list[Text] = []
         if skipped > 0:
-            view.write(Text(f"… {skipped:,} lines not shown (too many at once)", style="italic"))
-        for line in lines:
-            view.write(message_line(line, palette))
+            rows.append(Text(f"… {skipped:,} lines not shown (too many at once)", style="italic"))
+        rows.extend(message_line(line, palette) for line in lines)
+        if rows:
+            # One write per poll: RichLog measures, renders and scrolls once per write, and a
+            # flood brings hundreds of lines per poll.
+            self.query_one(RichLog).write(Group(*rows))
         self._shown_total = log.total
+        # One row whatever it says: no layout for the new count (a flood updates it each poll).
         title.update(
             Text(
                 f"server log · {clean(self.source_name)} · {kit.plural(log.total, 'line')}",
                 style="dim",
-            )
+            ),
+            layout=False,
         )
 
     def lines(self) -> list[Any]:

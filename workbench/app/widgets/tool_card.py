@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import RenderableType
+from rich.segment import Segment
 from rich.text import Text
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -35,8 +36,10 @@ class ToolCard(Widget):
     }
     """
 
-    call_state: reactive[CallState | None] = reactive(None, layout=True, always_update=True)
-    """The call to draw; ``None`` shows a hint."""
+    call_state: reactive[CallState | None] = reactive(None, always_update=True, repaint=False)
+    """The call to draw; ``None`` shows a hint. A new state repaints the card only when the card
+    looks different, and lays the screen out again only when its height changed (a live call
+    sends up to 30 states a second, most of them drawn the same)."""
     card_width: reactive[int] = reactive(80, layout=True)
     """Columns the card is framed at (the width presets)."""
     frame: reactive[int] = reactive(0)
@@ -61,6 +64,14 @@ class ToolCard(Widget):
         self.body_kind: SurfaceKind | None = None
         self.body_fallback = False
         self._spinner: Timer | None = None
+        self._drawn: tuple[tuple[object, ...], RenderableType] | None = None
+        """The card last composed, and what it was composed from."""
+        self._painted: tuple[tuple[object, ...], list[Segment]] | None = None
+        """The card's segments as last measured, and what besides the state they were drawn
+        with: a state drawn the same needs no repaint."""
+        self.compositions = 0
+        """How many times the card was composed (each distinct state, width, theme or spinner
+        frame once, however often Textual asks): what a flood of events costs the card."""
 
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
         """Draw ``state`` of a call to a tool described by ``manifest``."""
@@ -94,6 +105,7 @@ class ToolCard(Widget):
 
     def watch_call_state(self, state: CallState | None) -> None:
         self.set_class(state is None, "-empty")
+        self._refresh_card()
         active = state is not None and (state.is_args_streaming or state.is_loading)
         if self.animated and active and self._spinner is None:
             self._spinner = self.set_interval(SPINNER_INTERVAL, self._advance_frame)
@@ -105,11 +117,52 @@ class ToolCard(Widget):
     def _advance_frame(self) -> None:
         self.frame += 1
 
-    def render(self) -> RenderableType:
+    def _refresh_card(self) -> None:
+        """Repaint for a new state; lay the screen out again only if the card's height changed
+        (a layout reflows every widget on the screen, a repaint only the card's rows)."""
+        if not self.is_mounted:
+            return
+        card = self._card()
+        if self.call_state is None:
+            self.refresh(layout=True)  # The hint wraps at the pane's width: let Textual measure.
+            return
+        # Measured as Textual measures an auto-height widget (RichVisual.get_height).
+        options = self.app.console_options.update_width(self.card_width).update(highlight=False)
+        segments = list(self.app.console.render(card, options))
+        height = sum(text.count("\n") for text, _, _ in segments)
+        painted = (self._drawn[0][1:] if self._drawn is not None else (), segments)
+        if height != self.size.height:
+            self.refresh(layout=True)
+        elif painted != self._painted:
+            self.refresh()
+        self._painted = painted
+
+    def _card(self) -> RenderableType:
+        """The card for what is shown now, composed once however often it is asked for."""
+        key = (
+            self.call_state,
+            self.manifest,
+            self.registry,
+            self.card_width,
+            self.app.current_theme.name,
+            self.frame,
+        )
+        if self._drawn is not None and all(
+            old is new or old == new for old, new in zip(self._drawn[0], key, strict=True)
+        ):
+            return self._drawn[1]
+        card: RenderableType
         ctx = self.context()
         if ctx is None:
-            return Text(self.empty_hint)
-        view = compose_card(ctx, self.registry)
-        self.body_kind = view.body_kind
-        self.body_fallback = view.body_fallback
-        return card_renderable(ctx, self.registry, view=view)
+            card = Text(self.empty_hint)
+        else:
+            view = compose_card(ctx, self.registry)
+            self.body_kind = view.body_kind
+            self.body_fallback = view.body_fallback
+            card = card_renderable(ctx, self.registry, view=view)
+        self._drawn = (key, card)
+        self.compositions += 1
+        return card
+
+    def render(self) -> RenderableType:
+        return self._card()
