@@ -191,7 +191,7 @@ class InputRequestBar(Intervention):
 
         self.call_after_refresh(reveal)
 
-    def _focus_form(self, tries: int = 10) -> None:
+    def _focus_form(self, tries: int = 100) -> None:
         form = self.form
         if form is None or not form.is_attached or self.answered:
             return
@@ -200,9 +200,11 @@ class InputRequestBar(Intervention):
                 widget.focus()
                 self._reveal()
                 return
-        if tries > 0 and form.spec.fields:
-            # The fields are still being mounted: look again after the next refresh.
-            form.call_after_refresh(self._focus_form, tries - 1)
+        if tries > 0 and (form.api is None or form.spec.fields):
+            # The form is not set up yet, or its fields are still being mounted: look again
+            # shortly. A timer, not the next refresh: on a busy machine ten refreshes can pass
+            # before the mount completes.
+            self.set_timer(0.05, lambda: self._focus_form(tries - 1))
             return
         next(iter(self.query(".-accept")), self).focus()
 
