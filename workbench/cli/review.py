@@ -13,6 +13,16 @@ if TYPE_CHECKING:
     from workbench.review.board import ReviewBoard
 
 
+SNAPSHOTS_OPTION = click.option(
+    "--snapshots",
+    "snapshot_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Snapshot directory (default: [tool.workbench] snapshots).",
+)
+"""``--snapshots``, as `workbench review` and `workbench snapshot` both take it."""
+
+
 @click.command()
 @click.option(
     "--check",
@@ -66,13 +76,7 @@ if TYPE_CHECKING:
     help="With --check: a case nobody ever reviewed fails too.",
 )
 @click.option("--prune", is_flag=True, help="Drop decisions about cases that no longer exist.")
-@click.option(
-    "--snapshots",
-    "snapshot_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Snapshot directory (default: [tool.workbench] snapshots).",
-)
+@SNAPSHOTS_OPTION
 @click.option(
     "--reviews",
     "review_path",

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
-from workbench.cli.review import check_report_path
+from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
 
 
 @click.command()
@@ -22,13 +22,7 @@ from workbench.cli.review import check_report_path
     default=None,
     help="Write the review report: FILE.html (images in FILE_files/ beside it) or FILE.md.",
 )
-@click.option(
-    "--snapshots",
-    "snapshot_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Snapshot directory (default: [tool.workbench] snapshots).",
-)
+@SNAPSHOTS_OPTION
 @click.option(
     "-k",
     "select",
