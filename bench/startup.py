@@ -13,7 +13,11 @@ moment, so they do not include the teardown). Prints medians, the spread, and th
 (goal: workbench / bare <= 1.3). The catalog cache is measured warm (the usual start) and,
 with --cold, also after deleting it.
 
-    python bench/startup.py [--runs 9] [--cold]
+With --breakdown, further runs of each say where the CPU time to that frame goes: the child
+notes its CPU time after importing Textual, after Workbench's own imports, when the project
+has loaded and when the fixture screen is mounted; the frame's own CPU time ends the list.
+
+    python bench/startup.py [--runs 9] [--cold] [--breakdown]
 """
 
 from __future__ import annotations
@@ -55,6 +59,47 @@ Bare().run()
 BARE_GOAL = ("▶ tools",)
 WORKBENCH = "from workbench.cli import main; main()"
 WORKBENCH_GOAL = ("Calculator · calculate", "╰")
+
+# --breakdown: the same programs, noting their CPU time (process_time) as they pass milestones.
+MARKER = """
+import os, time
+_marks = open(os.environ["BENCH_MARKS"], "w", buffering=1)
+def mark(name):
+    _marks.write(f"{name} {time.process_time()}\\n")
+import textual.app
+mark("textual")
+"""
+BARE_MARKED = MARKER + BARE
+WORKBENCH_MARKED = (
+    MARKER
+    + """
+import workbench.cli, workbench.app.app
+mark("imports")
+import workbench.project as project
+from workbench.app.screens.fixture_screen import FixtureScreen
+_open = project.open_project
+def open_project(*args, **kwargs):
+    try:
+        return _open(*args, **kwargs)
+    finally:
+        mark("project")
+project.open_project = open_project
+_mount = FixtureScreen.on_mount
+def on_mount(self):
+    mark("screen")
+    _mount(self)
+FixtureScreen.on_mount = on_mount
+workbench.cli.main()
+"""
+)
+BARE_STEPS = (("interpreter and Textual's imports", "textual"), ("the rest, to the frame", None))
+WORKBENCH_STEPS = (
+    ("interpreter and Textual's imports", "textual"),
+    ("Workbench's own imports", "imports"),
+    ("loading the project (worker thread)", "project"),
+    ("composing and mounting the screen", "screen"),
+    ("the rest, to the frame", None),
+)
 
 
 @dataclass
@@ -146,11 +191,40 @@ def _summary(name: str, runs: list[Run]) -> tuple[float, float, float]:
     return statistics.median(walls), statistics.median(cpus), statistics.median(rss)
 
 
+def breakdown(
+    code: str,
+    goal: tuple[str, ...],
+    steps: tuple[tuple[str, str | None], ...],
+    runs: int,
+    env: dict[str, str],
+    cwd: Path,
+) -> list[tuple[str, float]]:
+    """The median CPU time of each step of ``steps`` (milestone names the child marks;
+    ``None``: up to the frame that shows ``goal``) over ``runs`` starts, then of the whole."""
+    spans: dict[str, list[float]] = {label: [] for label, _ in steps}
+    totals: list[float] = []
+    marks_file = cwd / "marks.txt"
+    for _ in range(runs):
+        run = run_once(code, goal, {**env, "BENCH_MARKS": str(marks_file)}, cwd)
+        marks = dict(line.split() for line in marks_file.read_text().splitlines())
+        previous = 0.0
+        for label, milestone in steps:
+            at = float(marks[milestone]) if milestone is not None else run.cpu_s
+            spans[label].append(at - previous)
+            previous = at
+        totals.append(run.cpu_s)
+    medians = [(label, statistics.median(values)) for label, values in spans.items()]
+    return [*medians, ("in all (CPU to the frame)", statistics.median(totals))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument(
         "--cold", action="store_true", help="also measure starts without the catalog cache"
+    )
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also say where the CPU time to the frame goes"
     )
     options = parser.parse_args()
     env = _environment()
@@ -174,6 +248,28 @@ def main() -> None:
             if options.cold:
                 shutil.rmtree(cache, ignore_errors=True)
                 cold.append(run_once(WORKBENCH, WORKBENCH_GOAL, env, project))
+        spans: list[tuple[str, list[tuple[str, float]]]] = []
+        if options.breakdown:
+            run_once(WORKBENCH, WORKBENCH_GOAL, env, project)  # The cache warm again.
+            spans.append(
+                (
+                    "bare Textual app",
+                    breakdown(BARE_MARKED, BARE_GOAL, BARE_STEPS, options.runs, env, project),
+                )
+            )
+            spans.append(
+                (
+                    "workbench",
+                    breakdown(
+                        WORKBENCH_MARKED,
+                        WORKBENCH_GOAL,
+                        WORKBENCH_STEPS,
+                        options.runs,
+                        env,
+                        project,
+                    ),
+                )
+            )
     load = os.getloadavg()[0]
     print(
         f"{options.runs} runs each, alternating, {COLUMNS}x{ROWS} pty; "
@@ -191,6 +287,13 @@ def main() -> None:
             f"ratio cold workbench / bare: wall {cold_wall / bare_wall:.2f}  "
             f"cpu {cold_cpu / bare_cpu:.2f}  peak RSS {cold_rss / bare_rss:.2f}"
         )
+
+    if spans:
+        print(f"where the CPU time to the frame goes (medians of {options.runs} more runs each)")
+        for name, steps in spans:
+            print(name)
+            for label, seconds in steps:
+                print(f"  {label:<38} {seconds * 1000:6.0f} ms")
 
 
 if __name__ == "__main__":

@@ -412,3 +412,62 @@ async def test_play_from_the_approval_step_waits_for_the_decision(
         state = card.call_state
         assert state.phase is Phase.DONE and state.approval.decision == "approved"
         assert state.timings.started_ms is not None and state.ignored_events == 0
+
+
+async def test_a_quick_load_opens_on_the_card_and_a_slow_one_on_a_loading_tree() -> None:
+    """The start waits a moment for the project, so a warm start's first frame is the card;
+    a load that takes longer shows the screen with a loading tree, then the project, loaded
+    once either way."""
+    import threading
+
+    loads: list[threading.Event] = []
+
+    def load(gate: threading.Event) -> object:
+        loads.append(gate)
+        gate.wait(10)
+        return open_project()
+
+    quick = threading.Event()
+    quick.set()
+    app = WorkbenchApp(lambda: load(quick), animate=False)  # type: ignore[arg-type, return-value]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        assert screen.catalog is not None and not screen.query_one(ToolTree).loading
+        assert screen.query_one(ToolCard).call_state is not None
+        assert len(loads) == 1
+
+    slow = threading.Event()
+    loads.clear()
+    app = WorkbenchApp(lambda: load(slow), animate=False)  # type: ignore[arg-type, return-value]
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, FixtureScreen):  # Shown once the wait is over.
+            await pilot.pause(0.05)
+        screen = app.screen
+        await pilot.pause()
+        assert screen.catalog is None and screen.query_one(ToolTree).loading
+        slow.set()
+        screen = await ready(pilot)
+        assert screen.catalog is not None and not screen.query_one(ToolTree).loading
+        assert screen.query_one(ToolCard).call_state is not None
+        assert len(loads) == 1
+
+
+async def test_a_details_tab_added_before_the_tabs_are_mounted_is_there() -> None:
+    """The details tabs are mounted after the first frame; a tab added before is kept."""
+    from rich.text import Text
+
+    from workbench.app.widgets.call_view import CallView
+
+    app = WorkbenchApp(animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        view = CallView(screen.call_view.registry, id="extra")
+        await screen.mount(view)
+        assert not view.details.query("TabbedContent")  # Not yet: after the next frame.
+        view.add_details_tab("mine", "Mine", lambda state, manifest: Text("drawn by mine"))
+        await settle(pilot)
+        view.details.query_one("#details-mine")
+        tabs = view.details.query_one("TabbedContent")
+        tabs.active = "details-mine"  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert "drawn by mine" in str(view.details.query_one("#details-mine-body").render())

@@ -6,17 +6,22 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.timer import Timer
 
-from workbench.app.screens.fixture_screen import FixtureScreen
+from workbench.app.screens.fixture_screen import FixtureScreen, load_or_report
 from workbench.project import Project, open_project
 
 if TYPE_CHECKING:
     from workbench.app.screens.review_screen import ReviewLoader
     from workbench.session import LiveSession
+
+PRELOAD_WAIT_S = 0.3
+"""How long a start waits for the project before it shows a loading tree instead."""
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -62,6 +67,8 @@ class WorkbenchApp(App[None]):
         self.reload_on_save = watch
         """``workbench dev``: reload tools and fixtures as their files are saved."""
         self.theme = DARK_THEME
+        self._fixture_screen: FixtureScreen | None = None
+        self._preload_timer: Timer | None = None
         if live_session is not None:
             self.sub_title = "live calls"
         elif watch:
@@ -77,14 +84,35 @@ class WorkbenchApp(App[None]):
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
-            self.push_screen(
-                FixtureScreen(
-                    self._load_project,
-                    animate=self.animated,
-                    select=self.select,
-                    watch=self.reload_on_save,
-                )
-            )
+            # The project loads off the UI thread; a quick load (the catalog cache is warm) is
+            # waited for, so the first frame shows the card rather than a loading tree.
+            self._preload()
+            self._preload_timer = self.set_timer(PRELOAD_WAIT_S, self._open_fixture_screen)
+
+    @work(thread=True, exclusive=True, group="preload")
+    def _preload(self) -> None:
+        project = load_or_report(self._load_project)
+        self.call_from_thread(self._open_fixture_screen, project)
+
+    def _open_fixture_screen(self, project: Project | None = None) -> None:
+        """Open the fixture screen on ``project`` (loaded in time), or loading (a slow load);
+        deliver a project that comes after the screen to it."""
+        screen = self._fixture_screen
+        if screen is not None:
+            if project is not None:
+                screen.post_message(FixtureScreen.CatalogLoaded(project, generation=0))
+            return
+        if self._preload_timer is not None:
+            self._preload_timer.stop()
+        self._fixture_screen = FixtureScreen(
+            self._load_project,
+            project=project,
+            load=False,
+            animate=self.animated,
+            select=self.select,
+            watch=self.reload_on_save,
+        )
+        self.push_screen(self._fixture_screen)
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""

@@ -40,6 +40,18 @@ if TYPE_CHECKING:
     from workbench.reload.reloader import ProjectReloader, ReloadOutcome
 
 
+def load_or_report(load_project: Callable[[], Project]) -> Project:
+    """``load_project()``, or an empty project whose problems say why the config did not load."""
+    try:
+        return load_project()
+    except ConfigError as error:
+        return Project(
+            config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
+            catalog=Catalog(problems=list(error.problems)),
+            registry=SurfaceRegistry(),
+        )
+
+
 class FixtureScreen(CallScreen):
     """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
 
@@ -119,6 +131,8 @@ class FixtureScreen(CallScreen):
         animate: bool = True,
         select: str | None = None,
         watch: bool = False,
+        project: Project | None = None,
+        load: bool = True,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -144,6 +158,10 @@ class FixtureScreen(CallScreen):
         self._lost: VariantRef | None = None
         """The variant a reload took away (its fixture broke); shown again once it is back."""
         self._reload_note: tuple[str, bool] | None = None
+        self._preloaded = project
+        """Loaded before the screen: shown in its first frame."""
+        self._load_on_mount = load
+        """``False``: the app is loading the project and posts :class:`CatalogLoaded`."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -159,31 +177,32 @@ class FixtureScreen(CallScreen):
 
     def on_mount(self) -> None:
         self.call_view.stepper.speed = speed_label(SPEEDS[self.speed_index])
+        if self._preloaded is not None:
+            project, self._preloaded = self._preloaded, None
+            self._loaded(project)
+            return
         self.query_one("#tree", ToolTree).loading = True
-        self._load()
+        if self._load_on_mount:
+            self._load()
 
     @work(thread=True, exclusive=True, group="load")
     def _load(self, generation: int = 0) -> None:
         # Fixture files and manifests are read off the UI thread.
-        try:
-            project = self._load_project()
-        except ConfigError as error:
-            project = Project(
-                config=WorkbenchConfig(root=Path.cwd(), fixture_dirs=()),
-                catalog=Catalog(problems=list(error.problems)),
-                registry=SurfaceRegistry(),
-            )
-        self.post_message(self.CatalogLoaded(project, generation))
+        self.post_message(self.CatalogLoaded(load_or_report(self._load_project), generation))
 
     def on_fixture_screen_catalog_loaded(self, message: CatalogLoaded) -> None:
         if message.generation != self._generation:
             return  # A newer reload is on its way; a thread worker cannot be cancelled.
-        self._show_project(message.project)
+        self._loaded(message.project)
+
+    def _loaded(self, project: Project) -> None:
+        """Show the first load of ``project`` and start following its files if asked to."""
+        self._show_project(project)
         self.query_one("#tree", ToolTree).focus()
         if self.watching:
             from workbench.reload.reloader import ProjectReloader
 
-            self._watch(ProjectReloader(message.project))
+            self._watch(ProjectReloader(project))
 
     def _show_project(self, project: Project, *, fallback: VariantRef | None = None) -> None:
         """Show ``project``, selecting the variant that was selected (``_reselect``) again, or

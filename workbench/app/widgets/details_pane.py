@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static, TabbedContent, TabPane
 
@@ -35,7 +34,11 @@ TABS: tuple[tuple[str, str], ...] = (
 
 
 class DetailsPane(Vertical):
-    """Tabs with the raw data behind the card, for debugging a surface."""
+    """Tabs with the raw data behind the card, for debugging a surface.
+
+    The tabs are mounted just after the first frame: they are about a third of the first
+    screen's widgets, and the card is what a start should show first.
+    """
 
     DEFAULT_CSS = """
     DetailsPane {
@@ -61,12 +64,27 @@ class DetailsPane(Vertical):
         """Per tab, the inputs it was last drawn from."""
         self._added: dict[str, TabDrawer] = {}
         """Tabs added with :meth:`add_tab`, by id."""
+        self._titles: dict[str, str] = dict(TABS)
+        self._tabs: TabbedContent | None = None
+        """The tabs, once mounted."""
 
-    def compose(self) -> ComposeResult:
-        with TabbedContent():
-            for tab_id, title in TABS:
-                with TabPane(title, id=f"details-{tab_id}"), VerticalScroll():
-                    yield Static(Text("—"), id=f"details-{tab_id}-body")
+    @staticmethod
+    def _pane(tab_id: str, title: str) -> TabPane:
+        body = Static(Text("—"), id=f"details-{tab_id}-body")
+        return TabPane(title, VerticalScroll(body), id=f"details-{tab_id}")
+
+    def on_mount(self) -> None:
+        # JSON colours follow the theme: redraw what is shown when it changes.
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+        self.call_after_refresh(self._mount_tabs)
+
+    async def _mount_tabs(self) -> None:
+        tabs = TabbedContent()
+        for tab_id, title in self._titles.items():
+            tabs.compose_add_child(self._pane(tab_id, title))  # As `with TabbedContent():` does.
+        await self.mount(tabs)
+        self._tabs = tabs
+        self._draw_active()
 
     def add_tab(self, tab_id: str, title: str, draw: TabDrawer) -> None:
         """Add a tab drawn by ``draw`` whenever it is visible and the call or manifest changed.
@@ -74,16 +92,12 @@ class DetailsPane(Vertical):
         ``draw`` gets the shown state and manifest (either may be ``None``) and returns a Rich
         renderable; text from tools must reach it cleaned (``workbench.core.sanitize``).
         """
-        if tab_id in self._added or tab_id in dict(TABS):
+        if tab_id in self._titles:
             raise ValueError(f"the details pane already has a tab {tab_id!r}")
         self._added[tab_id] = draw
-        body = Static(Text("—"), id=f"details-{tab_id}-body")
-        pane = TabPane(title, VerticalScroll(body), id=f"details-{tab_id}")
-        self.query_one(TabbedContent).add_pane(pane)
-
-    def on_mount(self) -> None:
-        # JSON colours follow the theme: redraw what is shown when it changes.
-        self.watch(self.app, "theme", self._theme_changed, init=False)
+        self._titles[tab_id] = title
+        if self._tabs is not None:  # Else it is mounted with the others.
+            self._tabs.add_pane(self._pane(tab_id, title))
 
     def _theme_changed(self, theme: str) -> None:
         del theme
@@ -123,7 +137,9 @@ class DetailsPane(Vertical):
         return (state.api, self._manifest)
 
     def _draw_active(self) -> None:
-        active = self.query_one(TabbedContent).active.removeprefix("details-")
+        if self._tabs is None:
+            return  # Drawn once the tabs are mounted.
+        active = self._tabs.active.removeprefix("details-")
         if not active:
             return
         # A live call redraws many times a second while only its output grows; states share
