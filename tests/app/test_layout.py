@@ -1,4 +1,4 @@
-"""The layout holds at every size: 80x24, 100x30, 120x40, 200x50, with and without the Portal."""
+"""The layout holds at every size: 60x24, 80x24, 100x30, 120x40, 200x50, with and without the Portal."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from workbench.config import WorkbenchConfig
 from workbench.rendering.screen import screen_text, settle
 from workbench.session import LiveOptions, build_session
 
-SIZES = [(80, 24), (100, 30), (120, 40), (200, 50)]
+SIZES = [(60, 24), (80, 24), (100, 30), (120, 40), (200, 50)]
 
 
 async def fixture_ready(pilot: Pilot) -> FixtureScreen:

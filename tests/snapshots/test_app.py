@@ -59,6 +59,23 @@ CASES = [
         "and the footer naming y / n / esc",
     ),
     (
+        "first-screen",
+        (60, 24),
+        LIGHT_THEME,
+        None,
+        (),
+        "at 60 columns the sidebar narrows (labels end in …) so the card's frame is whole",
+    ),
+    (
+        "approval",
+        (60, 24),
+        LIGHT_THEME,
+        "outside-workspace",
+        ("left_square_bracket",),
+        "at 60 columns the approval's buttons drop their key hints rather than be cut; the "
+        "footer names y / n / esc",
+    ),
+    (
         "portal",
         (80, 24),
         LIGHT_THEME,

@@ -149,6 +149,9 @@ def card_renderable(
     if api is not None and api.ui is not None:
         # MCP Apps: a UI host would draw this tool's own UI; the terminal shows its fallback.
         title.append("· has an app UI ", style=palette.accent)
+    # Rich crops a title that does not fit the frame (corners, rules and its own padding: 6
+    # columns) without a mark: it ends in "…" instead.
+    title.truncate(max(1, ctx.width - 6), overflow="ellipsis")
     # Only a failure is drawn in the error colour: a skip, a cancel or a block is not one.
     border = palette.error if ctx.phase in FAILURE_PHASES else palette.primary
     return Panel(

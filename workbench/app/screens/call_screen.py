@@ -10,10 +10,15 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
-from workbench.app.widgets.call_view import CallView, portal_layout
+from workbench.app.widgets.call_view import MIN_CARD_WIDTH, CallView, portal_layout
 
 SHORT_SCREEN = 30
 """Below this many rows the details tabs start folded away: the card needs the rows."""
+
+
+MIN_SIDEBAR = 20
+STAGE_CHROME = 4
+"""Columns of the call stage that are not the card's: padding (2 left, 1 right) and gutter."""
 
 
 def sidebar_width(screen_width: int) -> int:
@@ -22,7 +27,9 @@ def sidebar_width(screen_width: int) -> int:
         return 40
     if screen_width >= 110:
         return 34
-    return 30
+    # Narrow: the sidebar gives the card its narrowest width (and the stage's padding and
+    # scrollbar gutter) rather than clip it; its labels end in "…" instead.
+    return max(MIN_SIDEBAR, min(30, screen_width - MIN_CARD_WIDTH - STAGE_CHROME))
 
 
 class CallScreen(Screen[None]):

@@ -88,6 +88,8 @@ class HistoryPanel(ListView):
     HistoryPanel {
         height: 1fr;
         border: round $panel;
+        border-title-color: $text;
+        border-subtitle-color: $text-muted;
         background: $surface;
     }
     """

@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.app.widgets.answer_form import AnswerForm
+from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
@@ -55,8 +56,6 @@ class InputRequestBar(Intervention):
 
     DEFAULT_CSS = """
     InputRequestBar {
-        .-buttons { height: auto; }
-        Button { margin-right: 1; min-width: 12; }
         .-reply { height: 6; }
         .-model-row { height: 1; margin: 0 0 1 0; }
         .-model { width: 40; }
@@ -116,7 +115,7 @@ class InputRequestBar(Intervention):
             yield Horizontal(
                 Label(Text("model "), classes="-hint"), self.model, classes="-model-row"
             )
-            yield Horizontal(
+            yield ButtonRow(
                 Button("Approve reply (y)", variant="success", classes="-approve", compact=True),
                 Button("Reject (n)", variant="warning", classes="-decline", compact=True),
                 classes="-buttons",
@@ -128,7 +127,7 @@ class InputRequestBar(Intervention):
                 Text(f"Open asks your browser to show {host}; nothing opens by itself."),
                 classes="-hint",
             )
-            yield Horizontal(
+            yield ButtonRow(
                 Button("Open page (y)", variant="primary", classes="-open", compact=True),
                 Button("Decline (n)", variant="warning", classes="-decline", compact=True),
                 Button("Cancel (esc)", variant="error", classes="-cancel", compact=True),
@@ -137,7 +136,7 @@ class InputRequestBar(Intervention):
             return
         self.form = AnswerForm(classes="-answer-form")
         yield self.form
-        yield Horizontal(
+        yield ButtonRow(
             Button("Accept (y)", variant="success", classes="-accept", compact=True),
             Button("Decline (n)", variant="warning", classes="-decline", compact=True),
             Button("Cancel (esc)", variant="error", classes="-cancel", compact=True),

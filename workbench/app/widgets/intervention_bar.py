@@ -8,10 +8,11 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, TextArea
 
+from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
 from workbench.core.call_state import CallState
 from workbench.core.sanitize import clean, safe_json
@@ -27,10 +28,8 @@ class InterventionBar(Intervention):
 
     DEFAULT_CSS = """
     InterventionBar {
-        .-buttons { height: auto; }
         #fields { height: auto; }
-        Button { margin-right: 1; min-width: 10; }
-        #reason { width: 1fr; min-width: 16; }
+        #reason { width: 1fr; }
         TextArea { height: auto; max-height: 8; }
         .-field-label { color: $text-muted; padding: 0 1; }
         .-error { color: $error; padding: 0 1; height: auto; }
@@ -100,11 +99,12 @@ class InterventionBar(Intervention):
                 self._editors[""] = editor
                 yield editor
         yield Label("", classes="-error", id="edit-error")
-        with Horizontal(classes="-buttons"):
+        with ButtonRow(classes="-buttons"):
             yield Button("Approve (y)", variant="success", id="approve", compact=True)
             yield Button("Skip (n)", variant="warning", id="skip", compact=True)
-            yield Input(placeholder="reason for skipping, told to the model (enter)", id="reason")
             yield Button("Cancel (esc)", variant="error", id="cancel", compact=True)
+        # On a line of its own: beside the buttons it would leave them no room on a narrow pane.
+        yield Input(placeholder="why skip? (to the model)", id="reason")
 
     def asks_about(self, state: CallState) -> bool:
         """Whether this bar is the approval ``state`` waits for."""

@@ -10,13 +10,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape as escape_markup
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
+from workbench.app.widgets.button_row import ButtonRow
 from workbench.core.form_spec import (
     MISSING,
     FieldSpec,
@@ -66,7 +67,7 @@ class SchemaForm(Vertical):
         #fields { height: auto; }
         .-row { height: auto; margin: 0; }
         Input, Select { margin: 0 0 0 0; }
-        .-label { color: $text; text-style: bold; }
+        .-label { color: $text; text-style: bold; width: 100%; }
         .-description { color: $text-muted; }
         .-label, #form-title { text-wrap: nowrap; text-overflow: ellipsis; }
         .-error { display: none; }
@@ -78,8 +79,6 @@ class SchemaForm(Vertical):
         #raw { height: 12; display: none; }
         &.-raw #raw { display: block; }
         &.-raw #fields { display: none; }
-        #form-buttons { height: auto; }
-        #form-buttons Button { margin-right: 1; }
         #form-summary { color: $error; height: auto; }
     }
     """
@@ -119,7 +118,7 @@ class SchemaForm(Vertical):
             yield Vertical(id="fields")
             yield TextArea("{}", id="raw", language="json", soft_wrap=True)
         yield Label(Text(""), id="form-summary")
-        with Horizontal(id="form-buttons"):
+        with ButtonRow(id="form-buttons"):
             yield Button("Call (ctrl+s)", variant="primary", id="submit", compact=True)
             yield Button("Raw JSON (ctrl+j)", id="raw-toggle", compact=True)
 
