@@ -174,6 +174,8 @@ def _environment() -> dict[str, str]:
         if not key.startswith(("TEXTUAL", "COLUMNS", "LINES"))
     }
     env.update(TERM="xterm-256color", COLORTERM="truecolor", COLUMNS=str(COLUMNS), LINES=str(ROWS))
+    # An installed package has its bytecode: without it every run would time compiling ours.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
