@@ -14,9 +14,11 @@ Then times, in fresh interpreters, alternating, in one run:
 - check (warm): the same with the cache from the previous run.
 
 Prints medians of wall time minus interpreter start, and the ratios against PyYAML (goals:
-check under 1 s of its own work, within 3x of PyYAML).
+check under 1 s of its own work, within 3x of PyYAML). With ``--breakdown``, also where a
+cold check's time goes, measured in one process (CPU time, so other load matters less):
+PyYAML alone, our parse with its line map, pydantic, jsonschema, and the imports.
 
-    python bench/check.py [--files 1000] [--runs 5]
+    python bench/check.py [--files 1000] [--runs 5] [--breakdown]
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--breakdown", action="store_true", help="also time each part")
     options = parser.parse_args()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="workbench-check-") as scratch:
@@ -126,6 +129,8 @@ def main() -> None:
         for _ in range(options.runs):
             for name, (arguments, env) in sides.items():
                 times[name].append(run_once(arguments, env, project))
+        if options.breakdown:
+            breakdown = run_breakdown(folders, base, project)
     start = statistics.median(times["python -c pass"])
     print(
         f"{count} fixture files ({size / 1e6:.1f} MB), {options.runs} runs each, alternating; "
@@ -144,6 +149,79 @@ def main() -> None:
             f"ratio {name} / PyYAML: {own[name] / pyyaml:.2f}   "
             f"(goals: <= 3, and under 1000 ms: {own[name] * 1000:.0f} ms)"
         )
+    if options.breakdown:
+        print(breakdown, end="")
+
+
+BREAKDOWN = """
+import sys, time
+from pathlib import Path
+
+started = time.process_time()
+import workbench.cli, workbench.coverage, workbench.project
+imports = time.process_time() - started
+import yaml
+import workbench.core.schema as schema
+import workbench.fixtures.loader as loader
+import workbench.fixtures.models as models
+from workbench.core.source_map import load_with_lines
+from workbench.tools import bundled_packages
+
+paths = [path for folder in sys.argv[1:] for path in sorted(Path(folder).rglob("*.yaml"))]
+texts = [path.read_text(encoding="utf-8") for path in paths]
+manifests = {package.manifest.identifier: package.manifest for package in bundled_packages()}
+spent = {"parse": 0.0, "pydantic": 0.0, "jsonschema": 0.0}
+
+def timed(name, function):
+    def run(*args, **kwargs):
+        begun = time.process_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] += time.process_time() - begun
+    return run
+
+def best(function):
+    times = []
+    for _ in range(3):
+        begun = time.process_time()
+        function()
+        times.append(time.process_time() - begun)
+    return min(times)
+
+pyyaml = best(lambda: [yaml.load(text, Loader=yaml.CSafeLoader) for text in texts])
+ours = best(lambda: [load_with_lines(text) for text in texts])
+loader.load_with_lines = timed("parse", load_with_lines)
+for model in (models.FixtureFile, models.FixtureVariant):
+    model.model_validate = timed("pydantic", model.model_validate)
+checker = schema.args_validator
+loader.args_validator = lambda parameters: timed("jsonschema", checker(parameters))
+begun = time.process_time()
+for path in paths:
+    loader._load_fixture_file(path, str(path), manifests)
+whole = time.process_time() - begun
+print(f"breakdown (CPU time, one process, {len(paths)} files):")
+print(f"  imports of the check command        {imports * 1000:6.0f} ms")
+print(f"  PyYAML CSafeLoader alone (best of 3) {pyyaml * 1000:6.0f} ms")
+print(f"  our parse with line map (best of 3)  {ours * 1000:6.0f} ms")
+print(f"  loading every file, one pass        {whole * 1000:6.0f} ms, of which:")
+for name, seconds in spent.items():
+    print(f"    {name:<33} {seconds * 1000:6.0f} ms")
+rest = whole - sum(spent.values())
+print(f"    {'the rest (reading, checks)':<33} {rest * 1000:6.0f} ms")
+"""
+
+
+def run_breakdown(folders: list[str], env: dict[str, str], cwd: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", BREAKDOWN, *folders],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
 
 
 if __name__ == "__main__":
