@@ -11,6 +11,8 @@ Then times, in fresh interpreters, alternating, in one run:
 - pyyaml: reading every file of the project with ``yaml.CSafeLoader``;
 - check (cold): ``workbench check --no-audit`` with the catalog cache off;
 - check (cold, 1 process): the same with parsing in forked workers turned off;
+- check (cold, workers): the same with workers whatever the load (they start only when
+  the load average leaves a core idle);
 - check (warm): the same with the cache from the previous run.
 
 Prints medians of wall time minus interpreter start, and the ratios against PyYAML (goals:
@@ -48,6 +50,10 @@ for folder in sys.argv[1:]:
 CHECK = "from workbench.cli import main; main()"
 SERIAL = (
     "import workbench.fixtures.loader as loader; loader.PARALLEL_MIN_BYTES = 1 << 62; "
+    "from workbench.cli import main; main()"
+)
+FORKED = (  # Workers start only when the load average leaves a core idle: here, always.
+    "import workbench.fixtures.loader as loader; loader._idle_core = lambda: True; "
     "from workbench.cli import main; main()"
 )
 
@@ -121,6 +127,7 @@ def main() -> None:
             "PyYAML CSafeLoader": (["-c", PYYAML, *folders], base),
             "check (no cache)": (["-c", CHECK, "check", "--no-audit"], cold_env),
             "check (no cache, 1 process)": (["-c", SERIAL, "check", "--no-audit"], cold_env),
+            "check (no cache, workers)": (["-c", FORKED, "check", "--no-audit"], cold_env),
             "check (warm cache)": (["-c", CHECK, "check", "--no-audit"], warm_env),
         }
         for arguments, env in sides.values():  # Warm the file cache, and the catalog cache.
@@ -139,7 +146,12 @@ def main() -> None:
     )
     print(f"{'interpreter start':<28} median {start * 1000:6.0f} ms")
     own = {}
-    checks = ("check (no cache)", "check (no cache, 1 process)", "check (warm cache)")
+    checks = (
+        "check (no cache)",
+        "check (no cache, 1 process)",
+        "check (no cache, workers)",
+        "check (warm cache)",
+    )
     for name in ("PyYAML CSafeLoader", *checks):
         own[name] = statistics.median(times[name]) - start
         print(f"{name:<28} median {own[name] * 1000:6.0f} ms beyond interpreter start")
