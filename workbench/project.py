@@ -92,11 +92,13 @@ def assemble(
     paths: Sequence[Path] = (),
     *,
     cache: CatalogCache | None = None,
+    jobs: int = 1,
 ) -> Project:
     """The catalog and registry of already-loaded packages.
 
     Unchanged files come from the project's catalog cache unless ``cache`` says otherwise
-    (``CatalogCache.disabled()`` parses everything).
+    (``CatalogCache.disabled()`` parses everything). ``jobs`` > 1 lets many files be parsed
+    in forked processes: only for callers with no other threads (the CLI gates).
     """
     packages = discovery.packages
     catalog = build_catalog(
@@ -105,6 +107,7 @@ def assemble(
         root=config.root,
         extra_problems=discovery.problems,
         cache=cache if cache is not None else project_cache(config),
+        jobs=jobs,
     )
     for identifier, origin in discovery.origins().items():
         tool = catalog.tools.get(identifier)
@@ -126,12 +129,16 @@ def open_project(
     config: WorkbenchConfig | None = None,
     installed: bool = True,
     cache: CatalogCache | None = None,
+    jobs: int = 1,
 ) -> Project:
     """Load the configured project; ``paths`` (fixture files or dirs) replace its fixture dirs.
 
     ``installed=False`` is for the gates (check, audit, coverage, snapshots): they cover the
     project's own tools and only the plugins it names, never whatever else is installed.
-    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise.
+    Unchanged files come from the project's catalog cache unless ``cache`` says otherwise;
+    ``jobs`` as for :func:`assemble`.
     """
     config = config or load_config()
-    return assemble(config, discover_packages(config, installed=installed), paths, cache=cache)
+    return assemble(
+        config, discover_packages(config, installed=installed), paths, cache=cache, jobs=jobs
+    )

@@ -41,10 +41,12 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
     the render principles (see `workbench audit`). Each problem is printed as
     FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an error (warnings are printed only).
     """
+    from workbench.cli.audit import default_jobs
     from workbench.coverage import coverage, coverage_problems
     from workbench.project import open_project
 
-    project = open_project(paths, installed=False)
+    # A cold check of a large project is mostly parsing: spread it over the cores.
+    project = open_project(paths, installed=False, jobs=default_jobs())
     catalog = project.catalog
     # Named files are linted on their own; the coverage gate is about the whole project.
     gaps = (

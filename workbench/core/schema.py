@@ -5,7 +5,8 @@ jsonschema is imported when first needed: it is not on the start-up path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 ArgsProblem = tuple[tuple[str | int, ...], str]
@@ -26,12 +27,22 @@ def check_json_schema(schema: dict[str, Any]) -> None:
 
 def validate_args(schema: Mapping[str, Any], args: Any) -> list[ArgsProblem]:
     """Check ``args`` against a JSON Schema; returns ``(path, message)`` pairs, best first."""
+    return args_validator(schema)(args)
+
+
+def args_validator(schema: Mapping[str, Any]) -> Callable[[Any], list[ArgsProblem]]:
+    """:func:`validate_args` for one schema, made once for many args (a fixture file's
+    variants): choosing and building jsonschema's validator is then done once."""
     import jsonschema.validators
 
     validator_class = jsonschema.validators.validator_for(
         schema, default=jsonschema.Draft202012Validator
     )
     validator = validator_class(schema)
+    return partial(_validate, validator)
+
+
+def _validate(validator: Any, args: Any) -> list[ArgsProblem]:
     try:
         errors = sorted(
             validator.iter_errors(args),
