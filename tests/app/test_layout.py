@@ -1,4 +1,5 @@
-"""The layout holds at every size: 60x24, 80x24, 100x30, 120x40, 200x50, with and without the Portal."""
+"""The layout holds at every size: 60x24, 80x24, 100x30, 120x40, 200x50, with and without the
+Portal."""
 
 from __future__ import annotations
 
