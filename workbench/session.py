@@ -49,6 +49,8 @@ class LiveOptions:
     """``--log-level``: the level MCP servers are asked to log at (``logging/setLevel``)."""
     headers: Sequence[str] = ()
     """``--header 'Name: value'``: sent to every ``--mcp`` URL (``${VAR}`` from the environment)."""
+    catalog: bool = True
+    """List MCP servers' resources, templates and prompts (``call`` and ``tools`` show none)."""
 
 
 @dataclass
@@ -156,6 +158,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             limits=limits,
             roots=roots,
             log_level=options.log_level,
+            catalog=options.catalog,
         )
 
     services = RuntimeServices.from_environment(workspace, limits=config.limits)
