@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.core.limits import LimitExceeded, Limits
-from workbench.tools.web_browsing.extract import extract_readable
 
 if TYPE_CHECKING:
     import httpx
@@ -114,6 +113,9 @@ class CorpusPage:
 
     @property
     def text(self) -> str:
+        # html.parser is imported with the first page read, not with the runtime.
+        from workbench.tools.web_browsing.extract import extract_readable
+
         return extract_readable(self.html)[1]
 
 
