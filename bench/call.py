@@ -1,4 +1,5 @@
-"""One headless call: `workbench call` against a bare `mcp.Client` script doing the same call.
+"""Headless commands against a bare `mcp.Client` script doing the same: `workbench call` (one
+call) and `workbench tools` (the tool list).
 
 Two servers, each in fresh interpreters, pairs alternated (bare, workbench, bare, ...) in one
 run so both sides see the same machine:
@@ -8,11 +9,14 @@ run so both sides see the same machine:
 - in-process: the embedded demo server (``workbench call echo --demo``; the bare script hands
   the same ``build_server()`` to ``mcp.Client``).
 
+For ``tools`` the bare script lists the server's tools and prints their names; workbench runs
+``workbench tools --mcp …`` / ``--demo`` (which also lists its bundled tools).
+
 Wall time is spawn to exit. CPU time and peak RSS are the Python process's own (read at exit,
 so the node server is not counted). Prints medians and the ratios (goal: workbench / bare
 <= 1.05).
 
-    python bench/call.py [--runs 9] [--only stdio|inprocess]
+    python bench/call.py [--runs 9] [--only stdio|inprocess] [--commands call,tools]
 """
 
 from __future__ import annotations
@@ -69,6 +73,32 @@ async def main():
 asyncio.run(main())
 """
 
+BARE_STDIO_TOOLS = """
+import asyncio
+from mcp import Client, StdioServerParameters
+
+async def main():
+    server = StdioServerParameters(command="node", args=[{entry!r}, "stdio"])
+    async with Client(server) as client:
+        for tool in (await client.list_tools()).tools:
+            print(tool.name)
+
+asyncio.run(main())
+"""
+
+BARE_INPROCESS_TOOLS = """
+import asyncio
+from mcp import Client
+from workbench.sources.demo_server import build_server
+
+async def main():
+    async with Client(build_server()) as client:
+        for tool in (await client.list_tools()).tools:
+            print(tool.name)
+
+asyncio.run(main())
+"""
+
 WORKBENCH = """
 import sys
 sys.argv = ["workbench", *{argv!r}]
@@ -120,7 +150,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--only", choices=["stdio", "inprocess"])
+    parser.add_argument(
+        "--commands",
+        default="call,tools",
+        help="Comma-separated workbench commands to measure: call, tools (default: both).",
+    )
     options = parser.parse_args()
+    commands = [item.strip() for item in options.commands.split(",") if item.strip()]
+    if not set(commands) <= {"call", "tools"}:
+        parser.error("--commands takes call and/or tools")
     pairs: list[tuple[str, str, str, str]] = []  # name, bare code, workbench code, expected
     if options.only in (None, "stdio"):
         if not EVERYTHING.is_file():
@@ -128,18 +166,42 @@ def main() -> None:
                 f"{EVERYTHING} is missing: run tests/sources/test_reference_servers.py once "
                 "(it installs server-everything), or pass --only inprocess"
             )
-        argv = ["call", "echo", "--args", '{"message": "hi"}', "--mcp", f"node {EVERYTHING} stdio"]
-        pairs.append(
-            (
-                "stdio (server-everything)",
-                BARE_STDIO.format(entry=str(EVERYTHING)),
-                WORKBENCH.format(argv=argv),
-                "Echo: hi",
+        server = f"node {EVERYTHING} stdio"
+        if "call" in commands:
+            argv = ["call", "echo", "--args", '{"message": "hi"}', "--mcp", server]
+            pairs.append(
+                (
+                    "call, stdio (server-everything)",
+                    BARE_STDIO.format(entry=str(EVERYTHING)),
+                    WORKBENCH.format(argv=argv),
+                    "Echo: hi",
+                )
             )
-        )
+        if "tools" in commands:
+            pairs.append(
+                (
+                    "tools, stdio (server-everything)",
+                    BARE_STDIO_TOOLS.format(entry=str(EVERYTHING)),
+                    WORKBENCH.format(argv=["tools", "--mcp", server]),
+                    "echo",
+                )
+            )
     if options.only in (None, "inprocess"):
-        argv = ["call", "echo", "--demo", "--args", '{"text": "hi"}']
-        pairs.append(("in-process (demo)", BARE_INPROCESS, WORKBENCH.format(argv=argv), "hi"))
+        if "call" in commands:
+            argv = ["call", "echo", "--demo", "--args", '{"text": "hi"}']
+            pairs.append(
+                ("call, in-process (demo)", BARE_INPROCESS, WORKBENCH.format(argv=argv), "hi")
+            )
+        if "tools" in commands:
+            pairs.append(
+                (
+                    "tools, in-process (demo)",
+                    BARE_INPROCESS_TOOLS,
+                    WORKBENCH.format(argv=["tools", "--demo"]),
+                    "echo",
+                )
+            )
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="workbench-call-") as scratch:
         cwd = Path(scratch)  # No project here: bundled tools only, as a user's empty folder.
         for _, bare, workbench, expected in pairs:  # Warm the file cache for both sides.
@@ -151,16 +213,16 @@ def main() -> None:
                 results[name][0].append(run_once(bare, expected, cwd))
                 results[name][1].append(run_once(workbench, expected, cwd))
     print(
-        f"{options.runs} runs each, alternating; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        f"{options.runs} runs each, alternating; load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs"
     )
     for name, (bare_runs, workbench_runs) in results.items():
         print(f"-- {name}")
         bare_wall, bare_cpu, bare_rss = _summary("bare mcp.Client", bare_runs)
-        wb_wall, wb_cpu, wb_rss = _summary("workbench call", workbench_runs)
+        wb_wall, wb_cpu, wb_rss = _summary(f"workbench {name.split(',')[0]}", workbench_runs)
         print(
             f"ratio workbench / bare: wall {wb_wall / bare_wall:.2f}  cpu {wb_cpu / bare_cpu:.2f}  "
-            f"peak RSS {wb_rss / bare_rss:.2f}   (goal: <= 1.05)"
+            f"peak RSS {wb_rss / bare_rss:.2f}   (goal: <= 1.05 for time)"
         )
 
 

@@ -11,7 +11,6 @@ from workbench.config import WorkbenchConfig, load_config
 from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.runtime import RuntimeServices
-from workbench.fixtures.loader import find_files, load_manifest_file
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_config import expand_env, parse_header, read_mcp_config
@@ -50,6 +49,8 @@ class LiveOptions:
     """``--log-level``: the level MCP servers are asked to log at (``logging/setLevel``)."""
     headers: Sequence[str] = ()
     """``--header 'Name: value'``: sent to every ``--mcp`` URL (``${VAR}`` from the environment)."""
+    catalog: bool = True
+    """List MCP servers' resources, templates and prompts (``call`` and ``tools`` show none)."""
 
 
 @dataclass
@@ -114,6 +115,17 @@ def _skills_package(root: Path) -> ToolPackage:
 
 def http_manifests(config: WorkbenchConfig) -> list[ToolManifest]:
     """Manifest files in the fixture directories whose APIs name a URL."""
+    # Most fixture directories hold no manifest file (the bundled ones hold none): then the
+    # fixtures loader and its models are not even imported (`workbench call` pays for them
+    # otherwise). The loader's MANIFEST_STEMS is ("manifest",); find_files decides below.
+    if not any(
+        next(Path(folder).rglob("manifest.*"), None) is not None
+        or Path(folder).name.startswith("manifest.")
+        for folder in config.fixture_dirs
+    ):
+        return []
+    from workbench.fixtures.loader import find_files, load_manifest_file
+
     _, manifest_files, _ = find_files(list(config.fixture_dirs))
     manifests = []
     for path in manifest_files:
@@ -146,6 +158,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             limits=limits,
             roots=roots,
             log_level=options.log_level,
+            catalog=options.catalog,
         )
 
     services = RuntimeServices.from_environment(workspace, limits=config.limits)

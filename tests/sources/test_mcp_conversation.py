@@ -307,6 +307,25 @@ async def test_resources_templates_and_prompts_are_listed(server: McpSource) -> 
     assert prompt.schema()["required"] == ["name"]
 
 
+async def test_without_the_catalog_only_what_an_app_ui_needs_is_listed(
+    server: McpSource, tmp_path: Path
+) -> None:
+    """`workbench call` and `tools` skip templates and prompts; an app UI still gets the
+    resource listing it reads its metadata from, so its manifest is the same."""
+    bare = McpSource(
+        McpServerSpec(name="conv", server=build_server(), mode="legacy"),
+        roots=[tmp_path],
+        catalog=False,
+    )
+    await asyncio.wait_for(bare.start(), 20)
+    try:
+        assert bare.templates == [] and bare.prompts == []
+        assert {item.uri for item in bare.resources} == {item.uri for item in server.resources}
+        assert bare.manifest == server.manifest
+    finally:
+        await bare.stop()
+
+
 async def test_resources_read_as_text_json_image_and_binary(server: McpSource) -> None:
     note = await server.read_resource("res://note.txt")
     assert note.error is None and note.parts[0].text == "Remember the milk.\n"

@@ -132,7 +132,9 @@ def timeout_options(function: F) -> F:
     )
 
 
-def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any:
+def _build(
+    options: dict[str, Any], *, include_demo: bool, approval: str, catalog: bool = True
+) -> Any:
     from workbench.session import LiveOptions, SetupError, build_session
 
     try:
@@ -153,6 +155,7 @@ def _build(options: dict[str, Any], *, include_demo: bool, approval: str) -> Any
                 roots=options["roots"],
                 log_level=None if options["log_level"] == "off" else options["log_level"],
                 headers=options["headers"],
+                catalog=catalog,
             )
         )
     except SetupError as error:
@@ -269,7 +272,7 @@ def call(
             answers = ScriptedAnswers.load(answers_file)
         except ConfigError as error:
             fail_usage("\n".join(problem.format() for problem in error.problems))
-    session = _build(options, include_demo=demo, approval=approval)
+    session = _build(options, include_demo=demo, approval=approval, catalog=False)
     try:
         record = asyncio.run(
             call_once(
@@ -331,7 +334,10 @@ def _fixture_call(address: str) -> tuple[str, dict[str, Any]]:
 @source_options
 def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> None:
     """List every tool of every source, with connection states and name conflicts."""
-    session = _build(options, include_demo=demo, approval="manual")
+    # The listing shows no server log: asking servers to log (logging/setLevel) is a round
+    # trip for nothing.
+    options["log_level"] = "off"
+    session = _build(options, include_demo=demo, approval="manual", catalog=False)
 
     async def gather() -> tuple[
         list[Any],

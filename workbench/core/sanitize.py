@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.color import Color, ColorParseError
-from rich.style import Style
-from rich.text import Text
+if TYPE_CHECKING:
+    # Rich is imported where a Text is built: clean() and safe_json() (all a headless
+    # `workbench call` uses) need none of it.
+    from rich.style import Style
+    from rich.text import Text
 
 # ESC-introduced strings ended by ST (ESC \ or 0x9C) or, in practice, BEL. An unterminated
 # string runs to the end of the text, as a terminal would swallow it.
@@ -92,6 +94,9 @@ def clean(text: object) -> str:
 
 def _sgr_style(params: str, style: Style) -> Style:
     """Fold one SGR parameter string into ``style``."""
+    from rich.color import Color, ColorParseError
+    from rich.style import Style
+
     codes: list[int] = []
     for part in params.replace(":", ";").split(";"):
         try:
@@ -136,6 +141,9 @@ def _sgr_style(params: str, style: Style) -> Style:
 
 def ansi_text(text: object, style: Style | str = "") -> Text:
     """Return a :class:`Text` of ``text`` with SGR colours kept as styles and all else removed."""
+    from rich.style import Style
+    from rich.text import Text
+
     if not isinstance(text, str):
         text = str(text)
     base = Style.parse(style) if isinstance(style, str) else style
@@ -165,6 +173,8 @@ def is_safe(text: str) -> bool:
 
 def plain(text: object, style: Style | str = "") -> Text:
     """Return a :class:`Text` holding ``text`` cleaned; markup-looking text stays literal."""
+    from rich.text import Text
+
     return Text(clean(text if isinstance(text, str) else str(text)), style=style)
 
 

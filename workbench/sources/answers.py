@@ -44,7 +44,8 @@ ACTIONS = {"accept": "accept", "approve": "accept", "decline": "decline", "rejec
 class ScriptedAnswer(BaseModel):
     """One scripted answer. ``approve``/``reject`` are the same as ``accept``/``decline``."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built at the first --answers file read, not at import (every call imports this).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     action: Literal["accept", "approve", "decline", "reject", "cancel"] | None = None
     """Omitted: ``accept`` when ``content`` or ``reply`` is given, else ``decline``."""

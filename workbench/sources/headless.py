@@ -10,6 +10,7 @@ from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.answers import ScriptedAnswers
 from workbench.sources.call_runner import InputGate, LiveCall
 from workbench.sources.manager import ResolutionError, ToolManager
+from workbench.sources.quick_schema import plainly_valid
 from workbench.sources.timeouts import resolve_call_timeout
 
 
@@ -45,7 +46,8 @@ async def call_once(
             ]
             suffix = f" (sources that failed to start: {'; '.join(failed)})" if failed else ""
             raise UsageProblem(f"{error}{suffix}") from None
-        problems = validate_args(resolved.api.parameters, args)
+        parameters = resolved.api.parameters
+        problems = [] if plainly_valid(parameters, args) else validate_args(parameters, args)
         if problems:
             lines = "; ".join(
                 f"{'.'.join(map(str, path)) or '(args)'}: {message}"

@@ -99,7 +99,8 @@ ServerName = Annotated[str, AfterValidator(_server_name)]
 class McpServerEntry(BaseModel):
     """One server: a command to run over stdio, or a streamable-HTTP URL."""
 
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    # Built at the first --config file read, not at import (every live command imports this).
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, defer_build=True)
 
     command: str | None = None
     args: list[Text] = Field(default_factory=list)
@@ -185,7 +186,7 @@ class McpServerEntry(BaseModel):
 class McpConfigFile(BaseModel):
     """The file: an object whose ``mcpServers`` maps server names to entries."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     servers: dict[ServerName, McpServerEntry] = Field(alias="mcpServers")
 

@@ -14,9 +14,10 @@ import re
 import struct
 from typing import Any
 
-from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta, ToolUi
+from workbench.core.manifest import SCHEMAS_CHECKED, ToolApi, ToolManifest, ToolMeta, ToolUi
 from workbench.core.mcp_catalog import NO_CONTENT, ui_resource_uri, ui_visibility
 from workbench.core.result import ToolError, ToolResult, to_result
+from workbench.sources.quick_schema import plainly_well_formed
 
 MAX_RESOURCE_TEXT = 20_000
 MAX_CONTENT_CHARS = 400_000
@@ -176,14 +177,22 @@ def manifest_from_tools(
             if declared is not None
             else None
         )
+        output_schema = getattr(tool, "output_schema", None)
+        # jsonschema checks only the schemas the quick check cannot vouch for.
+        plain = plainly_well_formed(schema) and (
+            output_schema is None or plainly_well_formed(output_schema)
+        )
         try:
-            api = ToolApi(
-                name=tool.name,
-                description=tool.description or (getattr(tool, "title", None) or ""),
-                parameters=schema,
-                output_schema=getattr(tool, "output_schema", None),
-                human_intervention=policy,
-                ui=ui,
+            api = ToolApi.model_validate(
+                {
+                    "name": tool.name,
+                    "description": tool.description or (getattr(tool, "title", None) or ""),
+                    "parameters": schema,
+                    "output_schema": output_schema,
+                    "human_intervention": policy,
+                    "ui": ui,
+                },
+                context=SCHEMAS_CHECKED if plain else None,
             )
         except ValueError:
             # A server's schema that is not valid JSON Schema still gets a callable API.

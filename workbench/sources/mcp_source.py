@@ -131,6 +131,7 @@ class McpSource(ToolSource):
         limits: Limits | None = None,
         roots: list[Path] | None = None,
         log_level: str | None = DEFAULT_LOG_LEVEL,
+        catalog: bool = True,
     ) -> None:
         super().__init__(spec.name or "mcp")
         if log_level is not None and log_level not in LOG_LEVELS:
@@ -156,6 +157,9 @@ class McpSource(ToolSource):
         self.roots: list[Path] = list(roots or [])
         """The client's roots, answered to ``roots/list`` (the workspace, or ``--root``)."""
         self.log_level = log_level
+        self.catalog = catalog
+        """List resources, templates and prompts after the handshake (the TUI shows them);
+        ``workbench call`` and ``workbench tools`` print none, so they skip the round trips."""
         self.server_log = ServerLog()
         """Everything the server said besides results (for the server log panel)."""
         self.conversation: Any = None
@@ -391,14 +395,18 @@ class McpSource(ToolSource):
             await self._quietly(
                 "logging/setLevel", self._set_level(client, self.log_level), note=False
             )
-        if capabilities.resources is not None:
+        # Without the catalog, resources are still listed when a tool has an app UI: the
+        # listing's metadata goes into that UI resource.
+        has_ui = self.manifest is not None and any(api.ui for api in self.manifest.api)
+        if capabilities.resources is not None and (self.catalog or has_ui):
             resources = await self._quietly("resources/list", self._list_resources(client))
             self.resources = resources or []
+        if capabilities.resources is not None and self.catalog:
             templates = await self._quietly(
                 "resources/templates/list", self._list_templates(client)
             )
             self.templates = templates or []
-        if capabilities.prompts is not None:
+        if capabilities.prompts is not None and self.catalog:
             self.prompts = await self._quietly("prompts/list", self._list_prompts(client)) or []
         await self._quietly("UI resources", self._load_ui_resources(client))
         if modern and (
@@ -537,6 +545,8 @@ class McpSource(ToolSource):
             return
         if what == "tools":
             await self._quietly("tools/list", self._load_tools_again(client))
+        elif not self.catalog:
+            return
         elif what == "resources":
             self.resources = (
                 await self._quietly("resources/list", self._list_resources(client)) or []

@@ -49,23 +49,30 @@ def test_runtime_serves_exactly_the_manifest_apis(runtime: TaskRuntime) -> None:
     assert set(runtime.api_names) == {api.name for api in MANIFEST.api}
 
 
-def test_factory_puts_the_database_in_the_workspace(workspace: Path) -> None:
+async def test_factory_puts_the_database_in_the_workspace_at_the_first_task(
+    workspace: Path,
+) -> None:
     created = PACKAGE.create_runtime(RuntimeServices(workspace=workspace))  # type: ignore[misc]
     assert isinstance(created, TaskRuntime)
     try:
         assert created.store.path == str(workspace / DATABASE_NAME)
+        # A session that never touches a task (workbench call on an MCP server) leaves no file.
+        assert not (workspace / DATABASE_NAME).parent.exists()
+        result = await created.invoke("createTask", {"name": "First", "instruction": ""})
+        assert result.success
         assert (workspace / DATABASE_NAME).is_file()
     finally:
         created.close()
 
 
-def test_factory_honours_the_database_setting(workspace: Path, tmp_path: Path) -> None:
+async def test_factory_honours_the_database_setting(workspace: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "custom" / "my.db"
     created = PACKAGE.create_runtime(
         RuntimeServices(workspace=workspace, settings={"task.database": str(elsewhere)})
     )  # type: ignore[misc]
     assert isinstance(created, TaskRuntime)
     try:
+        await created.invoke("createTask", {"name": "First", "instruction": ""})
         assert elsewhere.is_file()
         assert not (workspace / DATABASE_NAME).exists()
     finally:

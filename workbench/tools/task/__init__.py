@@ -23,9 +23,7 @@ def create_runtime(services: RuntimeServices) -> TaskRuntime:
 
     path = services.settings.get("task.database")
     if path is None:
-        database = services.workspace / DATABASE_NAME
-        database.parent.mkdir(parents=True, exist_ok=True)
-        path = str(database)
+        path = str(services.workspace / DATABASE_NAME)  # Made at the first task operation.
     return TaskRuntime(TaskStore(path), CommandRunner(), services.workspace)
 
 

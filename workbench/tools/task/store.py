@@ -94,19 +94,39 @@ class TaskStore:
 
     def __init__(self, path: Path | str = ":memory:") -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        import sqlite3  # Deferred: listing the tool (its manifest) needs no database.
+        self._opening = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
 
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.executescript(SCHEMA)
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The database, opened (and its file and tables made) at the first task operation.
+
+        Every live session builds this tool's runtime; a `workbench call` on an MCP server
+        never touches a task, and must not leave a .workbench/tasks.db in the folder it ran in.
+        """
+        connection = self._connection
+        if connection is None:
+            with self._opening:
+                if self._connection is None:
+                    if self.path != ":memory:":
+                        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                    import sqlite3  # Deferred: listing the tool (its manifest) needs no database.
+
+                    opened = sqlite3.connect(
+                        self.path, check_same_thread=False, isolation_level=None
+                    )
+                    opened.row_factory = sqlite3.Row
+                    opened.execute("PRAGMA foreign_keys = ON")
+                    opened.executescript(SCHEMA)
+                    self._connection = opened
+                connection = self._connection
+        return connection
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        with self._lock, self._opening:
+            if self._connection is not None:
+                self._connection.close()
 
     def _row(self, row: sqlite3.Row) -> Task:
         deps = tuple(

@@ -9,7 +9,6 @@ from workbench.core.limits import LimitExceeded
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
 from workbench.core.sanitize import clean
-from workbench.tools.web_browsing.extract import extract_readable
 from workbench.tools.web_browsing.services import (
     MAX_PAGE_CHARS,
     PageFetcher,
@@ -83,6 +82,8 @@ class WebBrowsingRuntime(BaseRuntime):
                 "status": error.body.get("status"),
             }
         if "html" in page.content_type or page.body.lstrip()[:1] == "<":
+            from workbench.tools.web_browsing.extract import extract_readable  # html.parser
+
             title, text = extract_readable(page.body)
         else:
             title, text = "", page.body

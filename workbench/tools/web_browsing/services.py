@@ -14,12 +14,11 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.core.limits import LimitExceeded, Limits
-from workbench.tools.web_browsing.extract import extract_readable
 
 if TYPE_CHECKING:
     import httpx
@@ -114,6 +113,9 @@ class CorpusPage:
 
     @property
     def text(self) -> str:
+        # html.parser is imported with the first page read, not with the runtime.
+        from workbench.tools.web_browsing.extract import extract_readable
+
         return extract_readable(self.html)[1]
 
 
@@ -205,15 +207,26 @@ class OfflineSearchService:
     name = "offline"
 
     def __init__(self, pages: Sequence[CorpusPage] | None = None) -> None:
-        self.pages = list(pages if pages is not None else load_corpus())
-        self._texts = [(page, _terms(page.title), _terms(page.text)) for page in self.pages]
+        self._given = pages
+
+    # The corpus is read and indexed at the first search, not when the runtime is built:
+    # every live session builds this runtime, and most never search (`workbench call` on an
+    # MCP server, for one).
+    @cached_property
+    def pages(self) -> list[CorpusPage]:
+        return list(self._given if self._given is not None else load_corpus())
+
+    @cached_property
+    def _texts(self) -> list[tuple[CorpusPage, list[str], list[str]]]:
+        return [(page, _terms(page.title), _terms(page.text)) for page in self.pages]
+
+    @cached_property
+    def _idf(self) -> dict[str, float]:
         frequency: dict[str, int] = {}
         for _, title, body in self._texts:
             for term in set(title) | set(body):
                 frequency[term] = frequency.get(term, 0) + 1
-        self._idf = {
-            term: math.log(1 + len(self.pages) / count) for term, count in frequency.items()
-        }
+        return {term: math.log(1 + len(self.pages) / count) for term, count in frequency.items()}
 
     async def search(
         self,
@@ -260,9 +273,16 @@ class OfflinePageFetcher:
     name = "offline"
 
     def __init__(self, pages: Sequence[CorpusPage] | None = None, *, latency_ms: int = 0) -> None:
-        self.pages = {page.url: page for page in (pages if pages is not None else load_corpus())}
+        self._given = pages
         self.latency_ms = latency_ms
         """Simulated network time per page (varies by URL, deterministically); 0 in tests."""
+
+    @cached_property
+    def pages(self) -> dict[str, CorpusPage]:
+        """By URL; the corpus is read at the first fetch (see :class:`OfflineSearchService`)."""
+        return {
+            page.url: page for page in (self._given if self._given is not None else load_corpus())
+        }
 
     async def fetch(self, url: str) -> FetchedPage:
         if self.latency_ms:
