@@ -1,8 +1,8 @@
 """The render audit's cost per render, beside the snapshot fast path's, measured in one run.
 
 - snapshot fast path: ``SnapshotRenderer.render`` of every card case of the snapshot matrix
-  (one direct draw, then text and SVG export); the suite also draws every Portal case (through
-  the headless app), timed on its own;
+  (one direct draw, then text and SVG export); the suite also draws every Portal case (drawn
+  directly in its frame too), timed on its own;
 - audit: ``Auditor.check`` of every variant (each phase x 60/100/120 x dark/light and the
   Portal, drawn once, every rule applied), divided by the drawings it made.
 
@@ -56,7 +56,6 @@ def main() -> None:
     for case in cases:
         renderer.render(case)
     snapshot_cpu = time.process_time() - started
-    renderer.start()  # The Portal's app: its start-up is paid once per suite, not timed here.
     started = time.process_time()
     for case in portals:
         renderer.render(case)

@@ -1,10 +1,18 @@
-"""Pilot tests: open each reference tool's variants in the TUI and check what the surfaces show."""
+"""Pilot tests: open each reference tool's variants in the TUI and check what the surfaces show.
+
+The cases share one app (module scope): what they test is what a variant shows once opened,
+not a fresh app, and booting one per case cost most of their time. Each case opens its
+variant afresh (:func:`open_variant`), whatever the case before it left on screen.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from textual.geometry import Region
 from textual.pilot import Pilot
 
@@ -14,10 +22,37 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
+from workbench.project import open_project
 from workbench.rendering.screen import screen_text, settle
 from workbench.surfaces.registry import SurfaceKind
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+REPO = Path(__file__).resolve().parents[2]
 SIZE = (190, 70)
+
+
+async def select(pilot: Pilot, ref: VariantRef) -> None:
+    """Open ``ref`` from the tree, as a click would, and wait until the screen shows it."""
+    screen = pilot.app.screen
+    assert isinstance(screen, FixtureScreen)
+    tree = screen.query_one(ToolTree)
+    tree.move_cursor(next(node for node in tree.nodes() if node.data is ref))
+    for _ in range(500):
+        if screen.ref is not None and screen.ref.key == ref.key:
+            return
+        # Let the tree's messages reach the screen, without redrawing the screen each time.
+        await asyncio.sleep(0)
+    raise AssertionError(f"{ref.key} never opened")
+
+
+def variant_refs(pilot: Pilot) -> list[VariantRef]:
+    tree = pilot.app.screen.query_one(ToolTree)
+    return [
+        node.data
+        for node in tree.nodes()
+        if isinstance(node.data, VariantRef) and not node.data.generated
+    ]
 
 
 async def open_variant(
@@ -25,21 +60,22 @@ async def open_variant(
 ) -> str:
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
-    tree = screen.query_one(ToolTree)
-    node = next(
-        node
-        for node in tree.nodes()
-        if isinstance(node.data, VariantRef)
-        and (node.data.tool, node.data.api, node.data.variant.id) == (tool, api, variant)
-    )
-    tree.move_cursor(node)
-    await settle(pilot)
+    refs = variant_refs(pilot)
+    ref = next(ref for ref in refs if (ref.tool, ref.api, ref.variant.id) == (tool, api, variant))
+    if screen.ref is not None and screen.ref.key == ref.key:
+        # Already open (an earlier case): open another first, so this one opens afresh, on
+        # its ending, as it would in a new app.
+        await select(pilot, next(other for other in refs if other.key != ref.key))
+    await select(pilot, ref)
+    assert screen.script is not None
     if phase is not None:
-        assert screen.script is not None
         screen._show_phase_index(screen.script.phases.index(phase))
-        await settle(pilot)
-    # The whole card, even the part scrolled out of the stage, plus what else is on screen.
     card = screen.query_one(ToolCard)
+    assert card.call_state is not None
+    assert card.call_state.phase is (phase or screen.script.phases[-1])
+    # Messages handled, the screen laid out and drawn once: what a person sees next.
+    await pilot.pause()
+    # The whole card, even the part scrolled out of the stage, plus what else is on screen.
     size = card.outer_size
     card_lines = "\n".join(
         strip.text for strip in card.render_lines(Region(0, 0, size.width, size.height))
@@ -47,13 +83,15 @@ async def open_variant(
     return card_lines + "\n" + screen_text(pilot.app)
 
 
-@pytest.fixture
-async def pilot(make_app: Callable[..., WorkbenchApp]):
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await app.workers.wait_for_complete()
-        await settle(pilot)
-        yield pilot
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def pilot() -> AsyncIterator[Pilot]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)
+        app = WorkbenchApp(lambda: open_project([]), animate=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+            yield pilot
 
 
 # (tool, api, variant, phase or None for the ending, texts that must show)
@@ -280,26 +318,35 @@ async def test_variant_shows(
 
 
 async def test_every_variant_opens_in_every_phase_without_crashing(pilot: Pilot) -> None:
+    """The screen opens every variant of the tree and steps it through every phase; the card
+    draws each without a surface crashing, and the app draws on afterwards.
+
+    Variants are opened as the tree's selection does (``_select``), back to back: letting the
+    screen lay out each one cost most of this test's time. Opening from the tree is what
+    :func:`test_variant_shows` does; how every phase looks at each width and theme is the
+    snapshot matrix's and the render audit's (which flags a crashed surface)."""
     screen = pilot.app.screen
     assert isinstance(screen, FixtureScreen)
-    tree = screen.query_one(ToolTree)
-    refs = [
-        node.data
-        for node in tree.nodes()
-        if isinstance(node.data, VariantRef) and not node.data.generated
-    ]
+    refs = variant_refs(pilot)
     assert len(refs) >= 80
+    card = screen.query_one(ToolCard)
+    console = pilot.app.console
     for ref in refs:
-        tree.move_cursor(next(node for node in tree.nodes() if node.data is ref))
-        await pilot.pause(0)
-        assert screen.script is not None
+        screen._select(ref)
+        assert screen.script is not None and screen.ref is ref
         for index, phase in enumerate(screen.script.phases):
             screen._show_phase_index(index)
-            card = screen.query_one(ToolCard)
             assert card.call_state is not None and card.call_state.phase is phase
-        await settle(pilot)
-        assert "surface of" not in screen_text(pilot.app), f"a surface crashed for {ref.key}"
-        assert pilot.app.is_running
+            # What the card draws for this phase, at its width on this screen.
+            lines = console.render_lines(
+                card.render(), console.options.update_width(card.size.width)
+            )
+            text = "\n".join("".join(segment.text for segment in line) for line in lines)
+            assert "surface of" not in text, f"a surface crashed for {ref.key} at {phase.value}"
+    # Everything the screen was asked to update on the way, handled and drawn.
+    await settle(pilot)
+    assert "surface of" not in screen_text(pilot.app)
+    assert pilot.app.is_running
 
 
 async def test_streaming_hands_over_to_render_without_a_jump(pilot: Pilot) -> None:

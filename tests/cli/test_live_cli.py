@@ -496,7 +496,8 @@ FLOOD = shlex.join([sys.executable, str(FAULTY)])
 @pytest.mark.parametrize(
     ("options", "limit", "message"),
     [
-        (["--timeout", "2"], 2.0, "timed out after 2.0 s (limit 2 s)"),
+        # "after N s" is measured (2.1 s on a loaded machine); the limit is what must show.
+        (["--timeout", "2"], 2.0, "(limit 2 s)"),
         (
             ["--timeout", "1", "--extend-on-progress", "3"],
             3.0,
@@ -514,10 +515,12 @@ def test_timeout_is_a_hard_limit_on_a_server_that_reports_progress_forever(
     )
     elapsed = time.monotonic() - started
     assert result.exit_code == 1, result.output
-    assert message in result.stdout
+    assert "timed out after " in result.stdout and message in result.stdout
     assert "[timed-out] Timeout:" in result.stderr
-    # The limit, then stopping the server (stdin EOF, SIGTERM, SIGKILL within 2 s).
-    assert limit < elapsed < limit + 4, elapsed
+    # The limit, then stopping the server (stdin EOF, SIGTERM, SIGKILL within 2 s); the measure
+    # also holds starting the server, seconds on a loaded machine. Without a hard limit the
+    # call would never end (the server reports progress forever).
+    assert limit < elapsed < limit + 10, elapsed
 
 
 def test_help_names_the_hard_timeout_and_the_progress_extension(runner: CliRunner) -> None:

@@ -10,7 +10,7 @@ import pytest
 from workbench.config import load_config
 from workbench.project import open_project
 from workbench.rendering.matrix import snapshot_cases
-from workbench.rendering.renderer import SnapshotRenderer
+from workbench.rendering.renderer import PORTAL_VIEW_HEIGHT, SnapshotRenderer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -22,13 +22,25 @@ def project():
 
 def test_fast_path_equals_settled_screen(project) -> None:
     cases = snapshot_cases(project.catalog, project.registry)
-    # Every phase and theme appears in a sample of one case in five.
+    # Every phase and theme appears in a sample of one case in five; one in two of the
+    # Portals taller than their panel (drawn with a scrollbar, the body laid out twice) too.
     sample = cases[::5]
     assert {case.phase for case in sample} >= {
         case.phase for case in cases if case.surface == "card"
     }
     with SnapshotRenderer(project.catalog, project.registry) as fast:
+        tall = [
+            case
+            for case in cases
+            if case.surface == "portal"
+            and case not in sample
+            and len(fast.render(case).text.splitlines()) == PORTAL_VIEW_HEIGHT
+        ]
+        tall = tall[::2]
+        sample += tall
         quick = [fast.render(case) for case in sample]
+    assert {case.theme for case in tall} == {"dark", "light"}
+    assert len(tall) >= 10
     with SnapshotRenderer(project.catalog, project.registry, settle=True) as slow:
         settled = [slow.render(case) for case in sample]
     mismatched = [case.test_id for case, a, b in zip(sample, quick, settled, strict=True) if a != b]

@@ -156,11 +156,12 @@ async def test_a_servers_own_limit_raises_its_cap() -> None:
 async def test_a_progress_flood_is_throttled_and_its_last_value_arrives(faulty: McpSource) -> None:
     reports: list[float | None] = []
     ctx = CallContext(progress=lambda value, total, message: reports.append(value))
-    started_at = time.monotonic()
+    # 50,000 notifications are CPU work: on a loaded machine they alone can take FAST_S, so
+    # this call is bounded by BOUND_S only; that the flood is throttled is counted below.
     result = await asyncio.wait_for(
         faulty.invoke("faulty", "progress_flood", {"count": 50_000}, ctx), timeout=BOUND_S
     )
-    assert result.success and time.monotonic() - started_at < FAST_S
+    assert result.success
     assert len(reports) < 5_000
     assert reports[-1] == 50_000
 

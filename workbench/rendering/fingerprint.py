@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rich.color import Color
 from rich.segment import Segment
@@ -30,6 +31,7 @@ def _colour(color: Color | None) -> str:
     return color.get_truecolor().hex
 
 
+@lru_cache(maxsize=4096)  # A drawing has few distinct styles and many runs of each.
 def _style_key(style: Style | None, *, blank: bool = False) -> str:
     if style is None:
         return ""

@@ -1,12 +1,15 @@
-"""Draw snapshot cases: tool cards directly, Portals with one headless app reused throughout.
+"""Draw snapshot cases directly, without laying out a screen.
 
 A tool card is one Rich renderable (``card_renderable``), so it is drawn the way Textual
 draws a widget — the widget's text and background colours as the base style, then the app's
-ANSI-to-truecolour filter — in a single Rich render, without laying out a screen. The
-Portal's scrolling frame decides on a scrollbar in a later layout pass, so Portals are drawn
-by one app that runs (in a background thread, with its own event loop) for the whole run.
-``settle=True`` draws cards through that app too, and waits for the screen to stop changing:
-the slow, obviously right way, kept so a test can prove the fast way draws the same.
+ANSI-to-truecolour filter — in a single Rich render. A Portal is its body drawn the same way
+inside the side panel's frame (a left border, padding, and a scrollbar when the body is
+taller than the panel: the body is then drawn again, narrower by the bar, as Textual's second
+layout pass does).
+
+``settle=True`` draws every case with one headless app that runs (in a background thread,
+with its own event loop) for the whole run, and waits for the screen to stop changing: the
+slow, obviously right way, kept so a test can prove the fast way draws the same.
 
 The same :class:`CardDrawer` feeds ``workbench audit``, which checks each drawing's segments.
 """
@@ -33,6 +36,7 @@ from textual.containers import VerticalScroll
 from textual.filter import ANSIToTruecolor, LineFilter
 from textual.pilot import Pilot
 from textual.reactive import reactive
+from textual.scrollbar import ScrollBarRender
 from textual.strip import Strip
 from textual.theme import BUILTIN_THEMES, Theme
 from textual.widget import Widget
@@ -54,6 +58,10 @@ SCREEN_SIZE = (140, 60)
 PORTAL_VIEW_HEIGHT = 40
 PORTAL_CHROME = 3
 """Columns the Portal frame takes from its width: a border and one cell of padding a side."""
+PORTAL_BORDER = "\u258f"
+"""The frame's ``border-left: vkey`` glyph (textual._border.BORDER_CHARS)."""
+SCROLLBAR_WIDTH = 2
+"""Textual's ``scrollbar-size-vertical`` for every widget."""
 
 
 def normalise_svg(svg: str) -> str:
@@ -72,6 +80,10 @@ class ThemeColours:
     """The widget's own text colour on the screen background."""
     ansi_filter: ANSIToTruecolor
     background: Color
+    primary: Color
+    """The Portal frame's left border."""
+    scrollbar: Style
+    """A vertical scrollbar at rest: ``$scrollbar`` on ``$scrollbar-background``."""
 
 
 @lru_cache(maxsize=8)
@@ -84,6 +96,10 @@ def theme_colours(name: str) -> ThemeColours:
     # Textual maps ANSI and "default" colours through the terminal theme it pairs with the
     # app theme (App.ansi_theme_dark / ansi_theme_light).
     terminal_theme = MONOKAI if theme.dark else ALABASTER
+    # As ScrollBar.render mixes them: a translucent background over the widget's, the thumb
+    # over that.
+    bar_background = background + Color.parse(variables["scrollbar-background"])
+    bar_colour = bar_background + Color.parse(variables["scrollbar"])
     return ThemeColours(
         name=name,
         theme=theme,
@@ -91,6 +107,8 @@ def theme_colours(name: str) -> ThemeColours:
         base_style=Style(color=foreground.rich_color, bgcolor=background.rich_color),
         ansi_filter=ansi_filter(terminal_theme),
         background=background,
+        primary=Color.parse(variables["primary"]),
+        scrollbar=Style.from_color(bar_colour.rich_color, bar_background.rich_color),
     )
 
 
@@ -166,18 +184,99 @@ class CardDrawer:
             width = case.width
         return Drawing(case, self.draw_renderable(renderable, width, case.theme), ctx, view)
 
+    def draw_portal_frame(self, case: SnapshotCase) -> list[Strip]:
+        """A Portal case as the snapshot app's side panel shows it: one panel-height of the
+        body in its frame (left border, padding), with a scrollbar when the body is taller.
+
+        The app decides on the scrollbar in a second layout pass (the body, narrower by the
+        bar, is laid out again); here the same two steps are two renders, the first one
+        stopped as soon as the body proves taller than the panel.
+        """
+        ctx = self.context(case)
+        colours = theme_colours(case.theme)
+        renderable = portal_renderable(ctx, self.registry)
+        inner = case.width - PORTAL_CHROME
+        body, rows = self._draw_lines(renderable, inner, case.theme, stop=PORTAL_VIEW_HEIGHT + 1)
+        bar: list[Strip] = []
+        if rows > PORTAL_VIEW_HEIGHT:
+            body, rows = self._draw_lines(
+                renderable, inner - SCROLLBAR_WIDTH, case.theme, keep=PORTAL_VIEW_HEIGHT
+            )
+            bar = self._scrollbar(rows, colours)
+        blank = Style(bgcolor=colours.background.rich_color)
+        edge = Strip(
+            [
+                Segment(PORTAL_BORDER, Style.from_color(colours.primary.rich_color, blank.bgcolor)),
+                Segment(" ", blank),
+            ]
+        )
+        pad = Strip([Segment(" ", blank)])
+        framed = []
+        for index, line in enumerate(body):
+            parts = [edge, line, pad]
+            if bar:
+                parts.append(bar[index])
+            framed.append(Strip.join(parts).apply_filter(colours.ansi_filter, colours.background))
+        return framed
+
+    def _scrollbar(self, virtual_height: int, colours: ThemeColours) -> list[Strip]:
+        """The frame's vertical scrollbar, scrolled to the top, one strip per row."""
+        bar = ScrollBarRender(
+            virtual_size=virtual_height,
+            window_size=PORTAL_VIEW_HEIGHT,
+            position=0,
+            thickness=SCROLLBAR_WIDTH,
+            vertical=True,
+            style=colours.scrollbar,
+        )
+        segments = Segment.apply_style(
+            self.console.render(
+                bar, self._options.update(width=SCROLLBAR_WIDTH, height=PORTAL_VIEW_HEIGHT)
+            ),
+            # The bar widget's own base style, as for any widget: text colour on background.
+            colours.base_style,
+        )
+        return [
+            Strip(line, SCROLLBAR_WIDTH)
+            for line in Segment.split_and_crop_lines(
+                segments, SCROLLBAR_WIDTH, include_new_lines=False
+            )
+        ]
+
     def draw_renderable(self, renderable: RenderableType, width: int, theme: str) -> list[Strip]:
+        return self._draw_lines(renderable, width, theme)[0]
+
+    def _draw_lines(
+        self,
+        renderable: RenderableType,
+        width: int,
+        theme: str,
+        *,
+        keep: int | None = None,
+        stop: int | None = None,
+    ) -> tuple[list[Strip], int]:
+        """The first ``keep`` rows drawn (all by default), and how many rows there are,
+        counted up to ``stop``: a tall Portal body needs its height, not its hidden rows."""
         colours = theme_colours(theme)
         base = colours.base_style
         segments = self.console.render(
             Styled(renderable, base),  # What Widget.post_render wraps a renderable in.
             self._options.update(highlight=False, width=width, height=None),
         )
+        # Textual pads a widget's short lines with its background alone (no text colour).
+        pad = Style(bgcolor=base.bgcolor)
         strips = []
-        for line in Segment.split_and_crop_lines(segments, width, include_new_lines=False):
-            strip = Strip(line).adjust_cell_length(width, base)
-            strips.append(strip.apply_filter(colours.ansi_filter, colours.background))
-        return strips
+        count = 0
+        for line in Segment.split_and_crop_lines(
+            segments, width, style=pad, include_new_lines=False
+        ):
+            if keep is None or count < keep:
+                strip = Strip(line).adjust_cell_length(width, base)
+                strips.append(strip.apply_filter(colours.ansi_filter, colours.background))
+            count += 1
+            if stop is not None and count >= stop:
+                break
+        return strips, count
 
 
 @dataclass(frozen=True)
@@ -239,8 +338,8 @@ def _export(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
 class SnapshotRenderer:
     """Draws :class:`SnapshotCase` objects. Use as a context manager.
 
-    Cards are drawn directly (:class:`CardDrawer`); the headless app that draws Portals
-    (and, with ``settle=True``, cards too) starts on the first case that needs it.
+    Cases are drawn directly (:class:`CardDrawer`); with ``settle=True`` a headless app
+    draws them instead, started on the first case.
     """
 
     def __init__(
@@ -345,8 +444,10 @@ class SnapshotRenderer:
         return _export(strips, region.width, case.title)
 
     def render(self, case: SnapshotCase, timeout: float = 30.0) -> RenderedSnapshot:
-        """Draw one case (thread-safe; app-drawn cases are served in order)."""
-        if case.surface == "card" and not self.settle:
+        """Draw one case (thread-safe; with ``settle=True`` served in order by the app)."""
+        if not self.settle:
+            if case.surface == "portal":
+                return _export(self.drawer.draw_portal_frame(case), case.width, case.title)
             return self.draw(case)[0]
         self.start()
         assert self._queue is not None

@@ -37,7 +37,6 @@ SVG_FORMAT = CONSOLE_SVG_FORMAT.replace(
     "        font-variant-ligatures: none;\n"
     '        font-feature-settings: "liga" 0, "calt" 0;',
 )
-_SVG_ID = re.compile(r"terminal-\d+")
 _TEXT_RUN = re.compile(
     r'(<text class="[^"]*" x="[^"]*" y="[^"]*" textLength=")([^"]*)("[^>]*>)([^<]*)(</text>)'
 )
@@ -110,8 +109,12 @@ def export_svg(lines: Iterable[Iterable[Segment]], width: int, title: str) -> st
             segments.extend(split_wide(segment))
         segments.append(Segment.line())
     console.print(Segments(segments), end="")
+    # Rich numbers ids from a hash of the content (the repr of every segment: a fifth of the
+    # export's time), so one changed cell would rewrite every line: a fixed id instead.
     svg = console.export_svg(
-        title=title, code_format=SVG_FORMAT, font_aspect_ratio=FONT_ASPECT_RATIO
+        title=title,
+        code_format=SVG_FORMAT,
+        font_aspect_ratio=FONT_ASPECT_RATIO,
+        unique_id="terminal",
     )
-    # Rich numbers ids from a hash of the content: one changed cell would rewrite every line.
-    return _TEXT_RUN.sub(_fix_length, _SVG_ID.sub("terminal", svg))
+    return _TEXT_RUN.sub(_fix_length, svg)

@@ -74,7 +74,7 @@ def workbench_project(request: pytest.FixtureRequest) -> Project:
 
 @pytest.fixture(scope="session")
 def workbench_renderer(workbench_project: Project) -> Iterator[SnapshotRenderer]:
-    """One headless app for every snapshot of this session (or xdist worker)."""
+    """One snapshot renderer for this session (or xdist worker): it draws every case directly."""
     from workbench.rendering.renderer import SnapshotRenderer
 
     with SnapshotRenderer(workbench_project.catalog, workbench_project.registry) as renderer:
