@@ -23,8 +23,8 @@ from tests.serve.helpers import (
     stub_argv,
     wait_until_gone,
 )
-from workbench.cli import live as live_command
 from workbench.cli import main
+from workbench.cli.live import live as live_command
 
 # The package exports the `serve` command under the module's name: reach the module itself.
 serve_module = importlib.import_module("workbench.cli.serve")
@@ -108,7 +108,7 @@ def test_review_and_live_are_exclusive(runs: list[dict[str, Any]]) -> None:
 def test_review_serves_workbench_review(
     runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if "review" not in main.commands:
+    if "review" not in main.list_commands(click.Context(main)):
         result = invoke("--review")
         assert result.exit_code == 2
         assert "`workbench review`, which this version does not have" in result.output

@@ -1,32 +1,53 @@
 """The ``workbench`` command line.
 
-Subcommands import what they need when they run, so ``workbench check --no-audit`` never
-loads Textual (the render audit draws with it) and ``workbench`` itself reaches its first
-screen quickly.
+A subcommand's module is imported only when that subcommand runs (or ``--help`` lists it),
+and imports what it needs when it runs: ``workbench check --no-audit`` never loads Textual
+(the render audit draws with it), ``workbench call`` never loads the TUI, and ``workbench``
+itself reaches its first screen without the other commands' imports.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
-from workbench.cli.audit import audit
-from workbench.cli.check import check
-from workbench.cli.coverage import coverage
-from workbench.cli.live import call, live, tools
-from workbench.cli.new import new
 from workbench.cli.output import echo, install_log_handler
-from workbench.cli.review import review
-from workbench.cli.serve import serve
-from workbench.cli.show import show
-from workbench.cli.snapshot import snapshot
+
+SUBCOMMANDS: dict[str, str] = {
+    "audit": "workbench.cli.audit:audit",
+    "call": "workbench.cli.live:call",
+    "check": "workbench.cli.check:check",
+    "coverage": "workbench.cli.coverage:coverage",
+    "live": "workbench.cli.live:live",
+    "new": "workbench.cli.new:new",
+    "review": "workbench.cli.review:review",
+    "serve": "workbench.cli.serve:serve",
+    "show": "workbench.cli.show:show",
+    "snapshot": "workbench.cli.snapshot:snapshot",
+    "tools": "workbench.cli.live:tools",
+}
+"""Commands defined in their own modules, by name: ``module:attribute``."""
 
 
 class WorkbenchGroup(click.Group):
     """Turns configuration errors into ``file:line: field: message`` lines and exit code 2,
     for every command (never a traceback); routes log records through the cleaning stderr
-    handler before any command runs."""
+    handler before any command runs; imports a subcommand's module when it is asked for
+    (click's lazy-group pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *SUBCOMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
 
     def invoke(self, ctx: click.Context) -> object:
         from workbench.config import ConfigError
@@ -113,17 +134,6 @@ def dev(fixture_paths: tuple[Path, ...]) -> None:
     run_tui(fixture_paths, watch=True)
 
 
-main.add_command(show)
-main.add_command(check)
-main.add_command(audit)
-main.add_command(coverage)
-main.add_command(snapshot)
-main.add_command(review)
-main.add_command(live)
-main.add_command(call)
-main.add_command(tools)
-main.add_command(serve)
-main.add_command(new)
 main.add_command(dev)
 
 __all__ = ["main"]

@@ -179,8 +179,9 @@ def serve(
 
     title = "Workbench"
     if review:
-        root = click.get_current_context().find_root().command
-        if not isinstance(root, click.Group) or "review" not in root.commands:
+        context = click.get_current_context().find_root()
+        root = context.command
+        if not isinstance(root, click.Group) or root.get_command(context, "review") is None:
             fail_usage("--review serves `workbench review`, which this version does not have")
         argv = workbench_argv("review")
         title = "Workbench review"
