@@ -139,11 +139,3 @@ def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) ->
     assert http.allow == ["127.0.0.1"]
     assert session.fixture_dir == (tmp_path / "fx").resolve()
     assert not any(isinstance(source, PythonToolSource) for source in session.manager.sources)
-
-
-def test_the_manifest_pre_scan_matches_the_loaders_manifest_names() -> None:
-    """build_session skips importing the fixtures loader when no file is named manifest.*;
-    that shortcut is right only while the loader knows no other manifest name."""
-    from workbench.fixtures.loader import MANIFEST_STEMS
-
-    assert MANIFEST_STEMS == ("manifest",)

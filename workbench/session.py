@@ -11,6 +11,7 @@ from workbench.config import WorkbenchConfig, load_config
 from workbench.core.identifiers import slug
 from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.runtime import RuntimeServices
+from workbench.fixtures.files import find_files
 from workbench.policy.engine import ApprovalMode, PolicyContext
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_config import expand_env, parse_header, read_mcp_config
@@ -115,18 +116,11 @@ def _skills_package(root: Path) -> ToolPackage:
 
 def http_manifests(config: WorkbenchConfig) -> list[ToolManifest]:
     """Manifest files in the fixture directories whose APIs name a URL."""
-    # Most fixture directories hold no manifest file (the bundled ones hold none): then the
-    # fixtures loader and its models are not even imported (`workbench call` pays for them
-    # otherwise). The loader's MANIFEST_STEMS is ("manifest",); find_files decides below.
-    if not any(
-        next(Path(folder).rglob("manifest.*"), None) is not None
-        or Path(folder).name.startswith("manifest.")
-        for folder in config.fixture_dirs
-    ):
-        return []
-    from workbench.fixtures.loader import find_files, load_manifest_file
-
     _, manifest_files, _ = find_files(list(config.fixture_dirs))
+    if not manifest_files:
+        return []  # Most projects: the loader and its models are not even imported.
+    from workbench.fixtures.loader import load_manifest_file
+
     manifests = []
     for path in manifest_files:
         manifest, _problems = load_manifest_file(path)

@@ -12,7 +12,7 @@ from workbench.audit.rules import all_rules
 from workbench.audit.runner import AuditReport
 from workbench.core.sanitize import clean, safe_json
 from workbench.fixtures.catalog import VariantRef
-from workbench.fixtures.loader import display_path
+from workbench.fixtures.files import display_path
 
 
 def variant_label(ref: VariantRef) -> str:

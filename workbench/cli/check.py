@@ -87,7 +87,7 @@ def _audit_problems(project: Project) -> list[Problem]:
     from workbench.audit.runner import audit_refs, run_audit
     from workbench.cli.audit import default_jobs
     from workbench.core.problems import Problem
-    from workbench.fixtures.loader import display_path
+    from workbench.fixtures.files import display_path
 
     report = run_audit(
         project.catalog, project.registry, refs=audit_refs(project.catalog), jobs=default_jobs()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from workbench.config import WorkbenchConfig, load_config
 from workbench.core.problems import Problem
-from workbench.fixtures.loader import FIXTURE_SUFFIXES
+from workbench.fixtures.files import FIXTURE_SUFFIXES
 from workbench.project import Project, assemble, discover_packages, fixture_paths_for
 from workbench.reload.broken import broken_surfaces
 from workbench.reload.modules import ToolModules, forget, spec_directory, tool_modules

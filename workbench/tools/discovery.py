@@ -142,7 +142,7 @@ def raised_at(error: BaseException) -> tuple[str, int | None]:
 
 
 def _load_problem(spec: str, origin: ToolOrigin, error: BaseException) -> Problem:
-    from workbench.fixtures.loader import display_path
+    from workbench.fixtures.files import display_path
 
     file, line = raised_at(error)
     file = display_path(Path(file)) if file else ""

@@ -48,7 +48,7 @@ from workbench.core.problems import Problem
 from workbench.core.redact import Redactor
 from workbench.core.sanitize import clean
 from workbench.fixtures.catalog import Catalog
-from workbench.fixtures.loader import display_path
+from workbench.fixtures.files import display_path
 from workbench.fixtures.recorder import RecordingError
 from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
