@@ -14,11 +14,15 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp.test_utils import make_mocked_request
+from hypothesis import given
+from hypothesis import strategies as st
 from yarl import URL
 
 from tests.serve.helpers import MARK, marked_processes, new_mark, processes_after, stub_argv
 from workbench.serve import session_process
-from workbench.serve.server import WorkbenchServer
+from workbench.serve.access import AccessPolicy
+from workbench.serve.server import WorkbenchServer, token_refusal
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -155,6 +159,16 @@ async def test_the_refusal_log_never_shows_the_token(
         )
     assert "refused GET /ws/…: foreign origin" in caplog.text
     assert token not in caplog.text
+
+
+@given(st.text(alphabet=st.characters(codec="ascii", exclude_characters="#"), max_size=60))
+def test_no_websocket_opens_but_at_the_path_carrying_the_token(tail: str) -> None:
+    """Any path, query included: a WebSocket is let past the token check only at /ws/TOKEN."""
+    policy = AccessPolicy.for_bind("127.0.0.1", 8123, token="T0ken")
+    request = make_mocked_request("GET", "/" + tail, headers={"Upgrade": "websocket"})
+    refusal = token_refusal(request, policy, websocket=True)
+    exact = request.path == "/ws/T0ken" and "token" not in request.query
+    assert (refusal is None) is exact
 
 
 # -- where the token travels, and the page --------------------------------------------------

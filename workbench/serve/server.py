@@ -141,9 +141,7 @@ class WorkbenchServer(Server):
             local_address=_local_address(request),
         )
         if refusal is None:
-            refusal, response = self._check_token(request, policy, websocket=websocket)
-            if response is not None:
-                return response
+            refusal = token_refusal(request, policy, websocket=websocket)
         if refusal is not None:
             return self._refuse(request, refusal)
         response = await handler(request)
@@ -158,26 +156,6 @@ class WorkbenchServer(Server):
             if response.content_type == "text/html":
                 headers["Content-Security-Policy"] = content_security_policy(request.host)
         return response
-
-    def _check_token(
-        self, request: web.Request, policy: AccessPolicy, *, websocket: bool
-    ) -> tuple[Refusal | None, web.StreamResponse | None]:
-        """The token: in the page's URL on first load (checked here, kept by the page), and in
-        the WebSocket's path. The page and static files without one: they hold no secret."""
-        if "token" in request.query:
-            if websocket or request.path != "/":
-                return Refusal.WRONG_TOKEN, None  # the WebSocket carries it in its path only
-            if not policy.token_matches(request.query["token"]):
-                return Refusal.WRONG_TOKEN, None
-            return None, None
-        path = request.path
-        if websocket or path == WEBSOCKET_PATH or path.startswith(WEBSOCKET_PATH + "/"):
-            token = path[len(WEBSOCKET_PATH) + 1 :] if path != WEBSOCKET_PATH else ""
-            if not token:
-                return Refusal.NO_TOKEN, None
-            if not policy.token_matches(token):
-                return Refusal.WRONG_TOKEN, None
-        return None, None
 
     def _refuse(self, request: web.Request, refusal: Refusal) -> web.Response:
         self.refusals[refusal] += 1
@@ -394,6 +372,22 @@ def _local_address(request: web.Request) -> str | None:
         if sockname:
             return str(sockname[0])
     return None
+
+
+def token_refusal(request: web.Request, policy: AccessPolicy, *, websocket: bool) -> Refusal | None:
+    """The token check: in the page's URL on first load (the page's script keeps it), in the
+    WebSocket's path after that. The page and static files need none: they hold no secret."""
+    if "token" in request.query:
+        if websocket or request.path != "/":
+            return Refusal.WRONG_TOKEN  # the WebSocket carries it in its path only
+        return None if policy.token_matches(request.query["token"]) else Refusal.WRONG_TOKEN
+    path, prefix = request.path, WEBSOCKET_PATH + "/"
+    if not (websocket or path == WEBSOCKET_PATH or path.startswith(prefix)):
+        return None
+    token = path.removeprefix(prefix) if path.startswith(prefix) else ""
+    if not token:
+        return Refusal.NO_TOKEN
+    return None if policy.token_matches(token) else Refusal.WRONG_TOKEN
 
 
 def _shown_path(path: str) -> str:
