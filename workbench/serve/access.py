@@ -2,7 +2,7 @@
 
 A served workbench can run tools, so it is guarded like any local server that can run
 commands (MCP Inspector's CVE-2025-49596 shows what happens otherwise). Every request passes
-three checks, in this order:
+the first two checks, and whatever opens a session the third too:
 
 1. **Host** must name this server: a loopback name or the bound address with the bound port,
    an address the connection really arrived on, or a name given with ``--host-alias``. A page
