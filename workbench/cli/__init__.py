@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "call": "workbench.cli.live:call",
     "check": "workbench.cli.check:check",
     "coverage": "workbench.cli.coverage:coverage",
+    "hosts": "workbench.cli.hosts:hosts",
     "live": "workbench.cli.live:live",
     "new": "workbench.cli.new:new",
     "review": "workbench.cli.review:review",
