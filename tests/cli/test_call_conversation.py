@@ -136,9 +136,10 @@ def test_json_output_has_the_interventions_and_the_server_log(runner: CliRunner)
     assert kinds.count("log") == 4 and "list-changed" in kinds
 
 
-def test_roots_are_the_workspace_or_the_given_roots(runner: CliRunner, tmp_path: Path) -> None:
+def test_no_root_is_offered_unless_given(runner: CliRunner, tmp_path: Path) -> None:
     result = call(runner, "roots")
-    assert result.stdout.strip() == tmp_path.resolve().as_uri()
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "no roots"  # not the working directory
     other = tmp_path / "project"
     other.mkdir()
     result = call(runner, "roots", "--root", str(other), "--root", str(tmp_path))

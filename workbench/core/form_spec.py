@@ -279,4 +279,3 @@ def with_defaults(schema: Any, values: dict[str, Any]) -> dict[str, Any]:
         else:
             merged[name] = value
     return merged
-

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
 from workbench.config import ConfigError
+from workbench.core.form_spec import with_defaults
 from workbench.core.interventions import (
     ElicitationRequest,
     InputAnswer,
@@ -34,7 +35,6 @@ from workbench.core.interventions import (
     default_answer,
     form_schema,
 )
-from workbench.core.form_spec import with_defaults
 from workbench.core.problems import Problem, problems_from_validation
 from workbench.core.schema import validate_args
 from workbench.core.source_map import SourceError, load_with_lines
