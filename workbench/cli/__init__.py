@@ -20,6 +20,8 @@ SUBCOMMANDS: dict[str, str] = {
     "call": "workbench.cli.live:call",
     "check": "workbench.cli.check:check",
     "coverage": "workbench.cli.coverage:coverage",
+    "prompts": "workbench.cli.catalog:prompts",
+    "resources": "workbench.cli.catalog:resources",
     "live": "workbench.cli.live:live",
     "new": "workbench.cli.new:new",
     "review": "workbench.cli.review:review",

@@ -372,6 +372,27 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
             await session.manager.stop()
 
     entries, conflicts, statuses, functions, problems = asyncio.run(gather())
+    _print_tools(
+        session, entries, conflicts, statuses, functions, problems, as_openai, output_format
+    )
+    failed = [(name, detail) for name, state, detail in statuses if state == "failed"]
+    for name, detail in failed:
+        # A server that did not start (a 401, a crash) fails the listing: CI must not pass it.
+        echo(f"workbench: {name} failed: {detail}", err=True)
+    if failed:
+        raise SystemExit(1)
+
+
+def _print_tools(
+    session: Any,
+    entries: list[Any],
+    conflicts: dict[str, list[str]],
+    statuses: list[tuple[str, str, str]],
+    functions: list[dict[str, Any]],
+    problems: dict[str, list[str]],
+    as_openai: bool,
+    output_format: str,
+) -> None:
     if as_openai:
         echo_json(functions)
         return
