@@ -23,6 +23,8 @@ SUBCOMMANDS: dict[str, str] = {
     "hosts": "workbench.cli.hosts:hosts",
     "live": "workbench.cli.live:live",
     "new": "workbench.cli.new:new",
+    "prompts": "workbench.cli.catalog:prompts",
+    "resources": "workbench.cli.catalog:resources",
     "review": "workbench.cli.review:review",
     "serve": "workbench.cli.serve:serve",
     "show": "workbench.cli.show:show",

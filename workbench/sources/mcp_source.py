@@ -81,9 +81,12 @@ class McpServerSpec:
     policies: dict[str, str] = field(default_factory=dict)
     """Approval policy per MCP tool name (``never``/``required``/``always``)."""
     mode: str = "auto"
-    inherit_env: bool = True
-    """Pass this process's environment to a stdio server (``"inheritEnv": false`` opts out,
-    leaving the SDK's safe minimum — HOME, PATH, SHELL, TERM, USER — plus ``env``)."""
+    inherit_env: bool | None = None
+    """Pass this process's whole environment to a stdio server (``"inheritEnv": true``, or
+    ``--inherit-env`` for every server). Unset or false: the SDK's minimum (HOME, LOGNAME,
+    PATH, SHELL, TERM, USER) plus ``env``: servers are untrusted, and API keys stay home."""
+    roots: list[Path] | None = None
+    """This server's own roots (``"roots"`` in mcp.json), instead of the session's ``--root``."""
     limits: dict[str, Any] = field(default_factory=dict)
     """This server's own ``"limits"`` (see :mod:`workbench.core.limits`), over the project's."""
 
@@ -154,8 +157,11 @@ class McpSource(ToolSource):
         self._processes: list[Any] = []
         self._http_status: int | None = None
         self.skipped: list[str] = []
-        self.roots: list[Path] = list(roots or [])
-        """The client's roots, answered to ``roots/list`` (the workspace, or ``--root``)."""
+        self.roots: list[Path] = list(spec.roots if spec.roots is not None else roots or [])
+        """The client's roots, answered to ``roots/list``: only what ``--root`` or the server's
+        ``"roots"`` name (none by default: a server is never handed a folder nobody named)."""
+        self.environment: list[str] = []
+        """The names of the environment variables a stdio server was started with."""
         self.log_level = log_level
         self.catalog = catalog
         """List resources, templates and prompts after the handshake (the TUI shows them);
@@ -307,6 +313,7 @@ class McpSource(ToolSource):
         # A workbench user expects their environment (PATH, virtualenv) to reach the server,
         # unless the config opts out to keep secrets from it.
         base = dict(os.environ) if self.spec.inherit_env else get_default_environment()
+        self.environment = sorted({*base, *self.spec.env})
         if os.name != "posix":
             # No process groups or death signals there: the SDK's own transport, guarded.
             from mcp import StdioServerParameters
