@@ -32,9 +32,9 @@ from typing import Any, Literal
 
 import yaml
 
+from workbench.core.file_writes import locked, write_atomically
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
-from workbench.fixtures.recorder import write_atomically
 from workbench.review.cases import parse_case_id
 
 Status = Literal["accepted", "rejected"]
@@ -269,18 +269,34 @@ def now() -> str:
 
 
 def write_review_file(review: ReviewFile) -> None:
-    """Write atomically (a crash leaves the old file or the new one, never half of one)."""
+    """Write atomically (a crash leaves the old file or the new one, never half of one).
+
+    Whoever read ``review`` from disk to change it holds the file's lock (:func:`update`)."""
     write_atomically(review.path, review.render())
 
 
 def record_decisions(path: Path, decisions: Iterable[Decision]) -> ReviewFile:
-    """Add ``decisions`` to the file as it is on disk now (another process may have written
-    since it was read), replacing earlier ones about the same cases."""
-    review = read_review_file(path)
-    for decision in decisions:
-        review.set(decision)
-    write_review_file(review)
+    """Add ``decisions`` to the file as it is on disk now, replacing earlier ones about the
+    same cases; the file is locked from the read to the write, so a decision another process
+    records meanwhile is kept."""
+    chosen = list(decisions)
+    with locked(path):
+        review = read_review_file(path)
+        for decision in chosen:
+            review.set(decision)
+        write_review_file(review)
     return review
+
+
+def remove_decisions(path: Path, case_ids: Iterable[str]) -> tuple[ReviewFile, int]:
+    """Remove the decisions about ``case_ids`` from the file as it is on disk now (locked, as
+    :func:`record_decisions`); the file as written and how many decisions went."""
+    with locked(path):
+        review = read_review_file(path)
+        removed = review.remove(case_ids)
+        if removed:
+            write_review_file(review)
+    return review, removed
 
 
 def make_decision(
