@@ -104,6 +104,11 @@ def write_atomically(path: Path, content: str | bytes) -> None:
         raise
 
 
+def newline_of(text: str) -> str:
+    """A file's line ending, to write added lines with: CRLF if it uses it, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
 def lock_path(path: Path) -> Path:
     """The lock file of ``path``: ``.NAME.lock`` beside it."""
     return path.parent / f".{path.name}.lock"
