@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,19 @@ def test_a_killed_writers_file_goes_at_the_next_write_and_a_live_writers_stays(
     assert sorted(entry.name for entry in tmp_path.iterdir()) == sorted(
         [".data.txt.backup", live.name, "data.txt"]
     )
+
+
+def test_an_old_temporary_file_of_an_earlier_version_goes_and_a_fresh_one_stays(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "reviews.yaml"
+    old, fresh = tmp_path / ".reviews.yaml.k2x_9q0a", tmp_path / ".reviews.yaml.m3n4b5v6"
+    for leftover in (old, fresh):
+        leftover.write_text("half a file")
+    hour_ago = time.time() - 3600
+    os.utime(old, (hour_ago, hour_ago))
+    write_atomically(path, "new")
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == [fresh.name, "reviews.yaml"]
 
 
 def test_a_lock_held_too_long_is_an_error_that_names_the_lock(tmp_path: Path) -> None:

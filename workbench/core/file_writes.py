@@ -9,7 +9,8 @@ translated.
 The temporary file is ``.NAME.PID.RANDOM.wb-tmp`` beside the target. A writer killed
 mid-write (SIGKILL, a power cut: nothing a signal handler could catch) leaves it behind, so
 the next write of the same file removes the temporary files of its name whose writer process
-is gone. Only that naming pattern is touched, and never a live process's file.
+is gone. Only that naming pattern is touched, and never a live process's file (nor, for the
+``.NAME.xxxxxxxx`` files earlier versions left, one younger than ten minutes).
 
 :func:`locked` holds an exclusive ``flock`` on ``.NAME.lock`` beside the file for a
 read-modify-write, so two processes adding to the same file both keep what they added. The
@@ -49,6 +50,15 @@ def _temporary_pattern(path: Path) -> re.Pattern[str]:
     )
 
 
+def _legacy_pattern(path: Path) -> re.Pattern[str]:
+    # What earlier versions left (tempfile.mkstemp's ".NAME.xxxxxxxx"), which names no process.
+    return re.compile(rf"^\.{re.escape(path.name)}\.[a-z0-9_]{{8}}$")
+
+
+LEGACY_AGE_S = 600.0
+"""An earlier version's temporary file this old is no write in progress (a write takes ms)."""
+
+
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
@@ -56,22 +66,32 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True  # Someone else's live process.
+    except (PermissionError, OverflowError, ValueError):
+        return True  # Someone else's live process, or a number no process has: leave it.
     return True
+
+
+def _stale(directory: Path, name: str, path: Path) -> bool:
+    match = _temporary_pattern(path).match(name)
+    if match is not None:
+        return not _alive(int(match["pid"]))
+    if _legacy_pattern(path).match(name) is None:
+        return False
+    try:
+        return time.time() - os.lstat(directory / name).st_mtime > LEGACY_AGE_S
+    except OSError:
+        return False
 
 
 def remove_stale_temporaries(path: Path) -> list[Path]:
     """Remove the temporary files a killed writer of ``path`` left; which went."""
-    pattern = _temporary_pattern(path)
     removed: list[Path] = []
     try:
         names = os.listdir(path.parent)
     except OSError:
         return removed
     for name in names:
-        match = pattern.match(name)
-        if match is None or _alive(int(match["pid"])):
+        if not _stale(path.parent, name, path):
             continue
         stale = path.parent / name
         with contextlib.suppress(FileNotFoundError):
