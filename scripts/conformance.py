@@ -257,8 +257,8 @@ def report(outcomes: list[Outcome], baseline: dict[str, str], *, check_baseline:
             f"conformance: passing now, remove from the baseline: {', '.join(stale)}",
             file=sys.stderr,
         )
-    expected = len([o for o in outcomes if not o.passed and o.scenario in baseline])
-    print(f"conformance: {expected} expected failure(s) from the baseline", file=sys.stderr)
+    expected_count = len([o for o in outcomes if not o.passed and o.scenario in baseline])
+    print(f"conformance: {expected_count} expected failure(s) from the baseline", file=sys.stderr)
     return 1 if regressions or stale else 0
 
 
