@@ -27,6 +27,8 @@ class ErrorType:
     SKIPPED = "SkippedByUser"
     CONNECTION_CLOSED = "ConnectionClosed"
     PROTOCOL_ERROR = "ProtocolError"
+    MISMATCHED_ID = "MismatchedResponseId"
+    """A server answered with an id no request had: the call it was meant for cannot trust it."""
     SOURCE_UNAVAILABLE = "SourceUnavailable"
     HTTP_ERROR = "HttpError"
     REQUEST_REFUSED = "RequestRefused"
