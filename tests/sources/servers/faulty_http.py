@@ -3,7 +3,9 @@
 ``tools/call`` of ``huge`` answers ``mb`` megabytes of JSON, ``bomb`` a ``gzip, gzip`` body
 that inflates to ``mb`` megabytes, ``endless`` a JSON body that never ends, ``sse_big`` one
 server-sent event of ``mb`` megabytes, ``deep`` a result nested ``depth`` levels, ``echo``
-its text. Run it alone with ``uvicorn tests.sources.servers.faulty_http:app``.
+its text. ``wrong_id``, ``server_error`` and ``surrogate`` answer with another id, an error
+``code``, a lone surrogate: as a JSON body, or as one event when ``sse`` is true. Run it alone
+with ``uvicorn tests.sources.servers.faulty_http:app``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": True}
 TOOLS = ["echo", "huge", "bomb", "endless", "sse_big", "deep"]
+TOOLS += ["wrong_id", "server_error", "surrogate"]
 
 
 def _result(rid: Any, text: str, **extra: Any) -> dict[str, Any]:
@@ -86,6 +89,18 @@ async def _respond(
         watcher.cancel()
 
 
+def _protocol_fault(rid: Any, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    if name == "wrong_id":
+        return _result(args.get("id", 1_000_000), "wrong")
+    if name == "server_error":
+        code, message = int(args.get("code", -32000)), str(args.get("message", "boom"))
+        error = {"code": code, "message": message, "data": {"why": "the server's"}}
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+    if name == "surrogate":
+        return _result(rid, "before \ud800 after")
+    return None
+
+
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         while True:
@@ -135,7 +150,14 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
     name = params.get("name")
     args = params.get("arguments") or {}
     megabytes = float(args.get("mb", 200))
-    if name == "huge":
+    protocol = _protocol_fault(rid, str(name), args)
+    if protocol is not None:
+        if args.get("sse"):
+            event = f"event: message\r\nid: 1\r\ndata: {json.dumps(protocol)}\r\n\r\n".encode()
+            await _respond(send, event, content_type="text/event-stream", headers=session)
+        else:
+            await _respond(send, json.dumps(protocol).encode(), headers=session)
+    elif name == "huge":
         await _respond(send, _huge(rid, megabytes), receive=receive, headers=session)
     elif name == "bomb":
         encoded = [(b"content-encoding", b"gzip, gzip"), *session]
