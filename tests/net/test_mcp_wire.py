@@ -12,6 +12,7 @@ from workbench.net.mcp_wire import (
     WIRE_ERROR,
     SseEvents,
     WireWatch,
+    cut_tool_list,
     replace_lone_surrogates,
 )
 
@@ -49,7 +50,7 @@ def test_escaped_backslashes_are_text_not_escapes() -> None:
 EVENTS = st.lists(
     st.tuples(
         st.sampled_from(["message", "ping"]),
-        st.text(alphabet=st.characters(exclude_characters="\r\n"), max_size=40),
+        st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), max_size=40),
     ),
     max_size=6,
 )
@@ -90,7 +91,7 @@ def data_of(event: bytes) -> object:
 
 
 def test_an_answer_to_another_id_on_a_requests_stream_becomes_an_error_naming_it() -> None:
-    watch = WireWatch()
+    watch = WireWatch(max_tools=1_000)
     rewritten = watch.sse_event(3, event({"jsonrpc": "2.0", "id": 99, "result": {}}))
     assert rewritten.startswith(b"event: message\nid: 7\n")
     message = data_of(rewritten)
@@ -102,7 +103,7 @@ def test_an_answer_to_another_id_on_a_requests_stream_becomes_an_error_naming_it
 
 
 def test_the_right_id_requests_and_notifications_pass_as_sent() -> None:
-    watch = WireWatch()
+    watch = WireWatch(max_tools=1_000)
     for message in (
         {"jsonrpc": "2.0", "id": "3", "result": {}},
         {"jsonrpc": "2.0", "id": 5, "method": "elicitation/create", "params": {}},
@@ -113,7 +114,7 @@ def test_the_right_id_requests_and_notifications_pass_as_sent() -> None:
 
 
 def test_a_servers_own_sdk_codes_are_noted_once_per_request() -> None:
-    watch = WireWatch()
+    watch = WireWatch(max_tools=1_000)
     error = {"jsonrpc": "2.0", "id": 4, "error": {"code": -32001, "message": "slow db"}}
     watch.json_body(4, json.dumps(error).encode())
     watch.sse_event(5, event({**error, "id": 5}))
@@ -125,9 +126,41 @@ def test_a_servers_own_sdk_codes_are_noted_once_per_request() -> None:
 
 
 def test_surrogates_in_a_json_body_and_in_an_event_are_spelled_out() -> None:
-    watch = WireWatch()
+    watch = WireWatch(max_tools=1_000)
     answer = {"jsonrpc": "2.0", "id": 1, "result": {"text": "a\ud800b"}}
     body = watch.json_body(1, json.dumps(answer).encode())
     assert json.loads(body)["result"]["text"] == "a\ufffdb"
     sent = data_of(watch.sse_event(1, event(answer)))
     assert isinstance(sent, dict) and sent["result"]["text"] == "a\ufffdb"
+
+
+TOOLS = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.text(max_size=8), "inputSchema": st.just({"type": "object"})},
+        optional={"description": st.text(max_size=20), "x": st.recursive(st.none(), st.lists)},
+    ),
+    max_size=30,
+)
+
+
+@given(TOOLS, st.integers(0, 10), st.sampled_from([0, 2]))
+def test_a_tool_list_read_tool_by_tool_keeps_the_first_ones_and_counts_them_all(
+    tools: list[dict[str, object]], keep: int, indent: int
+) -> None:
+    message = {"jsonrpc": "2.0", "id": 2, "result": {"tools": tools, "nextCursor": "c"}}
+    cut = cut_tool_list(json.dumps(message, indent=indent or None), keep)
+    if len(tools) <= keep:
+        assert cut is None
+        return
+    assert cut is not None
+    kept, listed = cut
+    assert listed == len(tools)
+    assert kept == {**message, "result": {"tools": tools[:keep], "nextCursor": "c"}}
+
+
+def test_what_is_not_a_whole_tool_list_is_left_to_the_usual_parser() -> None:
+    assert cut_tool_list('{"result": {"tools": [1, 2, 3]}', 1) is None  # Unfinished.
+    assert cut_tool_list('{"result": {"tools": [1, 2, 3]}} x', 1) is None
+    assert cut_tool_list('{"result": {"tools": {"a": 1}}}', 0) is None
+    assert cut_tool_list('[{"result": {"tools": [1, 2]}}]', 1) is None
+    assert cut_tool_list('{"result": {"tools": [' + "[" * 5000 + "]" * 5000 + ", 1]}}", 0) is None

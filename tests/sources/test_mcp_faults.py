@@ -309,6 +309,18 @@ async def test_a_huge_tool_list_is_cut_to_the_first_thousand_and_says_so() -> No
         await source.stop()
 
 
+async def test_http_a_huge_tool_list_is_cut_to_the_first_thousand_and_says_so(
+    http_origin: str,
+) -> None:
+    source = await started(McpServerSpec(name="many", url=f"{http_origin}/mcp?many=20000"))
+    try:
+        assert source.manifest is not None and len(source.manifest.api) == 1_000
+        summary = "\n".join(source.problems)
+        assert "showing 1,000 of 20,009 tools the server listed in one answer" in summary
+    finally:
+        await source.stop()
+
+
 @pytest.mark.parametrize("sse", [False, True], ids=["json", "sse"])
 async def test_http_an_answer_with_a_wrong_id_is_never_the_result(
     faulty_http: McpSource, sse: bool

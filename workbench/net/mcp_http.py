@@ -24,7 +24,7 @@ import httpx2
 
 from workbench.core.limits import LimitExceeded
 from workbench.net.decoding import ACCEPT_ENCODING, BodyDecoder, UndecodableBody
-from workbench.net.mcp_wire import SseEvents, WireWatch, request_id_of
+from workbench.net.mcp_wire import SseEvents, WireWatch, request_of
 
 OnExceeded = Callable[[LimitExceeded], None]
 
@@ -51,6 +51,7 @@ class _CappedStream(httpx2.AsyncByteStream):
         *,
         watch: WireWatch | None = None,
         request_id: int | str | None = None,
+        method: str | None = None,
         events: SseEvents | None = None,
     ) -> None:
         self._raw = raw
@@ -60,6 +61,7 @@ class _CappedStream(httpx2.AsyncByteStream):
         self._seen = 0
         self._watch = watch
         self._request_id = request_id
+        self._method = method
         self._events = events
 
     def _count(self, piece: bytes) -> bytes:
@@ -99,14 +101,14 @@ class _CappedStream(httpx2.AsyncByteStream):
             events = self._events
             async for piece in self._decoded():
                 for event, whole in events.feed(piece):
-                    yield watch.sse_event(self._request_id, event) if whole else event
+                    yield watch.sse_event(self._request_id, event, self._method) if whole else event
             rest = events.flush()
             if rest:
                 yield rest
         else:
             # The SDK reads a JSON answer whole (capped above); it is read whole here first.
             body = b"".join([piece async for piece in self._decoded()])
-            yield watch.json_body(self._request_id, body)
+            yield watch.json_body(self._request_id, body, self._method)
 
     async def aclose(self) -> None:
         await self._raw.aclose()
@@ -140,10 +142,10 @@ class CappedTransport(httpx2.AsyncBaseTransport):
         event_stream = content_type.startswith("text/event-stream")
         cap = None if event_stream else self.max_message_bytes
         watch = self.watch if request.method == "POST" else None
-        request_id = None
+        request_id = method = None
         if watch is not None:
             with contextlib.suppress(httpx2.RequestNotRead):  # A streamed body: not a request.
-                request_id = request_id_of(request.content)
+                request_id, method = request_of(request.content) or (None, None)
         if request_id is None or not (event_stream or content_type.startswith("application/json")):
             watch = None
         # The body is handed on decoded: its encoding and length headers no longer apply.
@@ -163,6 +165,7 @@ class CappedTransport(httpx2.AsyncBaseTransport):
                 self.on_exceeded,
                 watch=watch,
                 request_id=request_id,
+                method=method,
                 events=SseEvents(self.max_message_bytes) if event_stream else None,
             ),
             extensions=response.extensions,

@@ -52,8 +52,10 @@ from pydantic import ValidationError
 from workbench.core.limits import LimitExceeded, Limits, nesting_exceeds
 from workbench.core.sanitize import clean
 from workbench.net.mcp_wire import (
+    CUT_FROM_BYTES,
     MISMATCHED_ID,
     SDK_CODES,
+    cut_tool_list,
     has_surrogate_escape,
     mismatched_message,
     replace_lone_surrogates,
@@ -155,6 +157,9 @@ class GuardStats:
     """Messages whose lone surrogate escapes were spelled as U+FFFD."""
     tools_cut: tuple[int, int] | None = None
     """``(kept, listed)`` when a ``tools/list`` answer held more than ``max_tools``."""
+
+    def cut_tools(self, kept: int, listed: int) -> None:
+        self.tools_cut = (kept, listed)
 
     def record_limit(self, exceeded: LimitExceeded) -> None:
         self.limit_hits.append(exceeded)
@@ -269,11 +274,31 @@ class MessageGuard:
             if replaced != text:
                 self.stats.surrogate_messages += 1
                 text = replaced
+        if len(raw) >= CUT_FROM_BYTES and "tools/list" in self.pending.values():
+            cut = self._cut_tool_list(text)
+            if cut is not None:
+                return self.accept(SessionMessage(cut))
         try:
             message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
         except ValueError:
             return self._unparsed(raw, text)
         return self.accept(SessionMessage(message))
+
+    def _cut_tool_list(self, text: str) -> types.JSONRPCMessage | None:
+        """A long ``tools/list`` answer read with only its first ``max_tools`` tools built."""
+        cut = cut_tool_list(text, self.max_tools)
+        if cut is None:
+            return None
+        message, listed = cut
+        rid = message.get("id")
+        if not isinstance(rid, (int, str)) or self.pending.get(request_key(rid)) != "tools/list":
+            return None  # Not the answer to the listing: read whole, the usual way.
+        try:
+            parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+        except (ValidationError, ValueError, RecursionError):
+            return None
+        self.stats.cut_tools(self.max_tools, listed)
+        return parsed
 
     def oversized(self, head: bytes, tail: bytes, size: int) -> list[SessionMessage]:
         """A line longer than ``max_message_bytes``: only its ends were kept."""

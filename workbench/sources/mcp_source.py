@@ -281,10 +281,11 @@ class McpSource(ToolSource):
             from workbench.net.mcp_http import capped_client
             from workbench.net.mcp_wire import WireWatch
 
-            watch = WireWatch()
+            watch = WireWatch(max_tools=MAX_TOOLS)
             self._guard = MessageGuard(
                 self.limits, GuardStats(), max_tools=MAX_TOOLS, sent_by_server=watch.sent_by_server
             )
+            watch.on_tools_cut = self._guard.stats.cut_tools
 
             async def note_status(response: Any) -> None:
                 # The SDK turns an HTTP error into a bare "error response": keep the status.

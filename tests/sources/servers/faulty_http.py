@@ -5,7 +5,7 @@ that inflates to ``mb`` megabytes, ``endless`` a JSON body that never ends, ``ss
 server-sent event of ``mb`` megabytes, ``deep`` a result nested ``depth`` levels, ``echo``
 its text. ``wrong_id``, ``server_error`` and ``surrogate`` answer with another id, an error
 ``code``, a lone surrogate: as a JSON body, or as one event when ``sse`` is true. Run it alone
-with ``uvicorn tests.sources.servers.faulty_http:app``.
+with ``uvicorn tests.sources.servers.faulty_http:app``. ``/mcp?many=N`` lists N more tools.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from tests.net.bombs import gzip_gzip_bomb
 
@@ -140,6 +141,8 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         return
     if method == "tools/list":
         tools = [{"name": name, "inputSchema": SCHEMA} for name in TOOLS]
+        many = int(parse_qs(scope["query_string"].decode()).get("many", ["0"])[0])
+        tools += [{"name": f"many_{index}", "inputSchema": SCHEMA} for index in range(many)]
         answer = {"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}}
         await _respond(send, json.dumps(answer).encode(), headers=session)
         return
