@@ -303,6 +303,9 @@ async def test_a_huge_tool_list_is_cut_to_the_first_thousand_and_says_so() -> No
         assert source.manifest is not None and len(source.manifest.api) == 1_000
         summary = "\n".join(source.problems)
         assert "showing 1,000 of 20,013 tools the server listed in one answer" in summary
+        assert source.status.detail.startswith(
+            "1000 tools over stdio (showing 1,000 of 20,013 listed)"
+        )
         result, _ = await timed(source, "echo", text="listed")
         assert result.content == "listed"
     finally:

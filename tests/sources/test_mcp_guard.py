@@ -187,3 +187,47 @@ def test_a_huge_tool_list_is_cut_before_any_tool_is_validated() -> None:
     assert "showing 1,000 of 100,000 tools the server listed in one answer" in (
         guard.stats.summary()
     )
+
+
+def test_an_error_with_a_wrong_id_keeps_what_the_server_said() -> None:
+    guard = MessageGuard(Limits())
+    request(guard, 1)
+    sent = {"code": -32602, "message": "no such tool"}
+    [out] = line(guard, {"jsonrpc": "2.0", "id": "x", "error": sent})
+    assert out.id == 1
+    assert error_of(out).message.endswith(
+        'answered id "x", but the request waiting was id 1 (with error -32602: no such tool)'
+    )
+
+
+METHODS = st.sampled_from(["tools/call", "tools/list", "ping", "subscriptions/listen"])
+IDS = st.one_of(st.integers(-3, 12), st.sampled_from(["1", "2", "x", ""]))
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 9), METHODS), unique_by=lambda sent: sent[0], max_size=5),
+    st.lists(st.tuples(IDS, st.booleans()), max_size=8),
+)
+def test_no_answer_leaves_a_request_waiting_silently_or_reaches_one_not_asked(
+    sent: list[tuple[int, str]], answers: list[tuple[int | str, bool]]
+) -> None:
+    guard = MessageGuard(Limits())
+    for rid, method in sent:
+        request(guard, rid, method)
+    for rid, is_error in answers:
+        before = dict(guard.pending)
+        waiting = [key for key, method in before.items() if method != "subscriptions/listen"]
+        body = (
+            {"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "no"}}
+            if is_error
+            else answer(rid)
+        )
+        late_before = guard.stats.late_answers
+        out = line(guard, body)
+        answered = {int(item.id) if str(item.id).lstrip("-").isdigit() else item.id for item in out}
+        # Only requests that were waiting are answered, and each at most once.
+        assert answered <= set(before) and len(out) == len(answered)
+        assert all(key not in guard.pending for key in answered)
+        if not out and waiting:
+            # Nothing answered while calls wait: only a late or duplicate answer may do that.
+            assert guard.stats.late_answers == late_before + 1

@@ -398,6 +398,10 @@ class MessageGuard:
         if isinstance(message, types.JSONRPCResponse) and len(waiting) > 1:
             fitting = [rid for rid in waiting if self._fits(self.pending[rid], message.result)]
             waiting = fitting or waiting
+        said = ""
+        if isinstance(message, types.JSONRPCError):
+            # What the server said is kept: it may explain the mix-up.
+            said = f" (with error {message.error.code}: {clean(message.error.message)[:200]})"
         out = self._release_progress()
         for rid in waiting:
             method = self.pending.pop(rid)
@@ -406,7 +410,7 @@ class MessageGuard:
             data = {"method": method, "kind": MISMATCHED_ID, "received_id": message.id}
             error = types.ErrorData(
                 code=INTERNAL_ERROR,
-                message=mismatched_message(message.id, rid),
+                message=mismatched_message(message.id, rid) + said,
                 data={GUARD_ERROR: data},
             )
             out.append(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=rid, error=error)))

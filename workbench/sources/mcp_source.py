@@ -385,6 +385,9 @@ class McpSource(ToolSource):
         detail = f"{len(tools)} tools over {self.spec.transport}"
         if self.skipped:
             detail += f"; skipped: {'; '.join(self.skipped)}"
+        cut = self._guard.stats.tools_cut if self._guard is not None else None
+        if cut is not None:
+            detail += f" (showing {cut[0]:,} of {cut[1]:,} listed)"
         left_out = self._guard.stats.tool_problems if self._guard is not None else []
         if left_out:
             detail += f"; {len(left_out)} malformed tool(s) left out (listed as problems)"
