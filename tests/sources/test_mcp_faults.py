@@ -287,6 +287,17 @@ async def test_a_servers_own_error_code_keeps_its_code_and_message(
     assert protocol_faults.status.state is SourceState.READY
 
 
+@pytest.mark.parametrize("code", [-32000, -32001])
+async def test_a_handshake_refused_with_an_sdk_code_says_what_the_server_said(code: int) -> None:
+    source = McpSource(faulty_spec("--initialize-error", str(code)), handshake_timeout_s=15.0)
+    try:
+        await asyncio.wait_for(source.start(), timeout=BOUND_S)
+        assert source.status.state is SourceState.FAILED
+        assert f"answered the handshake with error {code}: not today" in source.status.detail
+    finally:
+        await source.stop()
+
+
 async def test_lone_surrogates_in_a_result_are_shown_as_replacement_characters(
     protocol_faults: McpSource,
 ) -> None:

@@ -26,6 +26,7 @@ parser.add_argument("--ignore-term", action="store_true")
 parser.add_argument("--pidfile", default=None, help="where the pids of server and grandchild go")
 parser.add_argument("--protocol-faults", action="store_true", help="add the PROTOCOL_TOOLS")
 parser.add_argument("--many-tools", type=int, default=0, help="list this many more tools")
+parser.add_argument("--initialize-error", type=int, help="answer initialize with this error")
 options = parser.parse_args()
 
 out = sys.stdout.buffer
@@ -220,7 +221,10 @@ def main() -> None:
         params = message.get("params") or {}
         if rid is None:
             continue  # notifications: initialized, cancelled
-        if method == "initialize":
+        if method == "initialize" and options.initialize_error is not None:
+            error = {"code": options.initialize_error, "message": "not today"}
+            send({"jsonrpc": "2.0", "id": rid, "error": error})
+        elif method == "initialize":
             send(
                 {
                     "jsonrpc": "2.0",
