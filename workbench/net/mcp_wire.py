@@ -175,16 +175,19 @@ def request_of(body: bytes) -> tuple[int | str, str] | None:
     return found, message["method"]
 
 
+def request_key(rid: int | str) -> int | str:
+    """An id as the SDK correlates it: a server may echo ``7`` as ``"7"``."""
+    if isinstance(rid, str):
+        with contextlib.suppress(ValueError):
+            return int(rid)
+    return rid
+
+
 def same_id(left: object, right: object) -> bool:
     """JSON-RPC ids as the SDK correlates them: ``"7"`` and ``7`` are one id."""
 
     def key(value: object) -> object:
-        if isinstance(value, str):
-            try:
-                return int(value)
-            except ValueError:
-                return value
-        return value
+        return request_key(value) if isinstance(value, (int, str)) else value
 
     return key(left) == key(right)
 

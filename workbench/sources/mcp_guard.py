@@ -12,7 +12,8 @@ notifications spawns one task each. :class:`MessageGuard` sits on the transport'
 - drops the malformed tools of a ``tools/list`` answer and records them as problems, so the
   valid tools stay usable;
 - checks nesting against ``max_json_depth``;
-- fails at once the request an answer with a wrong id was meant for (see :meth:`accept`);
+- fails at once the request an answer with a wrong id was meant for, and ignores a late
+  answer to a request cancelled or answered before (see :meth:`MessageGuard._unexpected`);
 - marks the errors -32000 and -32001 a server sends itself, which the SDK would take for its
   own "connection closed" and "timed out" (:data:`SERVER_SENT`);
 - spells lone surrogate escapes (``"\\ud800"``) as U+FFFD before parsing, since no pydantic
@@ -59,6 +60,7 @@ from workbench.net.mcp_wire import (
     has_surrogate_escape,
     mismatched_message,
     replace_lone_surrogates,
+    request_key,
 )
 
 NOTIFICATIONS_PER_S = 200
@@ -84,16 +86,6 @@ _ID_AT_START = re.compile(
 _ID_AT_END = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
 
 RequestId = int | str
-
-
-def request_key(rid: RequestId) -> RequestId:
-    """An id as the SDK correlates it: a server may echo ``7`` as ``"7"``."""
-    if isinstance(rid, str):
-        with contextlib.suppress(ValueError):
-            return int(rid)
-    return rid
-
-
 SERVER_REQUESTS = ("elicitation/create", "sampling/createMessage", "roots/list")
 
 
