@@ -301,24 +301,25 @@ class WireWatch:
         others, data = _event_data(event)
         if data is None:
             return event
+        sent = data
         if has_surrogate_escape(data):
             data = _replaced(data)
         cut = self._cut_tools(method, data)
         try:
             message = json.loads(data) if cut is None else cut[0]
         except (ValueError, RecursionError):
-            return _event(others, data)  # The SDK reports what it cannot parse.
+            return _event(others, data) if data is not sent else event  # The SDK reports it.
         if cut is not None:
             data = cut[1]
         answer = isinstance(message, dict) and "method" not in message
         if not answer or ("result" not in message and "error" not in message):
-            return _event(others, data)
+            return _event(others, data) if data is not sent else event
         received = message.get("id")
         if request_id is not None and received is not None and not same_id(received, request_id):
             self.mismatched += 1
             return _event(others, mismatched_answer(request_id, received).encode())
         self._note_error(request_id, message)
-        return _event(others, data)
+        return _event(others, data) if data is not sent else event
 
 
 def _event(others: list[bytes], data: bytes) -> bytes:
