@@ -231,3 +231,12 @@ def test_no_answer_leaves_a_request_waiting_silently_or_reaches_one_not_asked(
         if not out and waiting:
             # Nothing answered while calls wait: only a late or duplicate answer may do that.
             assert guard.stats.late_answers == late_before + 1
+
+
+def test_a_notification_that_is_not_utf8_passes_without_lone_surrogates() -> None:
+    guard = MessageGuard(Limits())
+    params = {"level": "info", "data": "bad \ud800 byte XX"}
+    raw = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": params})
+    [out] = guard.line(raw.encode().replace(b"XX", b"\xff"))
+    assert isinstance(out.message, types.JSONRPCNotification)
+    assert out.message.params == {"level": "info", "data": "bad \ufffd byte \ufffd"}

@@ -431,6 +431,8 @@ class MessageGuard:
 
     def _undecodable(self, raw: bytes, error: UnicodeDecodeError) -> list[SessionMessage]:
         text = raw.decode("utf-8", errors="replace")
+        if has_surrogate_escape(raw):
+            text = replace_lone_surrogates(text)  # A notification below is passed on.
         try:
             parsed = json.loads(text)
         except (ValueError, RecursionError):
