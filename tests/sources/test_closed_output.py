@@ -54,13 +54,19 @@ async def test_a_closed_stdout_mid_call_ends_the_call_at_once(tmp_path: Path) ->
         assert source.status.state is SourceState.READY, source.status
         pids = pids_from(pidfile)
         run = await asyncio.wait_for(
-            run_call(source, "faulty", "close_stdout", {}, timeout_ms=int(DEADLINE_S * 1000)),
+            run_call(
+                source,
+                "faulty",
+                "hang",
+                {"close_stdout": True},
+                timeout_ms=int(DEADLINE_S * 1000),
+            ),
             timeout=BOUND_S,
         )
         error = run.result.error
         assert error is not None and error.type == ErrorType.CONNECTION_CLOSED, run.result
         assert "closed its output (stdout) and kept running" in error.message, error.message
-        assert "close_stdout" in error.message
+        assert "while hang was running" in error.message
         assert run.seconds < BOUND_S
         assert source.status.state is SourceState.FAILED
         assert_all_gone(pids)

@@ -48,7 +48,6 @@ TOOLS = [
     "stderr_flood",
     "crash",
     "bad_elicit",
-    "close_stdout",
 ]
 
 
@@ -140,7 +139,8 @@ def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> Non
                 )
         result(rid, f"sent {count}")
     elif name == "hang":
-        pass
+        if args.get("close_stdout"):
+            close_stdout_and_wait()
     elif name == "stderr_flood":
         chunk = b"e" * 1023 + b"\n"
         for _ in range(int(float(args.get("mb", 100)) * 1024)):
@@ -149,8 +149,6 @@ def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> Non
         result(rid, "stderr done")
     elif name == "crash":
         os._exit(3)
-    elif name == "close_stdout":
-        close_stdout_and_wait()
     elif name == "bad_elicit":
         # A form whose schema is not an object: the SDK refuses it (-32602) before any callback.
         send(
