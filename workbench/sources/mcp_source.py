@@ -41,7 +41,7 @@ from workbench.sources.server_log import ServerLog
 
 HANDSHAKE_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 5.0
-"""A stdio server gets stdin EOF, 1 s, SIGTERM to its group, 1 s, SIGKILL: well within this."""
+"""A stdio server gets stdin EOF, 0.5 s, SIGTERM to its session, 0.5 s, SIGKILL: well within."""
 STDERR_TAIL_LINES = 12
 _SSE_CAP = re.compile(r"exceeded the (\d+) byte limit")
 MAX_TOOL_PAGES = 50

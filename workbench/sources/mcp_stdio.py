@@ -49,10 +49,11 @@ READ_CHUNK = 1 << 20
 ENDS_KEPT = 512
 """Bytes kept from each end of an over-long line: enough to find its ``id``."""
 STDIN_GRACE_S = 0.5
-"""How long a server has to exit on its own once its stdin is closed (a ctrl-c waits for
-this, then SIGTERM's grace: both together stay well inside the 3 s a ctrl-c may take)."""
-TERM_GRACE_S = 1.0
-"""How long the group has between SIGTERM and SIGKILL (and after SIGKILL)."""
+"""How long a server has to exit on its own once its stdin is closed."""
+TERM_GRACE_S = 0.5
+"""How long the session has between SIGTERM and SIGKILL (and after SIGKILL). A ctrl-c waits
+for both graces when a server ignores stdin EOF and SIGTERM: together they must stay well
+inside the 3 s a ctrl-c may take, on a loaded machine too."""
 EXIT_DRAIN_S = 0.5
 """After the server exits, how long its stdout may still be read before the streams end;
 and after its stdout ends, how long it has to exit before it counts as still running."""
