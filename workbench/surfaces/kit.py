@@ -29,6 +29,7 @@ from workbench.surfaces.context import Palette, SurfaceContext
 T = TypeVar("T")
 
 __all__ = [
+    "ENDING_MARKS",
     "ENDING_VERBS",
     "MAX_TEXT_CHARS",
     "SPINNER_FRAMES",
@@ -51,6 +52,7 @@ __all__ = [
     "noun",
     "output_tail",
     "output_text",
+    "part_of",
     "plural",
     "progress_bar",
     "returned_note",
@@ -122,6 +124,17 @@ def noun(count: int, singular: str, plural_form: str | None = None) -> str:
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``1 file``, ``2 files``, ``1,024 files``: every count a surface prints goes through here."""
     return f"{count:,} {noun(count, singular, plural_form)}"
+
+
+def part_of(part: int, total: int, singular: str, plural_form: str | None = None) -> str:
+    """``2 of 3 pages`` when only some of the items made it, ``3 pages`` when all did.
+
+    A count with a completed verb ("Read: 3 pages") claims the verb for every item; when
+    some failed, the count must say how many it is true of.
+    """
+    if part == total:
+        return plural(total, singular, plural_form)
+    return f"{part:,} of {plural(total, singular, plural_form)}"
 
 
 def showing(shown: int, total: int, unit: str, palette: Palette) -> Text:
@@ -489,6 +502,16 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     return bar
 
 
+ENDING_MARKS: dict[Phase, str] = {
+    Phase.SKIPPED: "↷",
+    Phase.CANCELLED: "⊘",
+    Phase.BLOCKED: "⛔",
+    Phase.TIMED_OUT: "✗",
+}
+"""One mark per ending, the same in a card, a Portal and the live history: a skip passes the
+call by (↷), a cancel stops it (⊘), policy bars it (⛔, drawn two cells wide everywhere), a
+timeout is a failure (✗)."""
+
 ENDING_VERBS: dict[Phase, str] = {
     Phase.SKIPPED: "Skipped",
     Phase.CANCELLED: "Cancelled",
@@ -507,13 +530,15 @@ def status_line(
     verb_failed: str | None = None,
     *,
     cut: str = "end",
+    show_error_type: bool = True,
 ) -> Text:
     """The usual Inspector: ``Searching: query`` while running, ``Searched: query (12)`` after.
 
     One line at any width: when it does not fit, the subject (the argument) is shortened
     with ``…`` (``cut="middle"`` keeps a path's file name) and the status at the end is
     kept whole. A skipped, cancelled, blocked or timed-out call says so instead of the
-    completed verb, and only a failure is drawn in the error colour.
+    completed verb, and only a failure is drawn in the error colour. A failure ends in
+    ``✗ ErrorType`` unless ``show_error_type=False`` (when ``verb_failed`` already says it).
     """
     palette = ctx.palette
     phase = ctx.phase
@@ -534,7 +559,7 @@ def status_line(
     elif phase in ENDING_VERBS:
         failure = phase is Phase.TIMED_OUT
         color = palette.error if failure else palette.warning
-        prefix.append("✗ " if failure else "⊘ ", style=color)
+        prefix.append(f"{ENDING_MARKS[phase]} ", style=color)
         prefix.append(ENDING_VERBS[phase], style=f"bold {color}")
         run_ms = ctx.state.timings.run_ms
         if run_ms is not None and phase in (Phase.TIMED_OUT, Phase.CANCELLED):
@@ -544,8 +569,9 @@ def status_line(
         if suffix is not None and suffix.plain:
             tail.append(" ")
             tail.append_text(suffix)
-        tail.append(" ")
-        tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+        if show_error_type:
+            tail.append(" ")
+            tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
     else:
         prefix.append(verb_done, style="bold")
         if suffix is not None and suffix.plain:
@@ -595,11 +621,16 @@ def seconds(milliseconds: int | float) -> str:
     return f"{milliseconds / 1000:.1f} s"
 
 
-def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableType | None:
+def ending_notice(
+    ctx: SurfaceContext, *, what: str = "the call", standalone: bool = False
+) -> RenderableType | None:
     """What a Render shows when the call did not run to the end, or ``None`` if it did.
 
     A skip is the user's choice and a block is policy, so neither is drawn as an error; a
-    cancel says what was under way; a timeout is a failure and says after how long.
+    cancel says what was under way; a timeout is a failure and says after how long. In a
+    card the Inspector above already names the ending with its mark ("↷ Skipped: …"), so
+    the notice says what that meant without naming it twice; ``standalone=True`` (a Portal,
+    which has no Inspector) leads with the mark and the ending.
     """
     palette = ctx.palette
     phase = ctx.phase
@@ -607,9 +638,30 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
         return None
     message = ctx.error.message if ctx.error is not None else ctx.content
     run_ms = ctx.state.timings.run_ms
-    rows: list[RenderableType] = []
+    failure = phase is Phase.TIMED_OUT
+    color = palette.error if failure else palette.warning
+    what_cap = what[:1].upper() + what[1:]
     if phase is Phase.SKIPPED:
-        rows.append(join(("⊘ Skipped: ", f"bold {palette.warning}"), (f"{what} did not run", "")))
+        sentence = f"{what} did not run"
+    elif phase is Phase.BLOCKED:
+        sentence = f"{what} needs approval, and no one can give it here"
+    elif phase is Phase.CANCELLED:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else " before it ran"
+        sentence = f"{what} was stopped{when}"
+    else:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else ""
+        sentence = f"{what} did not finish in time{when}"
+    rows: list[RenderableType] = []
+    if standalone:
+        rows.append(
+            join(
+                (f"{ENDING_MARKS[phase]} {ENDING_VERBS[phase]}: ", f"bold {color}"),
+                (sentence, ""),
+            )
+        )
+    else:
+        rows.append(Text(what_cap + sentence[len(what) :], style=color if failure else ""))
+    if phase is Phase.SKIPPED:
         state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
         note = ctx.state.approval.note if ctx.state.approval is not None else ""
         # The user's own words: the runtime keeps them as state["reason"]; a live skip's note
@@ -618,12 +670,6 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
         if reason:
             rows.append(join(("the user said: ", palette.muted), text(reason, "italic")))
     elif phase is Phase.BLOCKED:
-        rows.append(
-            join(
-                ("⊘ Blocked: ", f"bold {palette.warning}"),
-                (f"{what} needs approval, and no one can give it here", ""),
-            )
-        )
         approval = ctx.state.approval
         state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
         # The policy's reason is in the state; the reducer's approval holds the whole message.
@@ -636,19 +682,7 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
                 style=f"italic {palette.muted}",
             )
         )
-    elif phase is Phase.CANCELLED:
-        when = f" after {seconds(run_ms)}" if run_ms is not None else " before it ran"
-        rows.append(
-            join(("⊘ Cancelled", f"bold {palette.warning}"), (f"{when}: {what} was stopped", ""))
-        )
-    else:
-        when = f" after {seconds(run_ms)}" if run_ms is not None else ""
-        rows.append(
-            join(
-                ("✗ Timed out", f"bold {palette.error}"),
-                (f"{when}: {what} did not finish in time", ""),
-            )
-        )
+    elif failure:
         rows.append(
             Text(
                 "raise the call's timeout, or ask for less at once", style=f"italic {palette.muted}"

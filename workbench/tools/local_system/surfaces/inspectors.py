@@ -24,11 +24,14 @@ def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
+    # While the arguments stream, a missing path may still arrive: showing the default then
+    # would put words in the model's mouth. Once they are complete, the tool lists ".".
+    default = "" if ctx.state.is_args_streaming else "."
     return kit.status_line(
         ctx,
         "Listing",
         "Listed",
-        kit.text(path_of(ctx, default=".")),
+        kit.text(path_of(ctx, default=default)),
         _count(ctx, state.get("total"), "entry", "empty"),
         verb_failed="Could not list",
         cut="middle",
@@ -133,13 +136,20 @@ def run_command(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     palette = ctx.palette
+    if state.get("timedOut"):
+        # Killed on its timeout: the call failed, but "Timed out" says why in the verb, so the
+        # command keeps the room a "(killed after …) ✗ CommandTimeout" tail would take.
+        return kit.status_line(
+            ctx,
+            "Running",
+            "Ran",
+            kit.text(path_of(ctx, "command")),
+            Text(f"(after {kit.seconds(int(state.get('durationMs', 0)))})", style=palette.muted),
+            verb_failed="✗ Timed out",
+            show_error_type=False,
+        )
     if "exitCode" in state or "signal" in state:
-        if state.get("timedOut"):
-            suffix = Text(
-                f"(killed after {kit.seconds(int(state.get('durationMs', 0)))})",
-                style=palette.error,
-            )
-        elif state.get("exitCode") == 0:
+        if state.get("exitCode") == 0:
             suffix = Text("→ exit 0", style=palette.success)
         elif state.get("signal"):
             suffix = Text(f"→ signal {state['signal']}", style=palette.error)
