@@ -54,6 +54,7 @@ __all__ = [
     "output_text",
     "part_of",
     "plural",
+    "portal_ending",
     "progress_bar",
     "returned_note",
     "rows_table",
@@ -530,15 +531,13 @@ def status_line(
     verb_failed: str | None = None,
     *,
     cut: str = "end",
-    show_error_type: bool = True,
 ) -> Text:
     """The usual Inspector: ``Searching: query`` while running, ``Searched: query (12)`` after.
 
     One line at any width: when it does not fit, the subject (the argument) is shortened
     with ``…`` (``cut="middle"`` keeps a path's file name) and the status at the end is
     kept whole. A skipped, cancelled, blocked or timed-out call says so instead of the
-    completed verb, and only a failure is drawn in the error colour. A failure ends in
-    ``✗ ErrorType`` unless ``show_error_type=False`` (when ``verb_failed`` already says it).
+    completed verb, and only a failure is drawn in the error colour.
     """
     palette = ctx.palette
     phase = ctx.phase
@@ -569,9 +568,8 @@ def status_line(
         if suffix is not None and suffix.plain:
             tail.append(" ")
             tail.append_text(suffix)
-        if show_error_type:
-            tail.append(" ")
-            tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+        tail.append(" ")
+        tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
     else:
         prefix.append(verb_done, style="bold")
         if suffix is not None and suffix.plain:
@@ -621,17 +619,25 @@ def seconds(milliseconds: int | float) -> str:
     return f"{milliseconds / 1000:.1f} s"
 
 
-def ending_notice(
-    ctx: SurfaceContext, *, what: str = "the call", standalone: bool = False
-) -> RenderableType | None:
+def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableType | None:
     """What a Render shows when the call did not run to the end, or ``None`` if it did.
 
     A skip is the user's choice and a block is policy, so neither is drawn as an error; a
-    cancel says what was under way; a timeout is a failure and says after how long. In a
-    card the Inspector above already names the ending with its mark ("↷ Skipped: …"), so
-    the notice says what that meant without naming it twice; ``standalone=True`` (a Portal,
-    which has no Inspector) leads with the mark and the ending.
+    cancel says what was under way; a timeout is a failure and says after how long. The
+    Inspector above already names the ending with its mark ("↷ Skipped: …"), so this says
+    what that meant without naming it twice (a Portal, with no Inspector, uses
+    :func:`portal_ending`).
     """
+    return _ending(ctx, what, standalone=False)
+
+
+def portal_ending(ctx: SurfaceContext, *, what: str = "the call") -> RenderableType | None:
+    """:func:`ending_notice` for a Portal: no Inspector above it, so it leads with the mark
+    and the ending ("↷ Skipped: the command did not run")."""
+    return _ending(ctx, what, standalone=True)
+
+
+def _ending(ctx: SurfaceContext, what: str, *, standalone: bool) -> RenderableType | None:
     palette = ctx.palette
     phase = ctx.phase
     if phase not in ENDING_VERBS:

@@ -66,6 +66,7 @@ def _load() -> None:
         inspector,
         internals,
         layout,
+        outcomes,
         plurals,
         truncation,
         wording,

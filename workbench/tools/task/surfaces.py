@@ -528,7 +528,7 @@ def run_task_intervention(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
-    notice = kit.ending_notice(ctx, standalone=True)
+    notice = kit.portal_ending(ctx)
     if notice is not None and ctx.api_name != "runTask":
         return Group(Text(f"📋 {ctx.api_name}", style="bold"), notice)
     if ctx.api_name == "listTasks" and "tasks" in state:

@@ -288,7 +288,9 @@ def crawl_single_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def _multi_header(ctx: SurfaceContext, state: dict[str, Any], pages: int) -> Text:
     palette = ctx.palette
-    header = kit.join((f"{kit.part_of(int(state.get('succeeded', 0)), pages, 'page')} read", "bold"))
+    header = kit.join(
+        (f"{kit.part_of(int(state.get('succeeded', 0)), pages, 'page')} read", "bold")
+    )
     if state.get("failed"):
         header.append(f" · {state['failed']} failed", style=f"bold {palette.error}")
     return header
@@ -393,7 +395,7 @@ def crawl_multi_streaming(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
-    notice = kit.ending_notice(ctx, standalone=True)
+    notice = kit.portal_ending(ctx)
     if notice is not None:
         return notice
     if ctx.error is not None:

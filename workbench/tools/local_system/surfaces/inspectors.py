@@ -6,9 +6,12 @@ the status stays) and words the endings that are not a result: skipped, cancelle
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.console import RenderableType
 from rich.text import Text
 
+from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces.components import path_of, state_of
@@ -136,18 +139,12 @@ def run_command(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     palette = ctx.palette
-    if state.get("timedOut"):
-        # Killed on its timeout: the call failed, but "Timed out" says why in the verb, so the
-        # command keeps the room a "(killed after …) ✗ CommandTimeout" tail would take.
-        return kit.status_line(
-            ctx,
-            "Running",
-            "Ran",
-            kit.text(path_of(ctx, "command")),
-            Text(f"(after {kit.seconds(int(state.get('durationMs', 0)))})", style=palette.muted),
-            verb_failed="✗ Timed out",
-            show_error_type=False,
-        )
+    if state.get("timedOut") and ctx.error is not None:
+        # Killed on its own timeout: word it as the call's timed-out ending ("✗ Timed out:
+        # cmd after 1.5 s"), so the command keeps the room a "Ran: … (killed after …)
+        # ✗ CommandTimeout" tail would take, and "Ran" is not said of a command that did not.
+        timed_out = replace(ctx, state=replace(ctx.state, phase=Phase.TIMED_OUT))
+        return kit.status_line(timed_out, "Running", "Ran", kit.text(path_of(ctx, "command")))
     if "exitCode" in state or "signal" in state:
         if state.get("exitCode") == 0:
             suffix = Text("→ exit 0", style=palette.success)
