@@ -144,7 +144,7 @@ def test_both_pictures_of_a_changed_case_are_inside_the_window(
     assert len(boxes) == 2, seen
     for box in boxes:
         assert box["natural"] == 1238, seen
-        assert 0 <= box["left"] and box["right"] <= seen["width"], seen
+        assert box["left"] >= 0 and box["right"] <= seen["width"], seen
         assert seen["header"] <= box["top"] and box["bottom"] <= seen["height"], seen
         # Scaled to fit, not to a thumbnail.
         assert box["right"] - box["left"] >= 0.4 * box["natural"], seen
