@@ -148,7 +148,8 @@ class ReviewBoard:
     """Decisions about cases that no longer exist (a renamed variant, a dropped width)."""
 
     def counts(self) -> dict[str, int]:
-        """How many cases per snapshot status and per review status, and in all."""
+        """How many cases per snapshot status and per review status, in all, and in the
+        queue's first two groups ("to review", "never reviewed")."""
         counts: Counter[str] = Counter()
         for item in self.items:
             counts[item.snapshot] += 1
@@ -156,6 +157,9 @@ class ReviewBoard:
         result = {name: counts[name] for name in ("unchanged", "changed", "new", *_REVIEWS)}
         result["cases"] = len(self.items)
         result["to review"] = sum(1 for item in self.items if item.group == 0)
+        # The queue's group, not the review status: a changed case nobody decided about is
+        # "to review" there, and "unreviewed" would count it a second time.
+        result["never reviewed"] = sum(1 for item in self.items if item.group == 1)
         return result
 
     def failures(self, *, require_review: bool = False) -> list[tuple[ReviewItem, str]]:

@@ -256,7 +256,7 @@ class ReviewScreen(Screen[None]):
         line.append(f"{counts['to review']} to review", style="bold")
         line.append(
             f" · {counts['new']} new · {counts['rejected']} rejected · "
-            f"{counts['accepted']} accepted · {counts['unreviewed']} never reviewed",
+            f"{counts['accepted']} accepted · {counts['never reviewed']} never reviewed",
         )
         if not self.filter.empty:
             line.append(f"\nshowing {len(items)} of {counts['cases']}", style="dim")
