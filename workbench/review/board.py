@@ -148,8 +148,7 @@ class ReviewBoard:
     """Decisions about cases that no longer exist (a renamed variant, a dropped width)."""
 
     def counts(self) -> dict[str, int]:
-        """How many cases per snapshot status and per review status, in all, and in the
-        queue's first two groups ("to review", "never reviewed")."""
+        """How many cases per snapshot status and per review status, and in all."""
         counts: Counter[str] = Counter()
         for item in self.items:
             counts[item.snapshot] += 1
@@ -157,10 +156,16 @@ class ReviewBoard:
         result = {name: counts[name] for name in ("unchanged", "changed", "new", *_REVIEWS)}
         result["cases"] = len(self.items)
         result["to review"] = sum(1 for item in self.items if item.group == 0)
-        # The queue's group, not the review status: a changed case nobody decided about is
-        # "to review" there, and "unreviewed" would count it a second time.
-        result["never reviewed"] = sum(1 for item in self.items if item.group == 1)
         return result
+
+    def group_counts(self) -> dict[str, int]:
+        """How many cases in each of the queue's groups (:data:`GROUPS`), which share none.
+
+        Not the review statuses: a changed case nobody decided about is "unreviewed" but in
+        the group "to review", so a line that sets the groups side by side counts it once.
+        """
+        counts = Counter(item.group for item in self.items)
+        return {name: counts[index] for index, name in enumerate(GROUPS)}
 
     def failures(self, *, require_review: bool = False) -> list[tuple[ReviewItem, str]]:
         found = []
