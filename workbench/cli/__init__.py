@@ -57,7 +57,7 @@ class WorkbenchGroup(click.Group):
         **extra: object,
     ) -> click.Context:
         try:
-            return super().make_context(info_name, args, parent, **extra)  # type: ignore[arg-type]
+            return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as error:
             _usage_error(error)
             raise
