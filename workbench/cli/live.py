@@ -368,8 +368,9 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         list[dict[str, Any]],
         dict[str, list[str]],
     ]:
-        await session.manager.start()
         try:
+            # Inside the try: a ctrl-c during the start must stop what did start.
+            await session.manager.start()
             entries = session.manager.entries()
             statuses = [
                 (source.name, state, detail) for source, state, detail in session.manager.statuses()

@@ -43,7 +43,7 @@ from workbench.sources.server_log import ServerLog
 HANDSHAKE_TIMEOUT_S = 20.0
 OAUTH_ERRORS = ("OAuthFlowError", "OAuthTokenError", "OAuthRegistrationError")
 STOP_TIMEOUT_S = 5.0
-"""A stdio server gets stdin EOF, 1 s, SIGTERM to its group, 1 s, SIGKILL: well within this."""
+"""A stdio server gets stdin EOF, 0.5 s, SIGTERM to its session, 0.5 s, SIGKILL: well within."""
 STDERR_TAIL_LINES = 12
 _SSE_CAP = re.compile(r"exceeded the (\d+) byte limit")
 MAX_TOOL_PAGES = 50
@@ -163,6 +163,8 @@ class McpSource(ToolSource):
         self._guard: Any = None
         """The :class:`~workbench.sources.mcp_guard.MessageGuard` of the connection."""
         self._processes: list[Any] = []
+        self._closed_output = False
+        """A stdio server closed its stdout and kept running (it has been ended since)."""
         self._http_status: int | None = None
         self.skipped: list[str] = []
         self.roots: list[Path] = list(spec.roots if spec.roots is not None else roots or [])
@@ -204,6 +206,7 @@ class McpSource(ToolSource):
     async def start(self) -> None:
         self.status = SourceStatus(SourceState.STARTING, f"connecting to {self.spec.target}")
         self._http_status = None
+        self._closed_output = False
         loop = asyncio.get_running_loop()
         self._ready = loop.create_future()
         self._stop = asyncio.Event()
@@ -360,7 +363,16 @@ class McpSource(ToolSource):
             env={**base, **self.spec.env},
             cwd=self.spec.cwd,
         )
-        return stdio_transport(launch, self._guard, self._stderr, on_spawn=self._processes.append)
+        return stdio_transport(
+            launch,
+            self._guard,
+            self._stderr,
+            on_spawn=self._processes.append,
+            on_output_closed=self._output_closed,
+        )
+
+    def _output_closed(self) -> None:
+        self._closed_output = True
 
     async def _load_tools(self, client: Any, *, cache_mode: str = "use") -> None:
         info = client.server_info
@@ -693,9 +705,16 @@ class McpSource(ToolSource):
                 return int(code)
         return None
 
+    def _how_it_closed(self, code: int | None) -> str:
+        if self._closed_output:
+            return "closed its output (stdout) and kept running (it was stopped)"
+        return f"exited with code {code}" if code is not None else "closed the connection"
+
     async def _wait_exit_code(self, timeout_s: float = 2.0) -> int | None:
         """The exit code of a server whose pipe just closed: it may not be reaped yet."""
         # Polled: wait() would also wait for a grandchild to let go of the stdout pipe.
+        if self._closed_output:
+            return None  # It did not exit: it closed its stdout, and no code will come.
         deadline = asyncio.get_running_loop().time() + timeout_s
         while self._exit_code() is None and self._processes:
             if asyncio.get_running_loop().time() >= deadline:
@@ -756,8 +775,7 @@ class McpSource(ToolSource):
             if isinstance(leaf, MCPError) and leaf.code == -32001:
                 return f"no handshake from {self.spec.target} in time{self._stderr_suffix()}"
             if isinstance(leaf, MCPError) and leaf.code == -32000:
-                code = self._exit_code()
-                how = f"exited with code {code}" if code is not None else "closed the connection"
+                how = self._how_it_closed(self._exit_code())
                 return f"the server {how} before the handshake{self._stderr_suffix()}"
         if self._http_status is not None:
             return self._http_detail(self._http_status)
@@ -838,8 +856,7 @@ class McpSource(ToolSource):
                     f"{self.name} did not finish answering {api}: {error.message}",
                 )
             if error.code == -32000:
-                code = await self._wait_exit_code()
-                how = f"exited with code {code}" if code is not None else "closed the connection"
+                how = self._how_it_closed(await self._wait_exit_code())
                 detail = f"{self.name} {how} while {api} was running"
                 self.status = SourceStatus(SourceState.FAILED, f"{detail}{self._stderr_suffix()}")
                 return failure(
