@@ -37,9 +37,11 @@ from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.core.sanitize import clean
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
+from workbench.sources.oauth import SIGN_IN_TIMEOUT_S, OAuthSettings
 from workbench.sources.server_log import ServerLog
 
 HANDSHAKE_TIMEOUT_S = 20.0
+OAUTH_ERRORS = ("OAuthFlowError", "OAuthTokenError", "OAuthRegistrationError")
 STOP_TIMEOUT_S = 5.0
 """A stdio server gets stdin EOF, 0.5 s, SIGTERM to its session, 0.5 s, SIGKILL: well within."""
 STDERR_TAIL_LINES = 12
@@ -87,6 +89,8 @@ class McpServerSpec:
     PATH, SHELL, TERM, USER) plus ``env``: servers are untrusted, and API keys stay home."""
     roots: list[Path] | None = None
     """This server's own roots (``"roots"`` in mcp.json), instead of the session's ``--root``."""
+    oauth: OAuthSettings | None = None
+    """How to sign in to an HTTP server that asks for it (``--oauth``, ``"oauth"``)."""
     limits: dict[str, Any] = field(default_factory=dict)
     """This server's own ``"limits"`` (see :mod:`workbench.core.limits`), over the project's."""
 
@@ -141,6 +145,10 @@ class McpSource(ToolSource):
             raise ValueError(f"log level {log_level!r} is not one of {', '.join(LOG_LEVELS)}")
         self.spec = spec
         self.handshake_timeout_s = handshake_timeout_s
+        if spec.oauth is not None and spec.oauth.interactive and spec.url:
+            # The handshake waits for a person to sign in in their browser.
+            self.handshake_timeout_s = max(handshake_timeout_s, SIGN_IN_TIMEOUT_S)
+        self._close_auth: Callable[[], None] | None = None
         self.limits = (limits or Limits()).overridden(
             spec.limits, where=f"mcpServers.{spec.name or 'server'}.limits"
         )
@@ -271,6 +279,9 @@ class McpSource(ToolSource):
             self._background.clear()
             if http_client is not None:
                 await http_client.aclose()
+            if self._close_auth is not None:
+                self._close_auth()
+                self._close_auth = None
 
     def _transport(self) -> Any:
         """The SDK transport for the spec (with the HTTP client to close, for a URL)."""
@@ -301,7 +312,15 @@ class McpSource(ToolSource):
                 if response.status_code >= 400:
                     self._http_status = response.status_code
 
+            auth = None
+            if self.spec.oauth is not None:
+                from workbench.sources.oauth import auth_for
+
+                auth, self._close_auth = auth_for(
+                    self.spec.url, self.spec.oauth, on_sign_in=self._sign_in
+                )
             http_client = capped_client(
+                auth=auth,
                 max_message_bytes=self.limits.max_message_bytes,
                 headers=self.spec.headers,
                 on_exceeded=self._guard.stats.record_limit,
@@ -707,12 +726,36 @@ class McpSource(ToolSource):
         reason = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}.get(status, "")
         return f"{f'HTTP {status} {reason}'.rstrip()} from {self.spec.url}"
 
+    def oauth_secrets(self) -> list[str]:
+        """The client secret and the tokens this source signed in with (for the redactor)."""
+        oauth = self.spec.oauth
+        if oauth is None or not self.spec.url:
+            return []
+        from workbench.sources.oauth import FileTokenStorage
+
+        stored = FileTokenStorage(self.spec.url, oauth.token_dir).secrets()
+        return [value for value in (oauth.client_secret, *stored) if value]
+
+    def _sign_in(self, url: str) -> None:
+        """Tell the person where to sign in: stderr for a headless command, the server log."""
+        import sys
+
+        shown = clean(url)
+        self.server_log.add("notice", f"sign in to {self.name}: open {shown}")
+        print(f"workbench: sign in to {self.spec.url}: open {shown}", file=sys.stderr, flush=True)
+
     def _explain(self, error: BaseException) -> str:
         """One sentence (plus a stderr tail) saying why the server is unusable."""
         from mcp import MCPError
 
         leaves = list(_leaves(error))
         for leaf in leaves:
+            if type(leaf).__name__ in (
+                "OAuthFlowError",
+                "OAuthTokenError",
+                "OAuthRegistrationError",
+            ):
+                return f"sign-in to {self.spec.url} failed: {clean(str(leaf))[:300]}"
             if isinstance(leaf, FileNotFoundError):
                 return f"command not found: {self.spec.command}"
             if isinstance(leaf, PermissionError):
