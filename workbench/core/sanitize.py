@@ -66,7 +66,8 @@ _KEPT = re.compile(
     # ZWJ inside an emoji sequence (after an emoji, a VS16 or a skin tone; before an emoji).
     f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])"
     # ZWNJ / ZWJ between two letters of a script that writes with them (Persian, Hindi).
-    f"|{_SCRIPT_LETTER}[\u200c\u200d]" r"(?=[^\W\d_a-zA-Z]|[\u0900-\u0dff])"
+    f"|{_SCRIPT_LETTER}[\u200c\u200d]"
+    r"(?=[^\W\d_a-zA-Z]|[\u0900-\u0dff])"
     # A presentation selector right after the character it selects (not after another one).
     "|(?<![\ufe0e\ufe0f\n])(?<=.)[\ufe0e\ufe0f]"
 )
@@ -283,6 +284,18 @@ def safe_json(
         value, indent=indent, ensure_ascii=False, sort_keys=sort_keys, default=default
     )
     return _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def yaml_escape(text: str) -> str:
+    """``text`` (the inside of YAML double-quoted scalars) with every character a terminal
+    would act on or hide written as a ``\\uXXXX`` / ``\\UXXXXXXXX`` escape: a YAML reader gets
+    the same value back, ``cat`` shows only the escape."""
+    return _JSON_UNSAFE.sub(_yaml_escape, text)
+
+
+def _yaml_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\U{code:08X}" if code > 0xFFFF else f"\\u{code:04X}"
 
 
 def _json_escape(match: re.Match[str]) -> str:
