@@ -47,6 +47,7 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
         ("می\u200cخواهم", "می\u200cخواهم"),  # noqa: RUF001
         ("क्\u200dष", "क्\u200dष"),
         ("❤\ufe0f", "❤\ufe0f"),
+        ("❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽", "❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽"),
         # ...but not two in a row, nor at the start.
         ("❤\ufe0f\ufe0f", "❤\ufe0f⟨U+FE0F⟩"),
         ("ب\u200c\u200cب", "ب⟨U+200C⟩⟨U+200C⟩ب"),

@@ -21,9 +21,10 @@ this module, in one of two ways:
 - :func:`plain` wraps clean text in a :class:`rich.text.Text`, which is never parsed as markup.
 - :func:`safe_json` writes JSON that keeps every value but escapes what a terminal would act on.
 
-Two invisible characters are kept where they are part of the writing: a zero-width joiner
-between two emoji (one family emoji) and a zero-width (non-)joiner between two non-ASCII
-letters (Persian, Indic scripts); VS15/VS16 are kept after the character they select.
+Invisible characters are kept only where they are part of the writing: a zero-width joiner
+between two emoji (one family emoji), a zero-width (non-)joiner between two letters of a
+script that writes with them (Persian, Hindi), and VS15/VS16 right after the character they
+select.
 """
 
 from __future__ import annotations
@@ -97,14 +98,16 @@ def _mark(character: str) -> str:
     return f"\u27e8U+{code:04X}\u27e9"  # ⟨U+200B⟩
 
 
+_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
+
+
 def _shown(match: re.Match[str]) -> str:
+    """A matched character's mark, or the character itself where it is part of the writing."""
     character = match.group()
     if character in _JOINERS and _KEPT.match(match.string, match.start()) is not None:
         return character
     return _mark(character)
 
-
-_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
 
 _SGR_BASIC: dict[int, str] = {
     1: "bold",
