@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console
@@ -127,6 +127,7 @@ def test_plain_text_renders_literally() -> None:
     assert console.export_text().strip() == "[bold]x[/] [/bold] [@click=app.quit]q[/]"
 
 
+@settings(deadline=None)
 @given(st.text())
 def test_clean_never_leaves_controls_or_invisible_characters(raw: str) -> None:
     for shown in (clean(raw), clean_output(raw), ansi_text(raw).plain):
@@ -157,6 +158,7 @@ def test_clean_keeps_ordinary_text(raw: str) -> None:
     assert clean(raw) == raw
 
 
+@settings(deadline=None)
 @given(st.lists(st.one_of(st.text(alphabet=VISIBLE, max_size=4), HOSTILE_PIECES), max_size=30))
 def test_clean_hides_nothing_and_rewrites_nothing(pieces: list[str]) -> None:
     """Every visible character written is shown, in order, whatever is around it."""
@@ -170,6 +172,7 @@ def test_clean_hides_nothing_and_rewrites_nothing(pieces: list[str]) -> None:
             position += 1
 
 
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab\u200b\u3164\u2028\ufeff\u202e\r\x1b]\x07 界")))
 def test_a_cleaned_line_has_the_width_a_terminal_gives_it(raw: str) -> None:
     """No character whose width terminals disagree on survives: Rich's measure holds."""
