@@ -59,8 +59,7 @@ def _raw(character: str) -> bool:
 
 def raw_characters(text: str) -> list[str]:
     """Every control, escape or invisible character in ``text`` (as ``U+XXXX``), except a
-    joiner or presentation selector written between visible non-ASCII characters (a family
-    emoji, a Persian word, ``❤️``)."""
+    joiner or presentation selector that is part of the writing (see :func:`_written_between`)."""
     found: list[str] = []
     for index, character in enumerate(text):
         if not _raw(character):
@@ -72,15 +71,18 @@ def raw_characters(text: str) -> list[str]:
 
 
 def _written_between(text: str, index: int) -> bool:
-    """A joiner or selector right after a visible non-ASCII character (and a joiner right
-    before one)."""
+    """A presentation selector right after a visible character (``❤️``, the keycap ``1️⃣``), or
+    a joiner between two visible non-ASCII characters (a family emoji, a Persian word)."""
     before = text[index - 1]
-    if before.isascii() or _raw(before):
+    after = text[index + 1] if index + 1 < len(text) else ""
+    if text[index] == "\u200d" and before == "\ufe0f" and index > 1:
+        # ❤️‍🔥: a joiner after an emoji's selector (itself right after the emoji).
+        return _written_between(text, index - 1) and bool(after) and not after.isascii()
+    if _raw(before) or before in "\n\t":
         return False
     if text[index] in "\ufe0e\ufe0f":
         return True
-    after = text[index + 1] if index + 1 < len(text) else ""
-    return bool(after) and not after.isascii() and not _raw(after)
+    return not before.isascii() and bool(after) and not after.isascii() and not _raw(after)
 
 
 def terminal_width(line: str) -> int:

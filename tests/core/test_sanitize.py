@@ -47,6 +47,7 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
         ("می\u200cخواهم", "می\u200cخواهم"),  # noqa: RUF001
         ("क्\u200dष", "क्\u200dष"),
         ("❤\ufe0f", "❤\ufe0f"),
+        ("1\ufe0f\u20e3", "1\ufe0f\u20e3"),
         ("❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽", "❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽"),
         # ...but not two in a row, nor at the start.
         ("❤\ufe0f\ufe0f", "❤\ufe0f⟨U+FE0F⟩"),
@@ -170,6 +171,24 @@ def test_clean_hides_nothing_and_rewrites_nothing(pieces: list[str]) -> None:
             position = shown.find(character, position)
             assert position >= 0, (raw, shown, character)
             position += 1
+
+
+JOINING = st.sampled_from(
+    [
+        *"a1 #\n\t\r\x1b\x07",
+        *("\ufe0f", "\ufe0e", "\u200d", "\u200c", "❤", "👨", "ب", "क", "्"),
+        *("\u200b", "\U000e0041", "\u3164", "é", "\u0301"),
+    ]
+)
+
+
+@settings(deadline=None)
+@given(st.text(alphabet=JOINING, max_size=12))
+def test_joiners_and_selectors_are_kept_only_inside_writing(raw: str) -> None:
+    """Runs of joiners, selectors at the start of a line, a joiner between ASCII letters:
+    all marked; a family emoji, a Persian word, ❤️, 1️⃣ kept."""
+    for shown in (clean(raw), clean_output(raw), clean_line(raw)):
+        assert raw_characters(shown) == [], (raw, shown)
 
 
 @settings(deadline=None)

@@ -70,7 +70,7 @@ _KEPT = re.compile(
     f"|{_SCRIPT_LETTER}[\u200c\u200d]"
     r"(?=[^\W\d_a-zA-Z]|[\u0900-\u0dff])"
     # A presentation selector right after the character it selects (not after another one).
-    "|(?<![\ufe0e\ufe0f\n])(?<=.)[\ufe0e\ufe0f]"
+    "|(?<![\ufe0e\ufe0f\t])(?<=.)[\ufe0e\ufe0f]"
 )
 _SURROGATE_RANGE = "\ud800-\udfff"
 # Everything clean() shows differently: C0 but \t and \n, DEL, C1, invisible, surrogates.
