@@ -88,6 +88,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # already escapes C0): DEL, C1, invisible characters, and lone surrogates (which cannot even
 # be encoded).
 _JSON_UNSAFE = re.compile(f"[\x7f-\x9f{_INVISIBLE}{_SURROGATE_RANGE}]")
+_JSON_UNSAFE_BMP = re.compile(f"[\x7f-\x9f{_INVISIBLE.split(chr(0x1BCA0))[0]}{_SURROGATE_RANGE}]")
 
 
 def _mark(character: str) -> str:
@@ -277,19 +278,26 @@ def plain(text: object, style: Style | str = "") -> Text:
 def safe_json(
     value: Any,
     *,
-    indent: int | None = None,
+    indent: int | str | None = None,
     sort_keys: bool = False,
     default: Any = None,
+    escape_astral: bool = True,
 ) -> str:
     """JSON text of ``value`` that is safe to print: the same data, unsafe code points escaped.
 
     Unlike :func:`clean` this loses nothing: a reader decoding the JSON gets every character
     back, while a terminal printing it sees only ``\\u009b``-style escapes. Non-ASCII text
     such as CJK stays readable (``ensure_ascii`` would escape all of it).
+
+    ``escape_astral=False`` is for JSON that PyYAML reads back (fixture files: the loader
+    parses JSON as YAML, which refuses the surrogate-pair escapes JSON needs above U+FFFF):
+    there the few invisible characters above U+FFFF (tag characters) are left as they are.
     """
     text = json.dumps(
         value, indent=indent, ensure_ascii=False, sort_keys=sort_keys, default=default
     )
+    if not escape_astral:
+        return _JSON_UNSAFE_BMP.sub(_json_escape, text)
     return _JSON_UNSAFE.sub(_json_escape, text)
 
 
