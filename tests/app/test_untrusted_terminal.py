@@ -3,7 +3,8 @@
 The app runs in a real pseudo-terminal against a stdio server whose names, descriptions,
 schema defaults, enums, results, progress and log messages all carry escapes (OSC 52 clipboard
 writes, title changes, screen clears, C1 controls, bidi overrides). Every byte the app writes
-is read back and checked; the only OSC Textual itself sends is 22 (the pointer shape).
+is read back and checked; the only OSC Textual itself sends is 22 (the pointer shape). The
+server's text is shown as it is, each control as a visible mark.
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ def test_a_hostile_servers_text_reaches_the_terminal_inert(tmp_path: Path) -> No
         terminal.wait_for("1 ✓")  # the first call is done (its history row)
         terminal.press(END, ENTER, CTRL_S)
         terminal.wait_for("2 ✓")  # chatty is done, after a log message and a progress note
-        assert "said HOSTILE" in terminal.screen()
+        # The result is shown, its escapes as visible marks (␛, ⟨U+009D⟩), never acted on.
+        terminal.wait_for("said")
+        terminal.wait_for("⟨U+009D⟩8;;http://evil⟨U+009C⟩⟨U+2066⟩END")
         terminal.press(CTRL_Q, settle=1.0)
     finally:
         terminal.close()
@@ -116,7 +119,7 @@ def test_a_hostile_servers_text_reaches_the_terminal_inert(tmp_path: Path) -> No
         "C1 control": rb"\xc2[\x80-\x9f]",
         "bidi control": rb"\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]",
         "device control string": rb"\x1b[P_^X]",
-        "a link to the server's URL": rb"http://evil",
+        "a link to the server's URL": rb"\x1b\]8;;http://evil|\xc2\x9d8;;http://evil",
     }.items():
         assert not re.search(pattern, output), f"{name} reached the terminal"
     # BEL only ends Textual's own OSC 22.

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostile import raw_characters
 from tests.net.local_server import LocalServer, Reply, running_server
 from tests.sources.helpers import SERVERS
 
@@ -41,6 +42,9 @@ def assert_inert(done: subprocess.CompletedProcess[bytes], marker: str) -> None:
         text = data.decode("utf-8")  # A raw C1 byte is not UTF-8: that fails here too.
         found = FORBIDDEN.findall(text)
         assert not found, f"{name} carries {found[:5]!r}: {text[:400]!r}"
+        # Nor an invisible character (zero-width, U+2028, BOM, tags): each shows as a mark.
+        hidden = raw_characters(text)
+        assert not hidden, f"{name} carries {hidden[:5]}: {text[:400]!r}"
     shown = (done.stdout + done.stderr).decode("utf-8").lower()
     assert marker.lower() in shown, (done.stdout[:400], done.stderr[:400])
 
@@ -72,12 +76,13 @@ def test_json_output_keeps_the_hostile_text_escaped_not_lost(tmp_path: Path) -> 
     content = json.loads(done.stdout)["result"]["content"]
     assert "\x9b31m" in content and "\u202e" in content and "\x1b]52;" in content
     assert b"\\u009b31m" in done.stdout and b"\\u202e" in done.stdout
+    assert "\u200b\u2028" in content and b"\\u200b\\u2028" in done.stdout
 
 
 @pytest.fixture
 def hostile_http(tmp_path: Path) -> Iterator[LocalServer]:
     """An HTTP tool and an MCP endpoint answering with hostile codes, text and headers."""
-    payload = "HOSTILE\x1b]52;c;aGk=\x07\x1b[2J\u202e\x9b31m\x1b]0;title\x07"
+    payload = "HOSTILE\x1b]52;c;aGk=\x07\x1b[2J\u202e\x9b31m\x1b]0;title\x07\u200b\u2028\ufeff"
     with running_server() as endpoint:
         endpoint.routes["/lookup"] = Reply(
             status=200,

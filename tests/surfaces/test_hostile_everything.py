@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from tests.hostile import ALL_HOSTILE, raw_characters
 from workbench.config import load_config
 from workbench.core.manifest import ToolManifest
 from workbench.fixtures.models import FixtureVariant
@@ -18,8 +19,10 @@ from workbench.surfaces.card import card_renderable, portal_renderable
 from workbench.surfaces.context import SurfaceContext
 
 REPO = Path(__file__).resolve().parents[2]
-PAYLOAD = "\x1b]52;c;aGk=\x07[/bold][@click=app.quit]x[/]\x1b[2J\u202egnp.exe\x9b31m\x1b]0;t\x1b\\"
-FORBIDDEN = ("\x1b", "\x07", "\x9b", "\u202e", "\x9c")
+PAYLOAD = (
+    "\x1b]52;c;aGk=\x07[/bold][@click=app.quit]x[/]\x1b[2J\u202egnp.exe\x9b31m\x1b]0;t\x1b\\"
+    + ALL_HOSTILE
+)
 
 
 def poison(value: Any) -> Any:
@@ -78,10 +81,7 @@ def test_poisoned_variant_renders_inert_in_every_phase(ref: Any) -> None:
             rendered(card_renderable(ctx, project.registry), 80),
             rendered(portal_renderable(ctx, project.registry), 80),
         ):
-            for forbidden in FORBIDDEN:
-                assert forbidden not in output, (
-                    f"{forbidden!r} reached the terminal at {phase.value}"
-                )
+            assert raw_characters(output) == [], f"reached the terminal at {phase.value}"
 
 
 def test_hostile_tool_names_are_cleaned_at_the_boundary() -> None:
@@ -92,8 +92,9 @@ def test_hostile_tool_names_are_cleaned_at_the_boundary() -> None:
             "api": [{"name": "run", "description": "d\x1b]8;;x\x1b\\"}],
         }
     )
+    # Shown, not acted on: the escape is a visible ␛ and its text stays readable.
     assert (
-        manifest.meta.title == "evilsrv"
-        and manifest.meta.emoji == "!"
-        and manifest.api[0].description == "d"
+        manifest.meta.title == "evil␛]0;PWNED␇srv"
+        and manifest.meta.emoji == "␛[31m!"
+        and manifest.api[0].description == "d␛]8;;x␛\\"
     )

@@ -127,7 +127,8 @@ def test_hostile_content_shows_literally_in_generic_surfaces(content: str) -> No
     ctx = SurfaceContext(state=done_state(content, state={"title": content}))
     text = render_text(card_renderable(ctx, registry), width=100)
     assert "\x1b" not in text
-    expected = content.replace("\x1b]52;c;aGk=\x07", "")
+    # Shown as it is (what the model reads), with the escape made visible, never acted on.
+    expected = content.replace("\x1b", "␛").replace("\x07", "␇")
     assert expected in text
     portal = render_text(GENERIC_SURFACES[SurfaceKind.PORTAL](ctx), width=100)
     assert expected in portal and "\x1b" not in portal

@@ -21,7 +21,7 @@ from workbench.core.sanitize import clean, safe_json
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
-    """Print ``text`` with escape sequences and control characters removed."""
+    """Print ``text`` with escape sequences, controls and invisible characters shown as marks."""
     click.echo(clean(text), err=err, nl=nl)
 
 

@@ -1,16 +1,30 @@
 """The one sanitizer for untrusted text from tools and fixtures.
 
 Tool output may hold terminal escape sequences (clipboard writes, title changes, screen
-clears, hyperlinks) and text that looks like Rich/Textual markup. None of it may reach the
-terminal as anything but inert characters. Every surface builds its text through this module:
+clears, hyperlinks), characters that change what earlier text shows (a carriage return, a
+bidi override), characters that show nothing at all (zero-width spaces, tag characters), and
+text that looks like Rich/Textual markup. None of it may reach the terminal as anything but
+inert characters, and nothing may hide what is there. Every surface builds its text through
+this module, in one of two ways:
 
-- :func:`clean` returns plain text with every escape-introduced sequence (CSI, OSC, DCS,
-  SOS, PM, APC, and their 8-bit C1 forms) removed, C0 controls except newline and tab
-  removed, DEL and C1 removed, carriage returns resolved as a terminal would.
-- :func:`ansi_text` does the same but keeps SGR colour by turning it into Rich styles; it
-  never creates links or actions.
+- :func:`clean` shows text **as it is**: every control character becomes its visible control
+  picture (``\r`` is ``␍``, ESC is ``␛``), so an escape sequence shows as ``␛]52;…``, and
+  every invisible character becomes a mark such as ``⟨U+200B⟩``. Nothing is removed and
+  nothing rewrites what came before. This is the default, for arguments (what will run),
+  names, labels, messages and results. :func:`clean_line` does the same for one line (a
+  newline shows as ``␊``).
+- :func:`clean_output` shows text **as a terminal would** print it, for what a process wrote
+  to its terminal (a command's stdout and stderr, a server's log): escape sequences are
+  removed, a carriage return lets later text overwrite earlier (progress bars), other
+  controls are removed; invisible characters still become marks. :func:`ansi_text` does
+  the same but keeps SGR colour as Rich styles; it never creates links or actions.
 - :func:`plain` wraps clean text in a :class:`rich.text.Text`, which is never parsed as markup.
 - :func:`safe_json` writes JSON that keeps every value but escapes what a terminal would act on.
+
+Invisible characters are kept only where they are part of the writing: a zero-width joiner
+between two emoji (one family emoji), a zero-width (non-)joiner between two letters of a
+script that writes with them (Persian, Hindi), and VS15/VS16 right after the character they
+select.
 """
 
 from __future__ import annotations
@@ -34,14 +48,71 @@ _CSI_SEQUENCE = r"(?:\x1b\[|\x9b)([0-?]*)([ -/]*)([@-~]|$)"
 # Any other escape: ESC, intermediates, one final byte (ESC 7, ESC ( B, ESC c ...), or a lone ESC.
 _OTHER_ESCAPE = r"\x1b[ -/]*[0-~]?"
 _ESCAPES = re.compile(f"{_STRING_SEQUENCE}|{_CSI_SEQUENCE}|{_OTHER_ESCAPE}")
-# C0 except \t and \n (\r is resolved before this runs), DEL, C1, and the bidi embedding,
-# override and isolate controls (which can make shown text differ from what runs).
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_SURROGATES = re.compile("[\ud800-\udfff]")
-# What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on (it already
-# escapes C0): DEL, C1, bidi controls, and lone surrogates (which cannot even be encoded).
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+# Characters that show nothing, or act on the text around them, in a terminal: bidi marks,
+# embeddings, overrides and isolates (shown text would differ from what runs), zero-width
+# spaces and joiners, line and paragraph separators, the BOM, soft hyphen, Hangul fillers
+# (blank but two cells wide in many terminals), invisible operators, interlinear annotation,
+# variation selectors, tag characters (which spell hidden ASCII) and the other
+# default-ignorable code points.
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\ufffe\uffff"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+_EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff"
+# A letter of a script that writes with joiners: not ASCII, or a combining mark (a virama).
+_SCRIPT_LETTER = r"(?:(?<=[^\W\d_a-zA-Z])|(?<=[\u0300-\u036f\u0900-\u0dff]))"
+_KEPT = re.compile(
+    # ZWJ inside an emoji sequence (after an emoji, a VS16 or a skin tone; before an emoji).
+    f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])"
+    # ZWNJ / ZWJ between two letters of a script that writes with them (Persian, Hindi).
+    f"|{_SCRIPT_LETTER}[\u200c\u200d]"
+    r"(?=[^\W\d_a-zA-Z]|[\u0900-\u0dff])"
+    # A presentation selector right after the character it selects (not after another one).
+    "|(?<![\ufe0e\ufe0f\t])(?<=.)[\ufe0e\ufe0f]"
+)
+_SURROGATE_RANGE = "\ud800-\udfff"
+# Everything clean() shows differently: C0 but \t and \n, DEL, C1, invisible, surrogates.
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}{_SURROGATE_RANGE}]")
+# The same, and newline and tab too: for one line.
+_UNSAFE_IN_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}{_SURROGATE_RANGE}]")
+# Most text is ASCII (str.isascii() is O(1)): a small class checks it several times faster
+# than the one with the astral ranges.
+_UNSAFE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_UNSAFE_ASCII_IN_LINE = re.compile("[\x00-\x1f\x7f]")
+# What clean_output() drops after escapes and carriage returns are dealt with: the other
+# controls (as a terminal acts on them, they draw nothing).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# What json.dumps(ensure_ascii=False) leaves raw that a terminal would act on or hide (it
+# already escapes C0): DEL, C1, invisible characters, and lone surrogates (which cannot even
+# be encoded).
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f{_INVISIBLE}{_SURROGATE_RANGE}]")
+_JSON_UNSAFE_BMP = re.compile(f"[\x7f-\x9f{_INVISIBLE.split(chr(0x1BCA0))[0]}{_SURROGATE_RANGE}]")
+
+
+def _mark(character: str) -> str:
+    """The visible stand-in for one control or invisible character."""
+    code = ord(character)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the control pictures: ␀ … ␟ (␍, ␊, ␛, ␇)
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    if 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"  # a lone surrogate cannot be printed, nor even encoded
+    return f"\u27e8U+{code:04X}\u27e9"  # ⟨U+200B⟩
+
+
+_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
+
+
+def _shown(match: re.Match[str]) -> str:
+    """A matched character's mark, or the character itself where it is part of the writing."""
+    character = match.group()
+    if character in _JOINERS and _KEPT.match(match.string, match.start()) is not None:
+        return character
+    return _mark(character)
+
 
 _SGR_BASIC: dict[int, str] = {
     1: "bold",
@@ -68,7 +139,11 @@ _SGR_BASIC: dict[int, str] = {
 
 
 def resolve_carriage_returns(line: str) -> str:
-    """Apply bare carriage returns the way a terminal would: later text overwrites earlier."""
+    """Apply bare carriage returns the way a terminal would: later text overwrites earlier.
+
+    Only for what a process wrote to a terminal (a progress bar): never for arguments, where
+    ``rm -rf ~ #\\rls`` must not show as ``ls``.
+    """
     if "\r" not in line:
         return line
     screen: list[str] = []
@@ -77,19 +152,41 @@ def resolve_carriage_returns(line: str) -> str:
     return "".join(screen)
 
 
-def _strip_controls(text: str) -> str:
+def _as_terminal(text: str) -> str:
+    """Controls as a terminal acts on them: ``\\r`` overwrites, the rest draw nothing."""
     text = text.replace("\r\n", "\n")
     if "\r" in text:
         text = "\n".join(resolve_carriage_returns(line) for line in text.split("\n"))
-    text = _CONTROLS.sub("", text)
-    return _SURROGATES.sub("\ufffd", text)
+    return clean(_CONTROLS.sub("", text))
 
 
 def clean(text: object) -> str:
-    """Return ``text`` with every escape sequence and control character removed."""
+    """``text`` as it is, with nothing hidden: controls, escapes and invisible characters
+    shown as visible marks (``␍``, ``␛]52;…``, ``⟨U+200B⟩``); newlines and tabs kept."""
     if not isinstance(text, str):
         text = str(text)
-    return _strip_controls(_ESCAPES.sub("", text))
+    if is_safe(text):
+        return text
+    return _UNSAFE.sub(_shown, text)
+
+
+def clean_line(text: object) -> str:
+    """Like :func:`clean`, on one line: a newline or tab shows as ``␊`` or ``␉``."""
+    if not isinstance(text, str):
+        text = str(text)
+    if (_UNSAFE_ASCII_IN_LINE if text.isascii() else _UNSAFE_IN_LINE).search(text) is None:
+        return text
+    return _UNSAFE_IN_LINE.sub(_shown, text)
+
+
+def clean_output(text: object) -> str:
+    """What a terminal would show of ``text`` a process wrote to it: escape sequences
+    removed, carriage returns resolved, other controls removed, invisible characters marked."""
+    if not isinstance(text, str):
+        text = str(text)
+    if is_safe(text):
+        return text
+    return _as_terminal(_ESCAPES.sub("", text))
 
 
 def _sgr_style(params: str, style: Style) -> Style:
@@ -152,7 +249,7 @@ def ansi_text(text: object, style: Style | str = "") -> Text:
     position = 0
     for match in _ESCAPES.finditer(text):
         if match.start() > position:
-            chunk = _strip_controls(text[position : match.start()])
+            chunk = _as_terminal(text[position : match.start()])
             if chunk:
                 result.append(chunk, current or None)
         position = match.end()
@@ -160,15 +257,15 @@ def ansi_text(text: object, style: Style | str = "") -> Text:
         if final == "m" and not intermediates and params is not None:
             current = _sgr_style(params, current)
     if position < len(text):
-        chunk = _strip_controls(text[position:])
+        chunk = _as_terminal(text[position:])
         if chunk:
             result.append(chunk, current or None)
     return result
 
 
 def is_safe(text: str) -> bool:
-    """Whether ``text`` holds nothing :func:`clean` would remove (a fast check)."""
-    return _UNSAFE.search(text) is None
+    """Whether ``text`` holds nothing :func:`clean` would show differently (a fast check)."""
+    return (_UNSAFE_ASCII if text.isascii() else _UNSAFE).search(text) is None
 
 
 def plain(text: object, style: Style | str = "") -> Text:
@@ -181,17 +278,44 @@ def plain(text: object, style: Style | str = "") -> Text:
 def safe_json(
     value: Any,
     *,
-    indent: int | None = None,
+    indent: int | str | None = None,
     sort_keys: bool = False,
     default: Any = None,
+    escape_astral: bool = True,
 ) -> str:
     """JSON text of ``value`` that is safe to print: the same data, unsafe code points escaped.
 
     Unlike :func:`clean` this loses nothing: a reader decoding the JSON gets every character
     back, while a terminal printing it sees only ``\\u009b``-style escapes. Non-ASCII text
     such as CJK stays readable (``ensure_ascii`` would escape all of it).
+
+    ``escape_astral=False`` is for JSON that PyYAML reads back (fixture files: the loader
+    parses JSON as YAML, which refuses the surrogate-pair escapes JSON needs above U+FFFF):
+    there the few invisible characters above U+FFFF (tag characters) are left as they are.
     """
     text = json.dumps(
         value, indent=indent, ensure_ascii=False, sort_keys=sort_keys, default=default
     )
-    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    if not escape_astral:
+        return _JSON_UNSAFE_BMP.sub(_json_escape, text)
+    return _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def yaml_escape(text: str) -> str:
+    """``text`` (the inside of YAML double-quoted scalars) with every character a terminal
+    would act on or hide written as a ``\\uXXXX`` / ``\\UXXXXXXXX`` escape: a YAML reader gets
+    the same value back, ``cat`` shows only the escape."""
+    return _JSON_UNSAFE.sub(_yaml_escape, text)
+
+
+def _yaml_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\U{code:08X}" if code > 0xFFFF else f"\\u{code:04X}"
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:  # JSON escapes only 16-bit units: a surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from workbench.core.call_state import Phase
+from workbench.core.sanitize import clean, clean_line
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.review.cases import CaseKey
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
@@ -85,14 +86,18 @@ class SnapshotCase:
             else f"the tool card at {self.phase.value}"
         )
         return (
-            f"{what} of {self.tool}/{self.api} '{self.ref.variant.label}' at {self.width} "
-            f"columns, {self.theme} theme"
+            f"{what} of {self.tool}/{self.api} '{clean_line(self.ref.variant.label)}' at "
+            f"{self.width} columns, {self.theme} theme"
         )
 
 
 def snapshot_text_of(case: SnapshotCase, text: str) -> str:
-    """The text snapshot: one line saying what a reviewer should see, then the card."""
-    return f"# {case.description}\n{text}"
+    """The text snapshot: one line saying what a reviewer should see, then the card.
+
+    ``cat`` and ``git diff`` print this file: the label (fixture text) is shown as one line
+    with nothing a terminal acts on, and the card once more through the sanitizer.
+    """
+    return f"# {clean_line(case.description)}\n{clean(text)}"
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,8 @@ class AuditCase:
     @property
     def description(self) -> str:
         return (
-            f"{self.ref.tool}/{self.ref.api} '{self.ref.variant.label}' passes the render "
-            "principles in every phase, width and theme"
+            f"{self.ref.tool}/{self.ref.api} '{clean_line(self.ref.variant.label)}' passes the "
+            "render principles in every phase, width and theme"
         )
 
 

@@ -324,7 +324,7 @@ def make_decision(
 
 
 def one_line(text: str) -> str:
-    """Control characters removed, every run of whitespace (newlines too) one space."""
+    """Control and invisible characters shown as marks, every run of whitespace one space."""
     return " ".join(clean(text).split())
 
 

@@ -34,7 +34,7 @@ from workbench.core.mcp_catalog import (
 )
 from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean, clean_output
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
 from workbench.sources.oauth import SIGN_IN_TIMEOUT_S, OAuthSettings
@@ -691,7 +691,10 @@ class McpSource(ToolSource):
     def _stderr_tail(self) -> str:
         if self._stderr is None:
             return ""
-        lines = [line.rstrip() for line in self._stderr.text().splitlines() if line.strip()]
+        # What the server wrote to its terminal: shown as the terminal would (a progress bar's
+        # last state, colours dropped), invisible characters marked.
+        text = clean_output(self._stderr.text())
+        lines = [line.rstrip() for line in text.split("\n") if line.strip()]
         return "\n".join(lines[-STDERR_TAIL_LINES:])
 
     def _stderr_suffix(self) -> str:

@@ -83,7 +83,7 @@ def spinner(frame: int) -> str:
 
 
 def text(value: object, style: str = "") -> Text:
-    """Untrusted text as a literal :class:`Text` (never markup, escapes removed)."""
+    """Untrusted text as a literal :class:`Text` (never markup, controls shown as marks)."""
     return plain(value, style)
 
 

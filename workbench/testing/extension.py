@@ -2,6 +2,9 @@
 
 ``snapshots/<tool>/<api>/<variant>/<phase>-<width>-<theme>.txt`` is what a reviewer reads in
 a diff; the ``.svg`` beside it is what the card looks like. Failures print a unified diff.
+
+A snapshot file on disk is untrusted text too (written by an older Workbench, edited by hand,
+or from another branch): what a failure prints of it goes through the sanitizer.
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from workbench.core.sanitize import clean, clean_line
 from workbench.rendering.matrix import SnapshotCase
 
 CASE_PARAM = "workbench_case"
@@ -61,14 +66,15 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
         return True
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
-        yield from difflib.unified_diff(
+        for line in difflib.unified_diff(
             str(snapshot_data).splitlines(),
             str(serialized_data).splitlines(),
             fromfile="snapshot",
             tofile="received",
             lineterm="",
             n=3,
-        )
+        ):
+            yield clean_line(line)
 
 
 class TextSnapshotExtension(_CaseFileExtension):
@@ -77,3 +83,18 @@ class TextSnapshotExtension(_CaseFileExtension):
 
 class SVGSnapshotExtension(_CaseFileExtension):
     file_extension = "svg"
+
+
+class ShownSnapshotAssertion(SnapshotAssertion):
+    """A snapshot assertion whose repr (pytest prints it as ``snapshot_text = …`` in a
+    failure) is the snapshot's text through the sanitizer, not its raw bytes."""
+
+    def __repr__(self) -> str:
+        return clean(super().__repr__())
+
+
+def shown_safely(assertion: SnapshotAssertion) -> SnapshotAssertion:
+    """``assertion``, printing itself sanitized (syrupy builds the instance; we only narrow
+    its class to one that adds nothing but a safe ``__repr__``)."""
+    assertion.__class__ = ShownSnapshotAssertion
+    return assertion

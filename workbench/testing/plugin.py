@@ -23,6 +23,7 @@ from workbench.testing.extension import (
     SnapshotRoot,
     SVGSnapshotExtension,
     TextSnapshotExtension,
+    shown_safely,
 )
 
 if TYPE_CHECKING:
@@ -130,9 +131,9 @@ def workbench_auditor(workbench_project: Project) -> Auditor:
 
 @pytest.fixture
 def snapshot_text(snapshot: Any) -> Any:
-    return snapshot.use_extension(TextSnapshotExtension)
+    return shown_safely(snapshot.use_extension(TextSnapshotExtension))
 
 
 @pytest.fixture
 def snapshot_svg(snapshot: Any) -> Any:
-    return snapshot.use_extension(SVGSnapshotExtension)
+    return shown_safely(snapshot.use_extension(SVGSnapshotExtension))

@@ -16,6 +16,8 @@ from pydantic import Field
 PAYLOAD = (
     "HOSTILE\x1b]52;c;aGk=\x07[/bold][@click=app.quit]x[/]\x1b[2J\u202egnp.exe"
     "\x9b31m\x1b]0;pwned-title\x1b\\\x9d8;;http://evil\x9c\u2066END"
+    # Invisible: a zero-width space, a line separator, a BOM and tag characters ("AB").
+    "\u200b\u2028\ufeff\U000e0041\U000e0042"
 )
 CHOICE = "red" + PAYLOAD
 

@@ -72,6 +72,8 @@ class InterventionBar(Intervention):
         self._args = dict(args)
         self._fields = editable_fields
         self._editors: dict[str, TextArea] = {}
+        self._shown: dict[str, str] = {}
+        """Each string field as its editor first showed it (controls as visible marks)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fields"):
@@ -79,6 +81,7 @@ class InterventionBar(Intervention):
                 for field in self._fields:
                     value = self._args.get(field, "")
                     text = clean(value) if isinstance(value, str) else safe_json(value)
+                    self._shown[field] = text
                     yield Label(Text(f"edit {field}"), classes="-field-label")
                     editor = TextArea(
                         text,
@@ -121,7 +124,11 @@ class InterventionBar(Intervention):
             for field in self._fields:
                 text = self._editors[field].text
                 original = self._args.get(field)
-                if isinstance(original, str) or original is None:
+                if isinstance(original, str) and text == self._shown.get(field):
+                    # Untouched, the field runs as it came: its ␍ or ⟨U+200B⟩ marks stand for
+                    # the real characters. Only an edit replaces it.
+                    args[field] = original
+                elif isinstance(original, str) or original is None:
                     args[field] = text
                 else:
                     try:

@@ -8,7 +8,7 @@ from typing import Any
 from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean_output
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.local_system.files import WorkspaceError, WorkspaceFiles
 
@@ -255,7 +255,7 @@ class LocalSystemRuntime(BaseRuntime):
             else ""
         )
         # The model reads plain text: colour codes would only cost tokens.
-        body = head + clean("\n".join(shown))
+        body = head + clean_output("\n".join(shown))
         if outcome.timed_out:
             message = (
                 f"`{command}` was killed after {timeout_s:g} s (timeout) "

@@ -9,7 +9,7 @@ from typing import Any
 from workbench.core.events import OutputStream
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean_output
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.task.store import PRIORITIES, TaskError, TaskStore
 
@@ -267,7 +267,7 @@ class TaskRuntime(BaseRuntime):
             "outputLines": counted[0],
             "outputTruncated": counted[0] > len(tail),
         }
-        text = clean("\n".join(tail[-15:]))
+        text = clean_output("\n".join(tail[-15:]))
         if ok:
             return to_result(
                 success=True,

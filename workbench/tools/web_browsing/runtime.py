@@ -1,4 +1,9 @@
-"""The web-browsing runtime: a search service and a page fetcher, injected."""
+"""The web-browsing runtime: a search service and a page fetcher, injected.
+
+The model reads a page's text as a browser showed it (``clean_output``): escape codes in a
+page are noise there and are dropped; the state keeps them, and the card shows them as
+visible marks.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from typing import Any
 from workbench.core.limits import LimitExceeded
 from workbench.core.result import ToolError, ToolResult, to_result
 from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.core.sanitize import clean
+from workbench.core.sanitize import clean_output
 from workbench.tools.web_browsing.services import (
     MAX_PAGE_CHARS,
     PageFetcher,
@@ -59,8 +64,8 @@ class WebBrowsingRuntime(BaseRuntime):
         lines = []
         for index, result in enumerate(response.results[:CONTENT_RESULTS], start=1):
             lines.append(
-                f"{index}. {clean(result.title)}\n   {clean(result.url)}\n "
-                f"  {clean(result.content)[:200]}"
+                f"{index}. {clean_output(result.title)}\n   {clean_output(result.url)}\n "
+                f"  {clean_output(result.content)[:200]}"
             )
         more = (
             f"\n({response.total} results in all; "
@@ -104,9 +109,11 @@ class WebBrowsingRuntime(BaseRuntime):
         return result
 
     def _page_text(self, page: dict[str, Any]) -> str:
-        url = clean(page["url"])
+        url = clean_output(page["url"])
         if "error" in page:
-            return f"{url}: FAILED ({page['error']['type']}): {clean(page['error']['message'])}"
+            return (
+                f"{url}: FAILED ({page['error']['type']}): {clean_output(page['error']['message'])}"
+            )
         if not page["content"]:
             return f"{url}: no readable text (the page may need JavaScript)."
         note = ""
@@ -123,7 +130,8 @@ class WebBrowsingRuntime(BaseRuntime):
                 "\n[truncated: the page was too large to download whole; showing "
                 f"its first {page['length']:,} characters]"
             )
-        return f"# {clean(page['title']) or url}\n{url}\n\n{clean(page['content'])}{note}"
+        title = clean_output(page["title"]) or url
+        return f"# {title}\n{url}\n\n{clean_output(page['content'])}{note}"
 
     async def crawlSinglePage(self, args: dict[str, Any], ctx: CallContext) -> ToolResult:
         url = str(args.get("url", ""))
@@ -132,7 +140,7 @@ class WebBrowsingRuntime(BaseRuntime):
         if "error" in page:
             return to_result(
                 success=False,
-                content=clean(page["error"]["message"]),
+                content=clean_output(page["error"]["message"]),
                 state=state,
                 error=ToolError(
                     type=page["error"]["type"],
