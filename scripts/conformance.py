@@ -21,6 +21,7 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -117,6 +118,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", action="append", default=[], help="only this scenario")
     parser.add_argument("--baseline", type=Path, default=None, help="expected failures (YAML)")
+    parser.add_argument(
+        "--server",
+        action="store_true",
+        help="run the server scenarios against the embedded demo server (over HTTP, loopback)",
+    )
     parser.add_argument("--as-client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -124,6 +130,10 @@ def main() -> None:
         run_as_client(options.rest)
         return
     tools = install()
+    if options.server:
+        baseline = read_baseline(options.baseline, "server") if options.baseline else {}
+        outcomes = run_server_scenarios(tools)
+        raise SystemExit(report(outcomes, baseline, check_baseline=options.baseline is not None))
     scenarios = options.scenario or client_scenarios(tools)
     baseline = read_baseline(options.baseline) if options.baseline else {}
     outcomes = [run_scenario(tools, scenario) for scenario in scenarios]
@@ -270,13 +280,61 @@ def visit(url: str) -> None:
         print(f"conformance: opening the sign-in URL failed: {error}", file=sys.stderr)
 
 
-def read_baseline(path: Path) -> dict[str, str]:
-    """Expected failures: ``client: {scenario: reason}``."""
+def read_baseline(path: Path, mode: str = "client") -> dict[str, str]:
+    """Expected failures: ``client: {scenario: reason}`` (or ``server:``)."""
     data = yaml.safe_load(path.read_text()) or {}
-    client = data.get("client") or {}
-    if not isinstance(client, dict):
-        raise SystemExit(f"{path}: 'client' must map scenario names to reasons")
-    return {str(name): str(reason) for name, reason in client.items()}
+    entries = data.get(mode) or {}
+    if not isinstance(entries, dict):
+        raise SystemExit(f"{path}: '{mode}' must map scenario names to reasons")
+    return {str(name): str(reason) for name, reason in entries.items()}
+
+
+def run_server_scenarios(tools: Path) -> list[Outcome]:
+    """The suite's server scenarios against the demo server on 127.0.0.1, over HTTP."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "workbench.sources.demo_server", "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    started = time.perf_counter()
+    try:
+        for _ in range(100):
+            with socket.socket() as check:
+                if check.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        done = subprocess.run(
+            [
+                str(tools / "node_modules" / ".bin" / "conformance"),
+                "server",
+                "--url",
+                f"http://127.0.0.1:{port}/mcp",
+            ],
+            capture_output=True,
+            text=True,
+            env=suite_env(tools),
+            timeout=600,
+            check=False,
+        )
+    finally:
+        demo.terminate()
+        demo.wait(10)
+    seconds = time.perf_counter() - started
+    outcomes = []
+    for line in done.stdout.splitlines():
+        mark, _, rest = line.partition(" ")
+        if mark in ("✓", "✗") and ":" in rest:
+            name, _, counts = rest.partition(":")
+            outcome = Outcome(name, "demo server over HTTP", mark == "✓", "", seconds)
+            if not outcome.passed:
+                outcome.reason = counts.strip()
+            outcomes.append(outcome)
+    if not outcomes:
+        raise SystemExit(f"conformance: no server verdicts: {done.stderr.strip()[-300:]}")
+    return outcomes
 
 
 def report(outcomes: list[Outcome], baseline: dict[str, str], *, check_baseline: bool) -> int:

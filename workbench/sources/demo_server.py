@@ -9,9 +9,10 @@ server -> client request) and the 2026-07-28 way (an "input required" result, re
 The SDK reads tool annotations at registration, so its names are imported at module level
 (this module is only imported in live mode).
 
-Run in-process by ``workbench live``; also runnable as a real stdio server::
+Run in-process by ``workbench live``; also runnable as a real stdio server, or over
+streamable HTTP on 127.0.0.1::
 
-    python -m workbench.sources.demo_server
+    python -m workbench.sources.demo_server [--http PORT]
 """
 
 from __future__ import annotations
@@ -497,4 +498,10 @@ def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
 
 
 if __name__ == "__main__":
-    build_server().run()
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        # Streamable HTTP on loopback only (the conformance suite's server scenarios use it).
+        build_server().run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        build_server().run()

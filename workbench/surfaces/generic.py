@@ -7,6 +7,8 @@ every long thing capped.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -148,6 +150,84 @@ def _same_json(text: object, value: Any) -> bool:
         return False
 
 
+_BASE64 = re.compile(r"^[A-Za-z0-9+/=\s]{200,}$")
+READABLE_ITEMS = 12
+
+
+def _leaves(value: Any, depth: int = 0) -> Iterator[Any]:
+    """Every scalar in a JSON-like value (bounded in depth)."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:200]:
+            yield from _leaves(item, depth + 1)
+    else:
+        yield value
+
+
+def restates(value: Any, text: str) -> bool:
+    """Whether ``value`` only repeats ``text``: the same JSON, or nothing but strings that all
+    stand in the text (``{"content": "Allowed directories: ..."}`` beside that very text)."""
+    if _same_json(text, value):
+        return True
+    leaves = list(_leaves(value))
+    return bool(leaves) and all(
+        isinstance(leaf, str) and (not leaf.strip() or leaf.strip() in text) for leaf in leaves
+    )
+
+
+def readable(value: Any, palette: Any, *, max_lines: int = 20) -> RenderableType:
+    """A structure as an indented outline a person reads: keys, values, multi-line strings as
+    lines (never JSON escapes), base64 as its size; capped with "showing N of M"."""
+    rows: list[Text] = []
+
+    def scalar(item: Any) -> str:
+        if isinstance(item, str):
+            if _BASE64.match(item):
+                return f"(base64 data, {kit.human_size(len(item) * 3 // 4)})"
+            return item
+        return json.dumps(item, ensure_ascii=False)
+
+    def line(lead: str, text: str, pad: str) -> None:
+        first, *more = text.split("\n")
+        rows.append(kit.join((lead, palette.muted), kit.text(first)))
+        rows.extend(kit.text(pad + line) for line in more)
+
+    def walk(item: Any, lead: str, pad: str) -> None:
+        """``item`` with ``lead`` before its first line and ``pad`` before the others."""
+        if isinstance(item, dict | list) and item:
+            entries = list(item.items()) if isinstance(item, dict) else [(None, v) for v in item]
+            shown, hidden = kit.cap_items(entries, READABLE_ITEMS)
+            for index, (name, sub) in enumerate(shown):
+                head = lead if index == 0 else pad
+                if name is None:
+                    walk(sub, f"{head}· ", f"{pad}  ")
+                elif isinstance(sub, dict | list) and sub:
+                    rows.append(kit.join((f"{head}{name}:", palette.muted)))
+                    walk(sub, f"{pad}  ", f"{pad}  ")
+                else:
+                    walk(sub, f"{head}{name}: ", f"{pad}  ")
+            if hidden:
+                unit = "key" if isinstance(item, dict) else "item"
+                rows.append(
+                    Text(pad) + kit.more_note(hidden, len(shown), len(entries), unit, palette)
+                )
+            return
+        if isinstance(item, dict | list):
+            line(lead, "{}" if isinstance(item, dict) else "[]", pad)
+        else:
+            line(lead, scalar(item), pad)
+
+    walk(value, "", "")
+    if len(rows) > max_lines:
+        total = len(rows)
+        return Group(*rows[:max_lines], kit.showing(max_lines, total, "line", palette))
+    return Group(*rows)
+
+
 def render(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
     if ctx.result is None:
@@ -173,10 +253,11 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
                     and _same_json(block.get("text"), structured)
                 )
             ]
+        texts = "\n".join(str(block.get("text", "")) for block in blocks if isinstance(block, dict))
         shown = content_blocks(blocks, palette)
-        if structured is not None:
+        if structured is not None and not restates(structured, texts):
             shown.append(Text("structured content", style=f"bold {palette.muted}"))
-            shown.append(kit.json_block(structured, palette, max_lines=20))
+            shown.append(readable(structured, palette))
         return Group(*shown)
     if ctx.error is not None:
         details: list[RenderableType] = []
@@ -188,10 +269,15 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         if ctx.result_state is not None:
             rows.append(kit.json_block(ctx.result_state, palette, max_lines=12))
         return Group(*rows)
+    state = ctx.result_state
+    if state is not None and _same_json(ctx.content, state):
+        # The content is the state's JSON (an MCP server's text for clients that read only
+        # text): drawn once, as a structure.
+        return readable(state, palette)
     rows = [kit.capped_text(ctx.content, palette, max_lines=20)]
-    if ctx.result_state is not None:
+    if state is not None and not restates(state, ctx.content):
         rows.append(Text("state", style=f"bold {palette.muted}"))
-        rows.append(kit.json_block(ctx.result_state, palette, max_lines=20))
+        rows.append(readable(state, palette))
     return Group(*rows)
 
 
