@@ -193,8 +193,8 @@ async def test_a_changed_tool_list_refreshes_the_tree(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen._revisions == screen._source_revisions())
         assert screen.state is not None
         kinds = [item.kind for item in screen.state.server_messages.items]
-        # The demo ignores logging/setLevel (it has no handler for it): all four arrive.
-        assert kinds.count("log") == 4 and "list-changed" in kinds
+        # The live session asks for "info" (logging/setLevel): the demo's debug line stays out.
+        assert kinds.count("log") == 3 and "list-changed" in kinds
         await pilot.click("#details Tab#--content-tab-details-server")
         await settle(pilot)
         text = screen_text(app)
