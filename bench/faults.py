@@ -211,6 +211,10 @@ def run(case: Case, project: Path, bound_s: float = 90.0) -> Outcome:
     argv = list(case.argv)
     if case.as_json and argv[0] == "call":
         argv += ["--format", "json"]
+    if argv[0] in ("call", "tools", "live"):
+        # Servers get a minimal environment by default: pass ours, so the marker reaches every
+        # process the command starts and the count of what was left behind means something.
+        argv.append("--inherit-env")
     signalled: float | None = None
     with tempfile.TemporaryDirectory() as scratch:
         pid_file, usage_file = Path(scratch, "pid"), Path(scratch, "usage")

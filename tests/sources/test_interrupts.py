@@ -82,8 +82,11 @@ def start(tmp_path: Path, command: str, *server_flags: str) -> Run:
     pidfile = tmp_path / f"pids-{uuid.uuid4().hex}"
     server = shlex.join([sys.executable, str(FAULTY), *server_flags, "--pidfile", str(pidfile)])
     argv = {
-        "call": ["call", "faulty.hang", "--mcp", server, "--timeout", "60"],
-        "tools": ["tools", "--mcp", server],
+        # --inherit-env: the marker must reach the server and its group, or a scan for what
+        # was left behind would find nothing whatever was left (servers get a minimal
+        # environment by default).
+        "call": ["call", "faulty.hang", "--mcp", server, "--timeout", "60", "--inherit-env"],
+        "tools": ["tools", "--mcp", server, "--inherit-env"],
     }[command]
     marker = uuid.uuid4().hex
     process = subprocess.Popen(
@@ -202,7 +205,10 @@ def test_sigint_ends_the_live_tui_and_leaves_nothing(tmp_path: Path, moment: str
     os.environ[MARKER] = marker  # The pty child inherits it.
     try:
         terminal = Terminal(
-            [sys.executable, "-m", "workbench", "live", "--no-demo", "--mcp", server],
+            [
+                sys.executable,
+                *("-m", "workbench", "live", "--no-demo", "--inherit-env", "--mcp", server),
+            ],
             cwd=tmp_path,
         )
     finally:
