@@ -12,11 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Header, Input
 
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tool_tree import ToolTree
@@ -173,7 +174,7 @@ class FixtureScreen(CallScreen):
                 yield ToolTree(id="tree")
                 yield ProblemsPanel(id="problems")
             yield CallView(SurfaceRegistry(), animate=self.animated, id="call")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_view.stepper.speed = speed_label(SPEEDS[self.speed_index])

@@ -30,7 +30,10 @@ class InterventionBar(Intervention):
     InterventionBar {
         #fields { height: auto; }
         #reason { width: 1fr; }
-        TextArea { height: auto; max-height: 8; }
+        /* Compact, one row per line: the bar is pinned under the card and every row it
+           takes is one the card's header and reason cannot have on a 24-row terminal. */
+        TextArea { height: auto; max-height: 6; background: $boost; }
+        #reason { margin-top: 1; }
         .-field-label { color: $text-muted; padding: 0 1; }
         .-error { color: $error; padding: 0 1; height: auto; }
     }
@@ -84,6 +87,7 @@ class InterventionBar(Intervention):
                         text,
                         soft_wrap=True,
                         show_line_numbers=False,
+                        compact=True,
                         classes=f"-editor -field-{field}",
                     )
                     self._editors[field] = editor
@@ -94,6 +98,7 @@ class InterventionBar(Intervention):
                     safe_json(self._args, indent=2),
                     language=None,
                     soft_wrap=True,
+                    compact=True,
                     classes="-editor -field-json",
                 )
                 self._editors[""] = editor
@@ -104,7 +109,7 @@ class InterventionBar(Intervention):
             yield Button("Skip (n)", variant="warning", id="skip", compact=True)
             yield Button("Cancel (esc)", variant="error", id="cancel", compact=True)
         # On a line of its own: beside the buttons it would leave them no room on a narrow pane.
-        yield Input(placeholder="why skip? (to the model)", id="reason")
+        yield Input(placeholder="why skip? (to the model)", id="reason", compact=True)
 
     def asks_about(self, state: CallState) -> bool:
         """Whether this bar is the approval ``state`` waits for."""

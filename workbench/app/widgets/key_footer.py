@@ -1,0 +1,127 @@
+"""The footer of Workbench's screens: the keys that matter now first, whole entries only."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from itertools import groupby
+from typing import Protocol, runtime_checkable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
+
+
+@runtime_checkable
+class FooterPolicy(Protocol):
+    """What a screen may tell its footer: which keys go first, and a label that follows state."""
+
+    def footer_first(self) -> Iterable[str]:
+        """Actions whose keys lead the footer now (the answers to an open question)."""
+        ...
+
+    def footer_label(self, binding: Binding) -> str:
+        """What the footer says for ``binding`` (its description, or one that says the state)."""
+        ...
+
+
+class KeyFooter(Footer):
+    """Textual's footer, with three changes.
+
+    - The screen's current keys come first (``footer_first``): while a call waits for an
+      answer, ``y`` / ``n`` / ``esc`` lead, whatever else the focused widget offers.
+    - An entry that does not fit is left out whole, never cut in half at the right edge;
+      the command palette key keeps its place on the right.
+    - It shows the keys even while the app has no focus (a served page starts unfocused,
+      and Textual's footer stayed blank there until the first click).
+    """
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        screen = self.screen
+        policy = screen if isinstance(screen, FooterPolicy) else None
+        first = list(policy.footer_first()) if policy is not None else []
+        active = screen.active_bindings
+        by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                by_action[binding.action].append((binding, enabled, tooltip))
+
+        def rank(item: list[tuple[Binding, bool, str]]) -> int:
+            action = item[0][0].action
+            return first.index(action) if action in first else len(first)
+
+        # A stable sort: the rest keep Textual's order (the focused widget's keys, then the
+        # screen's), the current ones move to the front in the order the screen gave.
+        entries = sorted(by_action.values(), key=rank)
+        for group, grouped_entries in groupby(entries, lambda entry: entry[0][0].group):
+            members = list(grouped_entries)
+            if group is not None and len(members) > 1:
+                with KeyGroup(classes="-compact" if group.compact else ""):
+                    for binding, enabled, tooltip in (member[0] for member in members):
+                        yield FooterKey(
+                            binding.key,
+                            self.app.get_key_display(binding),
+                            "",
+                            binding.action,
+                            disabled=not enabled,
+                            tooltip=tooltip or binding.description,
+                            classes="-grouped",
+                        ).data_bind(compact=Footer.compact)
+                yield FooterLabel(group.description)
+                continue
+            for binding, enabled, tooltip in (member[0] for member in members):
+                label = policy.footer_label(binding) if policy is not None else binding.description
+                yield FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    label,
+                    binding.action,
+                    disabled=not enabled,
+                    tooltip=tooltip,
+                ).data_bind(compact=Footer.compact)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            found = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _, binding, enabled, _ = found
+                yield FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    classes="-command-palette",
+                    disabled=not enabled,
+                    tooltip=binding.tooltip or binding.description,
+                )
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        self._bindings_ready = True
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.recompose)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._drop_overflow)
+
+    def on_resize(self) -> None:
+        for child in self.children:
+            child.display = True
+        self.call_after_refresh(self._drop_overflow)
+
+    def _drop_overflow(self) -> None:
+        """Leave out, whole, every entry from the first one that does not fit."""
+        entries = [child for child in self.children if not child.has_class("-command-palette")]
+        palette = [child for child in self.children if child.has_class("-command-palette")]
+        room = self.size.width - sum(child.outer_size.width for child in palette)
+        used = 0
+        full = False
+        for child in entries:
+            width = child.outer_size.width + child.styles.margin.width
+            if not full and used + width <= room:
+                used += width
+                continue
+            full = True
+            child.display = False
