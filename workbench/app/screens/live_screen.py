@@ -307,7 +307,9 @@ class LiveScreen(CallScreen):
     def footer_first(self) -> tuple[str, ...]:
         if self.call_view.intervention is not None:
             return (*self.ANSWER_ACTIONS, "cancel_call")
-        return ("cancel_call",) if self.current_call is not None else ()
+        if self.current_call is not None:
+            return ("cancel_call",)
+        return ("call", "submit")  # Idle: calling is what comes next.
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""

@@ -33,7 +33,8 @@ class InterventionBar(Intervention):
         /* Compact, one row per line: the bar is pinned under the card and every row it
            takes is one the card's header and reason cannot have on a 24-row terminal. */
         TextArea { height: auto; max-height: 6; background: $boost; }
-        #reason { margin-top: 1; }
+        #edit-error { display: none; }
+        #edit-error.-shown { display: block; }
         .-field-label { color: $text-muted; padding: 0 1; }
         .-error { color: $error; padding: 0 1; height: auto; }
     }
@@ -120,7 +121,6 @@ class InterventionBar(Intervention):
 
     def edited_args(self) -> dict[str, Any] | None:
         """The args after inline edits, or ``None`` (with the error shown) if they do not parse."""
-        error = self.query_one("#edit-error", Label)
         if self._fields:
             args = dict(self._args)
             for field in self._fields:
@@ -132,20 +132,24 @@ class InterventionBar(Intervention):
                     try:
                         args[field] = json.loads(text)
                     except json.JSONDecodeError as problem:
-                        error.update(Text(f"{field}: not valid JSON ({problem.msg})"))
+                        self._fail(Text(f"{field}: not valid JSON ({problem.msg})"))
                         return None
             return args
         try:
             value = json.loads(self._editors[""].text)
         except json.JSONDecodeError as problem:
-            error.update(
-                Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})")
-            )
+            self._fail(Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})"))
             return None
         if not isinstance(value, dict):
-            error.update(Text("arguments must be a JSON object"))
+            self._fail(Text("arguments must be a JSON object"))
             return None
         return value
+
+    def _fail(self, message: Text) -> None:
+        """Say why the edited args cannot be used (the row is there only while it says so)."""
+        error = self.query_one("#edit-error", Label)
+        error.update(message)
+        error.add_class("-shown")
 
     @on(Button.Pressed, "#approve")
     def accept(self) -> None:
