@@ -62,7 +62,8 @@ class FixtureScreen(CallScreen):
         Binding(
             "left_square_bracket",
             "prev_phase",
-            "Phase",
+            # The palette lists each by its description; the footer shows the group's "Phase".
+            "Previous phase",
             key_display="[",
             group=Binding.Group("Phase"),
             tooltip="Show the call one phase earlier",
@@ -70,7 +71,7 @@ class FixtureScreen(CallScreen):
         Binding(
             "right_square_bracket",
             "next_phase",
-            "Phase",
+            "Next phase",
             key_display="]",
             group=Binding.Group("Phase"),
             tooltip="Show the call one phase later",

@@ -50,6 +50,17 @@ class KeyFooter(Footer):
             if binding.show:
                 by_action[binding.action].append((binding, enabled, tooltip))
 
+        for action in first:
+            # A text field takes printable keys, so Textual leaves ``y`` / ``n`` out while one
+            # has the focus; they still answer from the buttons' row: listed, dimmed.
+            if action in by_action or screen.check_action(action, ()) is not None:
+                continue
+            for bindings in screen._bindings.key_to_bindings.values():
+                found = next((b for b in bindings if b.action == action and b.show), None)
+                if found is not None:
+                    by_action[action].append((found, False, found.tooltip))
+                    break
+
         def rank(item: list[tuple[Binding, bool, str]]) -> int:
             action = item[0][0].action
             return first.index(action) if action in first else len(first)
