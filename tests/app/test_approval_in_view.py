@@ -54,9 +54,11 @@ async def test_a_live_approval_shows_the_card_the_reason_and_the_answer_at_once(
         card = screen.query_one(ToolCard)
         await wait_for(
             pilot,
-            lambda: card.call_state is not None
-            and card.call_state.phase is Phase.AWAITING_APPROVAL
-            and screen.call_view.intervention is not None,
+            lambda: (
+                card.call_state is not None
+                and card.call_state.phase is Phase.AWAITING_APPROVAL
+                and screen.call_view.intervention is not None
+            ),
         )
         await settle(pilot)
         in_view(app, "Local System · runCommand", "Approval needed", "Approve (y)", "Skip (n)")

@@ -603,9 +603,10 @@ class LiveScreen(CallScreen):
             and state.phase is Phase.AWAITING_INPUT
             and self._answer is not None
         )
-        if isinstance(current, InputRequestBar):
-            if not (asking and pending is not None and current.asks(pending.request)):
-                view.close_intervention()
+        if isinstance(current, InputRequestBar) and not (
+            asking and pending is not None and current.asks(pending.request)
+        ):
+            view.close_intervention()
         if asking and state is not None and pending is not None and view.intervention is None:
             view.open_intervention(InputRequestBar(pending.request, call_id=state.call_id))
         # While a question waits for an answer (an approval, a server's request), it gets the

@@ -95,9 +95,9 @@ class KeyFooter(Footer):
                     tooltip=tooltip,
                 ).data_bind(compact=Footer.compact)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            found = active.get(self.app.COMMAND_PALETTE_BINDING)
-            if found is not None:
-                _, binding, enabled, _ = found
+            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _, binding, enabled, _ = palette
                 yield FooterKey(
                     binding.key,
                     self.app.get_key_display(binding),
