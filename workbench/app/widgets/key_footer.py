@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
@@ -27,13 +28,17 @@ class FooterPolicy(Protocol):
         ...
 
 
+ALWAYS_SHOWN = frozenset({"quit", "app.quit", "help", "app.help"})
+"""Actions whose keys the footer keeps when it must leave entries out."""
+
+
 class KeyFooter(Footer):
     """Textual's footer, with three changes.
 
     - The screen's current keys come first (``footer_first``): while a call waits for an
       answer, ``y`` / ``n`` / ``esc`` lead, whatever else the focused widget offers.
     - An entry that does not fit is left out whole, never cut in half at the right edge;
-      the command palette key keeps its place on the right.
+      Quit, Keys and the command palette key keep their places.
     - It shows the keys even while the app has no focus (a served page starts unfocused,
       and Textual's footer stayed blank there until the first click).
     """
@@ -123,16 +128,29 @@ class KeyFooter(Footer):
         self.call_after_refresh(self._drop_overflow)
 
     def _drop_overflow(self) -> None:
-        """Leave out, whole, every entry from the first one that does not fit."""
+        """Leave out, whole, every entry from the first one that does not fit (the way out
+        and the list of every key keep their room: a newcomer needs those two most)."""
         entries = [child for child in self.children if not child.has_class("-command-palette")]
         palette = [child for child in self.children if child.has_class("-command-palette")]
+
+        def width(child: Widget) -> int:
+            return child.outer_size.width + child.styles.margin.width
+
+        kept = [
+            child
+            for child in entries
+            if isinstance(child, FooterKey) and child.action in ALWAYS_SHOWN
+        ]
         room = self.size.width - sum(child.outer_size.width for child in palette)
-        used = 0
+        used = sum(width(child) for child in kept)
+        if used > room:
+            kept, used = [], 0
         full = False
         for child in entries:
-            width = child.outer_size.width + child.styles.margin.width
-            if not full and used + width <= room:
-                used += width
+            if child in kept:
+                continue
+            if not full and used + width(child) <= room:
+                used += width(child)
                 continue
             full = True
             child.display = False
