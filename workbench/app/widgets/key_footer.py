@@ -43,12 +43,16 @@ class KeyFooter(Footer):
       and Textual's footer stayed blank there until the first click).
     """
 
+    _first: tuple[str, ...] = ()
+    """The screen's current actions, as the footer last drew them."""
+
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
         screen = self.screen
         policy = screen if isinstance(screen, FooterPolicy) else None
         first = list(policy.footer_first()) if policy is not None else []
+        self._first = tuple(first)
         active = screen.active_bindings
         by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
         for _, binding, enabled, tooltip in active.values():
@@ -128,29 +132,44 @@ class KeyFooter(Footer):
         self.call_after_refresh(self._drop_overflow)
 
     def _drop_overflow(self) -> None:
-        """Leave out, whole, every entry from the first one that does not fit (the way out
-        and the list of every key keep their room: a newcomer needs those two most)."""
-        entries = [child for child in self.children if not child.has_class("-command-palette")]
-        palette = [child for child in self.children if child.has_class("-command-palette")]
-
-        def width(child: Widget) -> int:
-            return child.outer_size.width + child.styles.margin.width
-
-        kept = [
-            child
-            for child in entries
-            if isinstance(child, FooterKey) and child.action in ALWAYS_SHOWN
-        ]
-        room = self.size.width - sum(child.outer_size.width for child in palette)
-        used = sum(width(child) for child in kept)
-        if used > room:
-            kept, used = [], 0
-        full = False
-        for child in entries:
-            if child in kept:
+        """Leave out, whole, every entry from the first one that does not fit. The current
+        keys (an open question's answers) stay whatever it costs; Quit and Keys keep their
+        room next: a newcomer needs those two most."""
+        entries: list[list[Widget]] = []
+        for child in self.children:
+            if child.has_class("-command-palette"):
                 continue
-            if not full and used + width(child) <= room:
-                used += width(child)
+            if isinstance(child, FooterLabel) and entries:
+                entries[-1].append(child)  # A group's label goes with its keys.
+            else:
+                entries.append([child])
+        palette = [child for child in self.children if child.has_class("-command-palette")]
+        room = self.size.width - sum(child.outer_size.width for child in palette)
+
+        def actions(entry: list[Widget]) -> set[str]:
+            return {
+                key.action
+                for part in entry
+                for key in (part, *part.children)
+                if isinstance(key, FooterKey)
+            }
+
+        def width(entry: list[Widget]) -> int:
+            return sum(part.outer_size.width + part.styles.margin.width for part in entry)
+
+        must = [entry for entry in entries if actions(entry) & set(self._first)]
+        kept = [entry for entry in entries if entry not in must and actions(entry) & ALWAYS_SHOWN]
+        used = sum(width(entry) for entry in must)
+        if used + sum(width(entry) for entry in kept) > room:
+            kept = []
+        used += sum(width(entry) for entry in kept)
+        full = False
+        for entry in entries:
+            if entry in must or entry in kept:
+                continue
+            if not full and used + width(entry) <= room:
+                used += width(entry)
                 continue
             full = True
-            child.display = False
+            for part in entry:
+                part.display = False
