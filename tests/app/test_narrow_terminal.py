@@ -90,6 +90,7 @@ async def test_esc_leaves_the_filter_and_an_empty_filter_says_so(
         await pilot.press(*"zzqx")
         await settle(pilot)
         assert "nothing matches “zzqx”" in screen_text(app)
+        assert footer_text(app).startswith(" esc Back to tree")
         await pilot.press("escape")
         await settle(pilot)
         assert screen.focused is tree

@@ -336,6 +336,8 @@ class FixtureScreen(CallScreen):
     def footer_first(self) -> tuple[str, ...]:
         # Stepping through the phases is what this screen is for; an open question's answers
         # lead while it waits.
+        if isinstance(self.focused, TreeFilter):
+            return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
         return super().footer_first() or ("prev_phase", "next_phase", "play_pause")
 
     def _status(self) -> list[StatusPart]:

@@ -147,7 +147,6 @@ class ToolTree(Tree[NodeData]):
             # An empty tree reads as "no tools at all": say it is the filter.
             nothing = Text("nothing matches ", style="italic")
             nothing.append(f"“{self._filter}”", style="bold")
-            nothing.append(" (esc: back to the tree)", style="dim")
             self.root.add_leaf(nothing, data=None)
 
     def _add_unloaded(self, api_node: TreeNode[NodeData], api: ApiEntry) -> None:
