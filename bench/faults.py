@@ -502,6 +502,104 @@ def cases(http: str, web: LocalServer) -> list[Case]:
     ]
 
 
+# --- issue 21: well-formed answers that are wrong (an id, an error code, a string, a length) ---
+
+
+def _answers(
+    error_type: str | None, *texts: str, within_s: float = 2.0
+) -> Callable[[int, str, str], bool]:
+    """The call ends in ``error_type`` (``None``: succeeds) saying ``texts``, within ``within_s``
+    of call time (from ``--format json``), never at a deadline."""
+
+    def check(code: int, out: str, err: str) -> bool:
+        try:
+            answer = json.loads(out)
+            timings = answer["timings"]
+            seconds = (timings["endedMs"] - timings["startedMs"]) / 1000
+        except (ValueError, KeyError, TypeError):
+            return False
+        error = ((answer.get("result") or {}).get("error") or {}).get("type")
+        said = json.dumps(answer, ensure_ascii=False)
+        return (
+            error == error_type
+            and code == (0 if error_type is None else 1)
+            and all(text in said for text in texts)
+            and seconds < within_s
+        )
+
+    return check
+
+
+def protocol_cases(http: str) -> list[Case]:
+    call = ["call", "--mcp"]
+    faulty = _faulty("--protocol-faults")
+    mcp_http = f"{http}/mcp"
+    wrong = '{"id": 424242}'
+    sse = '{"id": 424242, "sse": true}'
+    return [
+        Case(
+            "stdio answer with a wrong id",
+            "MismatchedResponseId < 2 s",
+            [*call, faulty, "faulty.wrong_id", "--args", wrong],
+            check=_answers("MismatchedResponseId", "answered id 424242"),
+        ),
+        Case(
+            "http JSON answer with a wrong id",
+            "MismatchedResponseId < 2 s",
+            [*call, mcp_http, "faulty-http.wrong_id", "--args", wrong],
+            check=_answers("MismatchedResponseId", "answered id 424242"),
+        ),
+        Case(
+            "http SSE answer with a wrong id",
+            "MismatchedResponseId < 2 s",
+            [*call, mcp_http, "faulty-http.wrong_id", "--args", sse],
+            check=_answers("MismatchedResponseId", "answered id 424242"),
+        ),
+        Case(
+            "stdio server's own error -32000",
+            "ProtocolError -32000 < 2 s",
+            [*call, faulty, "faulty.server_error", "--args", '{"code": -32000, "message": "db"}'],
+            check=_answers("ProtocolError", "with error -32000: db"),
+        ),
+        Case(
+            "stdio server's own error -32001",
+            "ProtocolError -32001 < 2 s",
+            [*call, faulty, "faulty.server_error", "--args", '{"code": -32001, "message": "db"}'],
+            check=_answers("ProtocolError", "with error -32001: db"),
+        ),
+        Case(
+            "http SSE server's own error -32000",
+            "ProtocolError -32000 < 2 s",
+            [
+                *call,
+                mcp_http,
+                "faulty-http.server_error",
+                "--args",
+                '{"code": -32000, "message": "db", "sse": true}',
+            ],
+            check=_answers("ProtocolError", "with error -32000: db"),
+        ),
+        Case(
+            "stdio lone surrogates in a result",
+            "success, U+FFFD",
+            [*call, faulty, "faulty.surrogate"],
+            check=_answers(None, "before \ufffd middle"),
+        ),
+        Case(
+            "http lone surrogate in a result",
+            "success, U+FFFD",
+            [*call, mcp_http, "faulty-http.surrogate"],
+            check=_answers(None, "before \ufffd after"),
+        ),
+        Case(
+            "stdio 100,000 tools (13.7 MB list)",
+            "1,000 offered, echo works",
+            [*call, _faulty("--many-tools", "100000"), "faulty.echo", "--args", '{"text": "hi"}'],
+            check=_answers(None, "hi", within_s=5.0),
+        ),
+    ]
+
+
 HOSTILE_FIXTURES = {
     "huge-int.yaml": "state: {value: " + "9" * 5000 + "}",
     "inf.yaml": "state: {value: .inf}",
@@ -561,7 +659,7 @@ def main() -> None:
         project = make_project(web)
         selected = [
             case
-            for case in cases(http, web)
+            for case in [*cases(http, web), *protocol_cases(http)]
             if case.name.startswith("baseline") or options.only.lower() in case.name.lower()
         ]
         if options.list:

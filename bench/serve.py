@@ -2,6 +2,7 @@
 served session, and how many reviewers one server holds before it slows.
 
     python bench/serve.py [--runs 5] [--sessions 1,2,4,8] [--hold 10] [--skip-browser]
+                          [--slow-clients 300] [--only-slow-clients]
 
 1. First card: the bundled fixture workbench until its first card ("Calculated:") shows, in a
    pseudo-terminal (read through pyte), in headless Chromium through `workbench serve` (the
@@ -15,6 +16,10 @@ served session, and how many reviewers one server holds before it slows.
    apps are what is measured), wait for the first card, then each presses a key every 0.5 s
    for --hold seconds. Prints time to card and key -> next frame (median / max) per K, and
    the server's memory. Bounded: K <= 8 (the server's --max-sessions), hold <= 60 s.
+4. Slow clients: N connections (loopback, N <= 1000) open at once and send a request head one
+   line a second, never finishing it (slow loris). Prints how many the server still holds
+   over time and when the last one was closed, and the page's load time (20 GETs, median)
+   while they try, as a ratio to the same GETs before they came; the server's CPU beside.
 
 The machine's load average is printed before and after: on a shared machine, say it with
 the numbers.
@@ -288,6 +293,73 @@ async def memory(server: Served, columns: int, rows: int) -> None:
         await terminal.close()
 
 
+async def slow_clients(server: Served, count: int) -> None:
+    """Slow loris against the served page: what the server holds, and what a reviewer sees."""
+    host = f"Host: 127.0.0.1:{server.port}\r\n".encode()
+
+    async def page_times(http: aiohttp.ClientSession) -> list[float]:
+        times = []
+        for _ in range(20):
+            started = time.perf_counter()
+            async with http.get(server.base + "/") as response:
+                await response.read()
+                assert response.status == 200, response.status
+            times.append(time.perf_counter() - started)
+        return times
+
+    async def held(writers: list[asyncio.StreamWriter], readers: list[asyncio.StreamReader]) -> int:
+        open_now = 0
+        for reader, writer in zip(readers, writers, strict=True):
+            if reader.at_eof() or writer.is_closing():
+                continue
+            with contextlib.suppress(ConnectionError):
+                writer.write(b"X-Slow: 1\r\n")
+                await writer.drain()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(reader.read(1 << 12), 0.001)
+                if not reader.at_eof():
+                    open_now += 1
+        return open_now
+
+    print(f"slow clients: {count} connections that never finish their request head")
+    async with aiohttp.ClientSession() as http:
+        await page_times(http)  # warm
+        before = statistics.median(await page_times(http))
+        cpu_before = cpu_seconds(server.process.pid)
+        started = time.perf_counter()
+        readers, writers = [], []
+        for _ in range(count):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET / HTTP/1.1\r\n" + host)
+            readers.append(reader)
+            writers.append(writer)
+        opened = time.perf_counter() - started
+        during = statistics.median(await page_times(http))
+        timeline = []
+        last_closed = None
+        while time.perf_counter() - started < 60:
+            still = await held(writers, readers)
+            timeline.append((time.perf_counter() - started, still))
+            if still == 0:
+                last_closed = time.perf_counter() - started
+                break
+            await asyncio.sleep(1.0)
+        cpu = cpu_seconds(server.process.pid) - cpu_before
+        for writer in writers:
+            writer.transport.abort()
+    peak = max(still for _, still in timeline)
+    print(f"  opened {count} in {opened:.2f} s; the server held at most {peak} at once")
+    print("  held over time: " + ", ".join(f"{at:.1f} s: {still}" for at, still in timeline))
+    if last_closed is None:
+        print("  the last one was still open after 60 s")
+    else:
+        print(f"  the last one closed after {last_closed:.1f} s")
+    print(
+        f"  page load, median of 20: {before * 1000:.1f} ms before, {during * 1000:.1f} ms "
+        f"while they try: ratio {during / before:.2f}; server CPU meanwhile {cpu:.2f} s"
+    )
+
+
 def _p90(values: list[float]) -> float:
     return sorted(values)[int(0.9 * (len(values) - 1))]
 
@@ -302,7 +374,16 @@ def main() -> None:
     parser.add_argument("--sessions", default="1,2,4,8")
     parser.add_argument("--hold", type=float, default=10.0)
     parser.add_argument("--skip-browser", action="store_true")
+    parser.add_argument("--slow-clients", type=int, default=300)
+    parser.add_argument("--only-slow-clients", action="store_true")
     options = parser.parse_args()
+    slow = min(1000, max(0, options.slow_clients))
+    if options.only_slow_clients:
+        print(f"cores: {os.cpu_count()}, load average before: {_load()}")
+        with served(SERVE) as server:
+            asyncio.run(slow_clients(server, slow))
+        print(f"load average after: {_load()}")
+        return
     counts = [min(8, max(1, int(value))) for value in options.sessions.split(",")]
     hold = min(60.0, max(1.0, options.hold))
     print(f"cores: {os.cpu_count()}, load average before: {_load()}")
@@ -310,6 +391,8 @@ def main() -> None:
     with served(SERVE) as server:
         asyncio.run(memory(server, columns, rows))
         asyncio.run(load(server, counts, hold, columns, rows))
+        if slow:
+            asyncio.run(slow_clients(server, slow))
     print(f"load average after: {_load()}")
 
 

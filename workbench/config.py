@@ -12,6 +12,7 @@ screenshots = "."                  # where the TUI saves screenshots
 plugins = true                     # installed tool packages (entry points), or a list of names
 exclude = ["some-tool"]            # tools or entry points to leave out, whatever their origin
 pythonpath = ["."]                 # where the tools modules are imported from (default: here)
+hosts = ["claude-code", "codex"]   # hosts the audit holds the project to (default: none)
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
 max_message_bytes = "16MiB"
@@ -69,6 +70,18 @@ def _strings(value: object) -> list[str]:
 Strings = Annotated[list[str], PlainValidator(_strings)]
 
 
+class HostsTable(BaseModel):
+    """``[tool.workbench.hosts]``: targeted hosts and the project's own host profiles."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    target: Strings = Field(default_factory=list)
+    file: str | None = None
+    """A YAML (or JSON) file of profiles, NAME -> profile, relative to pyproject.toml."""
+    profiles: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Inline profiles, NAME -> profile; a bundled NAME is overridden key by key."""
+
+
 class WorkbenchTable(BaseModel):
     """``[tool.workbench]`` as written (paths still relative to pyproject.toml)."""
 
@@ -97,6 +110,9 @@ class WorkbenchTable(BaseModel):
     pythonpath: Strings = Field(default_factory=lambda: ["."])
     """Directories (relative to pyproject.toml) put first on ``sys.path`` before the ``tools``
     modules are imported, so a project's own tool packages load without being installed."""
+    hosts: Strings | HostsTable | None = None
+    """The hosts the audit holds the project to (a list of names), or a table with ``target``,
+    a profiles ``file`` and inline ``profiles`` (see :mod:`workbench.hosts`)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +147,12 @@ class WorkbenchConfig:
     plugins``); named ones count as the project's own in checks and snapshots."""
     exclude: tuple[str, ...] = ()
     python_paths: tuple[Path, ...] = ()
+    target_hosts: tuple[str, ...] = ()
+    """Hosts the audit holds the project to (``[tool.workbench] hosts``); none by default."""
+    host_file: Path | None = None
+    """The project's own host profiles file, when it names one."""
+    host_profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Inline host profiles from pyproject.toml, validated by :mod:`workbench.hosts`."""
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -257,4 +279,17 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         plugins=settings.plugins if isinstance(settings.plugins, bool) else tuple(settings.plugins),
         exclude=tuple(settings.exclude),
         python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
+        **_host_settings(settings.hosts, root),
     )
+
+
+def _host_settings(hosts: list[str] | HostsTable | None, root: Path) -> dict[str, Any]:
+    if hosts is None:
+        return {}
+    if isinstance(hosts, list):
+        return {"target_hosts": tuple(hosts)}
+    return {
+        "target_hosts": tuple(hosts.target),
+        "host_file": (root / hosts.file).resolve() if hosts.file else None,
+        "host_profiles": dict(hosts.profiles),
+    }

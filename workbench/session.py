@@ -45,7 +45,10 @@ class LiveOptions:
     extend_on_progress_s: float | None = None
     """``--extend-on-progress``: progress restarts the timeout, up to this in all."""
     roots: Sequence[Path] = ()
-    """``--root``: the roots MCP servers are told (default: the workspace)."""
+    """``--root``: the roots MCP servers are told (default: none)."""
+    inherit_env: bool = False
+    """``--inherit-env``: stdio servers get this process's whole environment (default: the
+    SDK's minimum plus what their config names)."""
     log_level: str | None = DEFAULT_LOG_LEVEL
     """``--log-level``: the level MCP servers are asked to log at (``logging/setLevel``)."""
     headers: Sequence[str] = ()
@@ -133,7 +136,9 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
     """Sources for every option; nothing is started yet."""
     config = config or load_config()
     workspace = (options.workspace or Path.cwd()).resolve()
-    roots = [Path(root).resolve() for root in options.roots] or [workspace]
+    # No folder is offered unless the user names one: a server told about the working
+    # directory may widen what it reads and writes to it (server-filesystem, server-pdf).
+    roots = [Path(root).resolve() for root in options.roots]
     for root in roots:
         if not root.is_dir():
             raise SetupError(f"--root {root}: not a directory")
@@ -146,6 +151,8 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             raise SetupError(str(error)) from None
 
     def mcp_source(spec: McpServerSpec, *, limits: Any = None) -> McpSource:
+        if spec.inherit_env is None:
+            spec.inherit_env = options.inherit_env
         return McpSource(
             spec,
             handshake_timeout_s=options.handshake_timeout_s,

@@ -10,6 +10,7 @@ import yaml
 from workbench.audit import Auditor, Finding, audit_refs, rules_by_name
 from workbench.core.manifest import ToolManifest
 from workbench.fixtures.catalog import build_catalog
+from workbench.hosts import HostProfile
 from workbench.project import build_registry
 from workbench.surfaces.registry import SurfaceSet
 from workbench.tools.package import ToolPackage
@@ -67,10 +68,11 @@ def audit(
     rule: str | None = None,
     audit_waivers: list[dict[str, Any]] | None = None,
     manifest: ToolManifest = MANIFEST,
+    hosts: tuple[HostProfile, ...] = (),
 ) -> list[Finding]:
     """The open findings of ``rule`` (or every rule) for ``variants`` drawn by ``surfaces``."""
     folder = tmp_path / "fixtures"
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     document: dict[str, Any] = {"tool": "demo", "api": "lookup", "variants": variants}
     if audit_waivers:
         document["audit_waivers"] = audit_waivers
@@ -81,7 +83,7 @@ def audit(
         problem.format() for problem in catalog.problems
     ]
     rules = [rules_by_name()[rule]] if rule else None
-    auditor = Auditor(catalog, build_registry([package]), rules=rules)
+    auditor = Auditor(catalog, build_registry([package]), rules=rules, hosts=hosts)
     return [
         finding
         for ref in audit_refs(catalog)

@@ -136,9 +136,10 @@ def test_json_output_has_the_interventions_and_the_server_log(runner: CliRunner)
     assert kinds.count("log") == 4 and "list-changed" in kinds
 
 
-def test_roots_are_the_workspace_or_the_given_roots(runner: CliRunner, tmp_path: Path) -> None:
+def test_no_root_is_offered_unless_given(runner: CliRunner, tmp_path: Path) -> None:
     result = call(runner, "roots")
-    assert result.stdout.strip() == tmp_path.resolve().as_uri()
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "no roots"  # not the working directory
     other = tmp_path / "project"
     other.mkdir()
     result = call(runner, "roots", "--root", str(other), "--root", str(tmp_path))
@@ -158,3 +159,35 @@ def test_json_output_names_an_app_tools_ui_resource(runner: CliRunner) -> None:
     assert chart["ui"]["textFallback"] is False
     plain = json.loads(call(runner, "roots", "--format", "json").stdout)
     assert "ui" not in plain
+
+
+DEFAULTS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {"type": "string", "enum": ["active", "inactive"], "default": "active"},
+        "verified": {"type": "boolean", "default": True},
+        "nickname": {"type": "string"},
+        "subscribed": {"type": "boolean"},
+    },
+    "required": ["name"],
+}
+
+
+def test_an_accepted_answer_sends_the_schemas_defaults_and_leaves_the_rest_out(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """As the conformance suite's elicitation-sep1034-client-defaults scenario asks: fields the
+    answer does not give are sent as their defaults; one with no default is left out, never
+    sent as false or empty."""
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("elicitation: {action: accept, content: {age: 41}}\n", encoding="utf-8")
+    args = json.dumps({"schema": DEFAULTS_SCHEMA})
+    result = call(runner, "ask_schema", "--answers", str(answers), args=args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        "accept: {'name': 'John Doe', 'age': 41, 'score': 95.5, 'status': 'active', "
+        "'verified': True}"
+    )

@@ -4,6 +4,8 @@ baseline, stale and broken decisions, on a small project of its own."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 import textwrap
 from pathlib import Path
 from xml.etree import ElementTree
@@ -93,6 +95,20 @@ def test_a_new_project_fails_the_gate_until_a_baseline_is_accepted(project: Path
     case = data["cases"][0]  # type: ignore[index]
     assert case["gate"] == "pass" and case["decision"]["reviewer"] == "Ann Lee"
     assert set(case) >= {"id", "tool", "api", "variant", "phase", "width", "theme", "hash"}
+
+
+def test_accepted_snapshots_and_the_review_file_get_the_umask_default_mode(
+    project: Path,
+) -> None:
+    previous = os.umask(0o022)
+    try:
+        assert review("--accept-all", "--note", "baseline")[0] == 0
+    finally:
+        os.umask(previous)
+    snaps = project / "snaps"
+    written = [*snaps.rglob("*.txt"), *snaps.rglob("*.svg"), snaps / "reviews.yaml"]
+    assert len(written) == 2 * CASES + 1
+    assert {stat.S_IMODE(path.stat().st_mode) for path in written} == {0o644}
 
 
 def test_a_change_fails_the_gate_even_after_the_snapshots_are_rewritten(project: Path) -> None:

@@ -58,3 +58,12 @@ def test_failure_shorthand() -> None:
         and result.content.startswith("timed out")
         and result.state == {"elapsed": 5}
     )
+
+
+def test_lone_surrogates_become_replacement_characters_not_a_validation_error() -> None:
+    # A Python string may hold them (a tool's bug, a server's "\ud800"); no result may fail.
+    result = to_result(success=True, content="a \ud800 b \udfff")
+    assert result.content == "a \ufffd b \ufffd"
+    failed = failure("Broken", "said \udc00")
+    assert failed.content == "said \ufffd"
+    assert failed.error is not None and failed.error.message == "said \ufffd"

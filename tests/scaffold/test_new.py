@@ -159,6 +159,21 @@ def test_it_adds_to_an_existing_pyproject_keeping_its_comments(
     assert not (tmp_path / "checks" / "test_tool_ui.py").exists()
 
 
+def test_a_crlf_pyproject_stays_crlf_and_keeps_its_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_bytes(b'[project]\r\nname = "mine"  # the distribution\r\n')
+    pyproject.chmod(0o664)
+    result = CliRunner().invoke(main, ["new", "tiny-tool", "--no-snapshots"])
+    assert result.exit_code == 0, result.output
+    data = pyproject.read_bytes()
+    assert data.startswith(b'[project]\r\nname = "mine"  # the distribution\r\n')
+    assert b"tiny_tool:PACKAGE" in data and data.count(b"\n") == data.count(b"\r\n")
+    assert pyproject.stat().st_mode & 0o777 == 0o664
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

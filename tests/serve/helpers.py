@@ -208,11 +208,8 @@ class WebTerminal:
         cls, http: aiohttp.ClientSession, served: Served, columns: int = 150, rows: int = 45
     ) -> WebTerminal:
         ws = await http.ws_connect(
-            f"{served.base}/ws?width={columns}&height={rows}",
-            headers={
-                "Cookie": f"workbench-session-{served.port}={served.token}",
-                "Origin": served.base,
-            },
+            f"{served.base}/ws/{served.token}?width={columns}&height={rows}",
+            headers={"Origin": served.base},
         )
         return cls(ws, columns, rows)
 

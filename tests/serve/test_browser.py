@@ -9,6 +9,7 @@ it when it runs as root: `apt-get install chromium fonts-noto-color-emoji`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import http.server
@@ -18,7 +19,9 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
+import aiohttp
 import pytest
 from PIL import Image, ImageChops
 
@@ -109,7 +112,7 @@ def test_a_reviewer_walks_the_tree_steps_a_phase_and_sees_the_card(
         page.goto(server.url)
         page.wait_for_text("Calculated:")  # the first tool's card
         assert page.evaluate("location.search") == ""  # the token left the address bar
-        assert page.evaluate("document.cookie") == ""  # and the cookie is HttpOnly
+        assert page.evaluate("document.cookie") == ""  # and sits in no cookie
         assert page.responses["/"] == 200
         page.wait_until("document.body.classList.contains('-first-byte')")
         time.sleep(0.3)
@@ -178,7 +181,7 @@ def test_the_browser_is_refused_without_the_token_or_from_elsewhere(
         page = browser.new_page(800, 600)
         body = "document.body ? document.body.innerText : ''"
         cases = [
-            (f"{server.base}/", 403, "needs its token"),
+            (f"{server.base}/", 200, "needs its token"),  # the page, which connects nothing
             (f"{server.base}/?token=not-the-token", 403, "wrong token"),
             # DNS rebinding: the attacker's name, resolving to 127.0.0.1, even with the token.
             (f"http://{REBOUND}:{server.port}/?token={server.token}", 421, "not one this"),
@@ -188,7 +191,8 @@ def test_the_browser_is_refused_without_the_token_or_from_elsewhere(
             page.wait_until(f"({body}).includes({says!r})", timeout=15)
             page.pump()
             assert page.responses["/"] == status
-        # Signed in (the cookie is set), the reviewer visits another site on this machine.
+        assert page.websocket_urls == []
+        # Signed in, the reviewer visits another site on this machine.
         page.goto(server.url)
         page.wait_until("document.body.classList.contains('-first-byte')", timeout=30)
         before = server.stderr_so_far()
@@ -200,6 +204,130 @@ def test_the_browser_is_refused_without_the_token_or_from_elsewhere(
             assert evil.evaluate("document.title") == "REFUSED"
         log = before + server.stderr_so_far()
         assert "refused GET /ws: foreign origin" in log
+        # A tab that kept a token the server no longer takes (it restarted): a clear message.
+        page.evaluate("sessionStorage.setItem('workbench-token', 'from-before'); location.reload()")
+        page.wait_until("document.body.classList.contains('-refused')", timeout=30)
+        assert "refused this tab's session" in page.evaluate(body)
+        assert "refused GET /ws/…: wrong token" in server.stderr_so_far()
+    finally:
+        browser.close()
+    assert wait_until_gone_but(server, 15) == [server.process.pid]
+
+
+LOOKOUT = """<!doctype html><title>lookout</title><script>
+fetch("/report", {{method: "POST", body: JSON.stringify({{
+  cookie: document.cookie, storage: JSON.stringify(sessionStorage)
+}})}}).then(() => {{ document.title = "REPORTED"; }});
+</script>"""
+
+
+class Recorder(http.server.BaseHTTPRequestHandler):
+    """Another site on this machine that keeps every header a browser sent it, and what its
+    page could read (cookies, session storage) once there."""
+
+    received: list[dict[str, str]]
+
+    def do_GET(self) -> None:
+        self.received.append(dict(self.headers.items()))
+        self._answer(LOOKOUT.format().encode())
+
+    def do_POST(self) -> None:
+        self.received.append(dict(self.headers.items()))
+        length = int(self.headers.get("Content-Length", "0"))
+        self.received.append({"page-read": self.rfile.read(length).decode("utf-8", "replace")})
+        self._answer(b"")
+
+    def _answer(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def recording_site() -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """Another web server on 127.0.0.1 (its own port): what it received, as it comes."""
+    received: list[dict[str, str]] = []
+    handler = type("Recording", (Recorder,), {"received": received})
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}/", received
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
+async def opens_a_session(server: Served, value: str) -> bool:
+    """Whether a plain client (any headers it likes) opens a session with ``value``: as a
+    cookie, as the token in a WebSocket's path, or as a Cookie header of its own."""
+    origin = {"Origin": server.base}
+    attempts = [
+        (f"{server.base}/ws", {**origin, "Cookie": value}),
+        (f"{server.base}/ws", {**origin, "Cookie": f"workbench-session-{server.port}={value}"}),
+        (f"{server.base}/ws/{quote(value, safe='')}", origin),
+    ]
+    async with aiohttp.ClientSession() as client:
+        for url, headers in attempts:
+            try:
+                ws = await client.ws_connect(url + "?width=80&height=24", headers=headers)
+            except aiohttp.WSServerHandshakeError:
+                continue
+            await ws.close()
+            return True
+    return False
+
+
+def test_another_port_on_this_machine_gets_nothing_that_opens_a_session(server: Served) -> None:
+    """Cookies ignore ports: whatever the browser keeps for 127.0.0.1 it sends to every port
+    there. Signed in, the reviewer's tab goes to another local server: nothing that server
+    receives, nor anything its page can read, opens a session. The tab keeps the token: a
+    reload, and coming back, reconnect; a new tab is told to open the printed URL."""
+    connected = "document.body.classList.contains('-first-byte')"
+    browser = open_browser()
+    try:
+        page = browser.new_page(800, 600)
+        page.goto(server.url)
+        page.wait_until(connected, timeout=60)
+        page.evaluate("location.reload()")
+        page.wait_until(
+            f"performance.getEntriesByType('navigation')[0].type === 'reload' && {connected}",
+            timeout=60,
+        )
+        with recording_site() as (elsewhere, received):
+            page.goto(elsewhere)
+            page.wait_until("document.title === 'REPORTED'", timeout=15)
+            fresh = browser.new_page(800, 600)  # and a tab of its own on that site
+            fresh.goto(elsewhere)
+            fresh.wait_until("document.title === 'REPORTED'", timeout=15)
+        page.goto(f"{server.base}/")  # back to the workbench, in the same tab
+        page.wait_until(f"location.pathname === '/' && {connected}", timeout=60)
+        values = [value for headers in received for value in headers.values()]
+        cookies = [
+            part.strip()
+            for headers in received
+            for part in headers.get("Cookie", "").split(";")
+            if part.strip()
+        ]
+        candidates = set(values + cookies + [cookie.partition("=")[2] for cookie in cookies])
+        opened = [value for value in candidates if asyncio.run(opens_a_session(server, value))]
+        hidden = [value.replace(server.token, "<token>") for value in opened]
+        assert not opened, f"another port's server opened a session with {hidden}"
+        carried = [
+            name for headers in received for name, value in headers.items() if server.token in value
+        ]
+        assert not carried, f"the token reached another port in {carried}"
+        # A tab of its own on the workbench has no token: it says so and connects nothing.
+        stranger = browser.new_page(800, 600)
+        stranger.goto(f"{server.base}/")
+        stranger.wait_until("document.body.innerText.includes('needs its token')", timeout=15)
+        stranger.pump()
+        assert stranger.websocket_urls == []
     finally:
         browser.close()
     assert wait_until_gone_but(server, 15) == [server.process.pid]

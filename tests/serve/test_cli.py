@@ -219,21 +219,24 @@ def test_the_command_prints_a_url_that_opens_the_page() -> None:
     with served([sys.executable, "-m", "workbench", "serve"]) as server:
         assert server.host == "127.0.0.1"
 
-        async def load() -> tuple[int, int, str]:
+        async def load() -> tuple[str, int, str, int]:
             async with aiohttp.ClientSession() as http:
-                async with http.get(server.base + "/") as refused:
-                    refused_status = refused.status
-                # ClientSession keeps no cookies for IP hosts: follow the exchange by hand.
-                async with http.get(server.url, allow_redirects=False) as exchange:
-                    cookie = exchange.headers["Set-Cookie"].split(";")[0]
-                async with http.get(server.base + "/", headers={"Cookie": cookie}) as page:
-                    return refused_status, page.status, await page.text()
+                async with http.get(server.base + "/") as bare:
+                    bare_page = await bare.text()
+                async with http.get(server.url) as page:
+                    status, text = page.status, await page.text()
+                try:  # a WebSocket without the token: refused, and logged
+                    await http.ws_connect(server.base + "/ws", headers={"Origin": server.base})
+                except aiohttp.WSServerHandshakeError as error:
+                    return bare_page, status, text, error.status
+                raise AssertionError("a WebSocket without the token was let in")
 
-        refused, status, page = asyncio.run(load())
-        assert refused == 403 and status == 200
+        bare_page, status, page, refused = asyncio.run(load())
+        assert "This address needs its token" in bare_page
+        assert status == 200 and refused == 403
         assert f"ws://127.0.0.1:{server.port}/ws" in page
     assert server.process.returncode == 0  # SIGTERM is a clean stop
-    assert "refused GET /: no token" in server.final_stderr  # logged as it happened
+    assert "refused GET /ws: no token" in server.final_stderr  # logged as it happened
     assert "refused 1 requests (1 no token)" in server.final_stderr  # and summed up at the end
     assert server.token not in server.final_stderr
 

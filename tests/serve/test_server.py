@@ -1,10 +1,12 @@
 """The server of `workbench serve` over real HTTP and WebSockets on loopback, serving a stub
-app that speaks textual-serve's protocol: every refusal, the token exchange, the page, the
-routes, the session relay and caps, and that no process outlives its session."""
+app that speaks textual-serve's protocol: every refusal, where the token travels, the page,
+the routes, the session relay and caps, slow and greedy clients, and that no process outlives
+its session."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -12,11 +14,15 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp.test_utils import make_mocked_request
+from hypothesis import given
+from hypothesis import strategies as st
 from yarl import URL
 
 from tests.serve.helpers import MARK, marked_processes, new_mark, processes_after, stub_argv
 from workbench.serve import session_process
-from workbench.serve.server import WorkbenchServer
+from workbench.serve.access import AccessPolicy
+from workbench.serve.server import WorkbenchServer, token_refusal
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -35,16 +41,12 @@ class Running:
     def host(self) -> str:
         return f"127.0.0.1:{self.server.port}"
 
-    def cookie(self, token: str | None = None) -> dict[str, str]:
-        assert self.server.policy is not None
-        return {"Cookie": f"{self.server.policy.cookie_name}={token or self.server.token}"}
-
     def ws_headers(self, **extra: str) -> dict[str, str]:
-        return {**self.cookie(), "Origin": f"http://{self.host}", **extra}
+        return {"Origin": f"http://{self.host}", **extra}
 
     async def connect(self, query: str = "width=100&height=30", **headers: str) -> Any:
         return await self.http.ws_connect(
-            f"{self.base}/ws?{query}", headers=self.ws_headers(**headers)
+            f"{self.base}/ws/{self.server.token}?{query}", headers=self.ws_headers(**headers)
         )
 
 
@@ -87,20 +89,22 @@ async def read_until(ws: Any, needle: str, timeout: float = 15.0) -> str:
 @pytest.mark.parametrize(
     ("path", "headers", "status", "says"),
     [
-        pytest.param("/", {}, 403, "needs its token", id="page-without-token"),
         pytest.param("/?token=wrong", {}, 403, "wrong token", id="page-with-wrong-token"),
-        pytest.param("/static/js/textual.js", {}, 403, "needs its token", id="static-no-token"),
+        pytest.param("/ws", {}, 403, "needs the token", id="websocket-path-without-token"),
+        pytest.param("/ws/wrong", {}, 403, "wrong token", id="websocket-path-wrong-token"),
+        pytest.param("/static/x.js?token=t", {}, 403, "wrong token", id="token-not-on-page"),
         pytest.param("/", {"Host": "evil.example:{port}"}, 421, "not one this", id="foreign-host"),
         pytest.param("/", {"Host": "127.0.0.1"}, 421, "not one this", id="host-without-port"),
         pytest.param("/", {"Origin": "http://evil.example"}, 403, "another site", id="origin"),
+        pytest.param(
+            "/static/js/textual.js", {"Host": "evil.example:{port}"}, 421, "not one", id="static"
+        ),
     ],
 )
 async def test_requests_are_refused_without_the_token_or_from_elsewhere(
     running: Running, path: str, headers: dict[str, str], status: int, says: str
 ) -> None:
     headers = {name: value.format(port=running.server.port) for name, value in headers.items()}
-    if "token" not in path and "Host" not in headers and "Origin" in headers:
-        headers.update(running.cookie())  # the Origin is refused even with the cookie
     async with running.http.get(
         running.base + path, headers=headers, allow_redirects=False
     ) as response:
@@ -110,60 +114,94 @@ async def test_requests_are_refused_without_the_token_or_from_elsewhere(
 
 
 @pytest.mark.parametrize(
-    ("headers", "status"),
+    ("path", "headers", "status"),
     [
-        pytest.param({"Origin": None}, 403, id="no-origin"),
-        pytest.param({"Origin": "http://evil.example"}, 403, id="foreign-origin"),
-        pytest.param({"Origin": "http://localhost:{port}"}, 403, id="sibling-origin"),
-        pytest.param({"Cookie": None}, 403, id="no-cookie"),
-        pytest.param({"Cookie": "workbench-session-{port}=wrong"}, 403, id="wrong-cookie"),
-        pytest.param({"Host": "evil.example:{port}"}, 421, id="foreign-host"),
+        pytest.param("/ws/{token}", {"Origin": None}, 403, id="no-origin"),
+        pytest.param("/ws/{token}", {"Origin": "http://evil.example"}, 403, id="foreign-origin"),
+        pytest.param(
+            "/ws/{token}", {"Origin": "http://localhost:{port}"}, 403, id="sibling-origin"
+        ),
+        pytest.param("/ws", {}, 403, id="no-token"),
+        pytest.param("/ws/", {}, 403, id="empty-token"),
+        pytest.param("/ws/wrong", {}, 403, id="wrong-token"),
+        pytest.param("/ws/{token}x", {}, 403, id="longer-token"),
+        pytest.param("/ws?token={token}", {}, 403, id="token-in-query"),
+        pytest.param("/ws", {"Cookie": "workbench-session-{port}={token}"}, 403, id="cookie"),
+        pytest.param("/ws/{token}", {"Host": "evil.example:{port}"}, 421, id="foreign-host"),
     ],
 )
 async def test_websocket_upgrades_are_refused_and_start_nothing(
-    running: Running, headers: dict[str, str | None], status: int
+    running: Running, path: str, headers: dict[str, str | None], status: int
 ) -> None:
+    """The WebSocket opens a session only with the token in its path, from this origin: a
+    cookie, however named, opens nothing."""
+    values = {"port": running.server.port, "token": running.server.token}
     sent = running.ws_headers()
     for name, value in headers.items():
         if value is None:
             sent.pop(name)
         else:
-            sent[name] = value.format(port=running.server.port)
+            sent[name] = value.format(**values)
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-        await running.http.ws_connect(f"{running.base}/ws", headers=sent)
+        await running.http.ws_connect(running.base + path.format(**values), headers=sent)
     assert refused.value.status == status
     assert running.server.sessions_started == 0
     assert marked_processes(running.mark) == []
 
 
-async def test_the_token_in_a_websocket_url_is_not_accepted(running: Running) -> None:
-    headers = {"Origin": f"http://{running.host}"}
-    url = f"{running.base}/ws?token={running.server.token}"
-    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-        await running.http.ws_connect(url, headers=headers)
-    assert refused.value.status == 403
-
-
-# -- the token exchange and the page --------------------------------------------------------
-
-
-async def test_the_token_becomes_an_httponly_cookie_and_leaves_the_address_bar(
-    running: Running,
+async def test_the_refusal_log_never_shows_the_token(
+    running: Running, caplog: pytest.LogCaptureFixture
 ) -> None:
-    url = f"{running.base}/?token={running.server.token}&fontsize=20"
+    token = running.server.token
+    with pytest.raises(aiohttp.WSServerHandshakeError):
+        await running.http.ws_connect(
+            f"{running.base}/ws/{token}", headers={"Origin": "http://evil.example"}
+        )
+    assert "refused GET /ws/…: foreign origin" in caplog.text
+    assert token not in caplog.text
+
+
+@given(st.text(alphabet=st.characters(codec="ascii", exclude_characters="#"), max_size=60))
+def test_no_websocket_opens_but_at_the_path_carrying_the_token(tail: str) -> None:
+    """Any path, query included: a WebSocket is let past the token check only at /ws/TOKEN."""
+    policy = AccessPolicy.for_bind("127.0.0.1", 8123, token="T0ken")
+    request = make_mocked_request("GET", "/" + tail, headers={"Upgrade": "websocket"})
+    refusal = token_refusal(request, policy, websocket=True)
+    exact = request.path == "/ws/T0ken" and "token" not in request.query
+    assert (refusal is None) is exact
+
+
+# -- where the token travels, and the page --------------------------------------------------
+
+
+async def test_the_server_sets_no_cookie_and_the_page_holds_no_token(running: Running) -> None:
+    """No cookie: a browser would send it to every port on 127.0.0.1. The page (its script
+    keeps the token in the tab) carries none, and may be cached by nothing."""
+    token = running.server.token
+    url = f"{running.base}/?token={token}&fontsize=20"
     async with running.http.get(url, allow_redirects=False) as response:
-        assert response.status == 303
-        assert response.headers["Location"] == "/?fontsize=20"
-        cookie = response.headers["Set-Cookie"]
-    assert cookie.startswith(f"workbench-session-{running.server.port}={running.server.token};")
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
-    assert "Max-Age" not in cookie and "expires" not in cookie.lower()  # ends with the browser
+        assert response.status == 200
+        assert "Set-Cookie" not in response.headers
+        assert response.headers["Cache-Control"] == "no-store"
+        page = await response.text()
+    assert token not in page and 'data-font-size="20"' in page
+    for path in ("/", "/static/js/textual.js", "/workbench-static/page.js"):
+        async with running.http.get(running.base + path) as response:
+            assert response.status == 200
+            assert "Set-Cookie" not in response.headers
+            assert token not in await response.text()
+
+
+async def test_the_page_without_a_token_says_what_to_open(running: Running) -> None:
+    async with running.http.get(running.base + "/") as response:
+        assert response.status == 200  # a reload comes here: the tab's script has the token
+        page = await response.text()
+    assert "This address needs its token" in page
+    assert "open the URL <code>workbench serve</code> printed" in page
 
 
 async def test_the_page_is_locked_down(running: Running) -> None:
-    async with running.http.get(
-        running.base + "/?fontsize=999", headers=running.cookie()
-    ) as response:
+    async with running.http.get(running.base + "/?fontsize=999") as response:
         assert response.status == 200
         page = await response.text()
         headers = response.headers
@@ -177,14 +215,12 @@ async def test_the_page_is_locked_down(running: Running) -> None:
     assert f'data-session-websocket-url="ws://{running.host}/ws"' in page
     assert 'data-font-size="40"' in page  # clamped
     assert "https://" not in page and "<script>" not in page  # nothing third-party, no inline
-    assert "token" not in page and running.server.token not in page
+    assert "token=" not in page and running.server.token not in page
 
 
 async def test_the_websocket_url_follows_the_name_the_browser_used(running: Running) -> None:
     host = f"localhost:{running.server.port}"
-    async with running.http.get(
-        running.base + "/", headers={**running.cookie(), "Host": host}
-    ) as response:
+    async with running.http.get(running.base + "/", headers={"Host": host}) as response:
         assert f"ws://{host}/ws" in await response.text()
 
 
@@ -203,7 +239,7 @@ async def test_the_websocket_url_follows_the_name_the_browser_used(running: Runn
 )
 async def test_routes(running: Running, path: str, status: int) -> None:
     url = URL(running.base + path, encoded=True)
-    async with running.http.get(url, headers=running.cookie()) as response:
+    async with running.http.get(url) as response:
         assert response.status == status
         if status == 200:
             assert response.headers["X-Content-Type-Options"] == "nosniff"
@@ -246,7 +282,7 @@ async def test_sessions_are_capped() -> None:
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await running.connect()
         assert refused.value.status == 503
-        async with running.http.get(running.base + "/", headers=running.cookie()) as page:
+        async with running.http.get(running.base + "/") as page:
             assert page.status == 503
             assert "all 2 sessions are in use" in await page.text()
         await first.close()
@@ -317,3 +353,105 @@ async def test_stopping_the_server_ends_every_session(short_grace: None) -> None
         await running.server.stop()
         assert await processes_after(running.mark, 15) == []
         assert os.environ.get(MARK) is None
+
+
+# -- slow and greedy clients ----------------------------------------------------------------
+
+
+class RawClient:
+    """A TCP connection that sends a request head a line at a time, as slowly as it likes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.closed = False
+
+    @classmethod
+    async def open(cls, port: int, source: str = "127.0.0.1") -> RawClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+        return cls(reader, writer)
+
+    async def dribble(self) -> None:
+        """One more header line (never the blank line that ends the head)."""
+        if not self.closed:
+            with contextlib.suppress(ConnectionError):
+                self.writer.write(b"X-Slow: 1\r\n")
+                await self.writer.drain()
+
+    async def check(self) -> bool:
+        """Whether the server still holds this connection open."""
+        if not self.closed:
+            try:
+                while await asyncio.wait_for(self.reader.read(4096), 0.02):
+                    pass  # an answer (a 4xx) before the close: read on to the end
+                self.closed = True
+            except TimeoutError:
+                pass
+            except ConnectionError:
+                self.closed = True
+        return not self.closed
+
+    def drop(self) -> None:
+        self.writer.transport.abort()
+
+
+async def open_clients(port: int, count: int, source: str = "127.0.0.1") -> list[RawClient]:
+    return [await RawClient.open(port, source) for _ in range(count)]
+
+
+async def still_open(clients: list[RawClient]) -> int:
+    return sum([await client.check() for client in clients])
+
+
+async def test_a_slow_client_is_dropped_within_seconds_and_keeps_no_one_out(
+    running: Running,
+) -> None:
+    """Slow loris: 40 connections that never finish their request head, one header line every
+    half second. Each is closed within seconds of opening, and meanwhile the reviewer's own
+    requests are answered at once."""
+    clients = await open_clients(running.server.port, 40)
+    try:
+        started = asyncio.get_running_loop().time()
+        async with running.http.get(running.base + "/static/js/textual.js") as response:
+            assert response.status == 200
+        ws = await running.connect()
+        await read_until(ws, "stub ready")
+        open_counts = []
+        while await still_open(clients) and asyncio.get_running_loop().time() - started < 30:
+            for client in clients:
+                await client.dribble()
+            open_counts.append(await still_open(clients))
+            await asyncio.sleep(0.5)
+        elapsed = asyncio.get_running_loop().time() - started
+        assert await still_open(clients) == 0, f"{open_counts[-1]} of 40 still open after 30 s"
+        # Closed by the header deadline (5 s): not at once, and in seconds even under load.
+        assert 3 < elapsed < 20, (elapsed, open_counts)
+        await ws.send_str('["ping", "still here"]')  # the session was never touched
+        await read_until(ws, "still here")
+        await ws.close()
+    finally:
+        for client in clients:
+            client.drop()
+
+
+async def test_connections_are_capped_per_client_address_and_in_total() -> None:
+    """Eight per address, ten in all: a newcomer past a cap closes the oldest connection that
+    is not a session, so a flood of idle connections holds no more than the cap and keeps no
+    one out; WebSocket sessions are counted by --max-sessions, not here."""
+    async for running in start(stub_argv(), connections_per_client=8, connections_total=10):
+        port = running.server.port
+        session = await running.connect()
+        await read_until(session, "stub ready")
+        first = await open_clients(port, 20)
+        assert await still_open(first) == 8  # the newest eight: the first twelve made room
+        assert [await client.check() for client in first[-8:]] == [True] * 8
+        others = await open_clients(port, 3, source="127.0.0.2")
+        assert await still_open(others) == 3  # another address has its own eight
+        assert await still_open(first) == 7  # but the total is ten: the oldest made room
+        async with running.http.get(running.base + "/static/css/xterm.css") as response:
+            assert response.status == 200  # served, not refused, with the caps full
+        await session.send_str('["ping", "session"]')
+        await read_until(session, "session")
+        for client in first + others:
+            client.drop()
+        await session.close()

@@ -244,3 +244,122 @@ async def test_http_answers_nested_past_the_cap_fail_naming_it(
     result, _ = await timed(faulty_http, "deep", depth=depth)
     assert result.error is not None and result.error.type == ErrorType.LIMIT_EXCEEDED
     assert "max_json_depth = 100" in result.content
+
+
+# --- well-formed answers that are wrong: an id, an error code, a string, a tool list -----------
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def protocol_faults() -> AsyncIterator[McpSource]:
+    source = await started(faulty_spec("--protocol-faults", name="protocol"))
+    yield source
+    await asyncio.wait_for(source.stop(), timeout=BOUND_S)
+
+
+async def test_an_answer_with_a_wrong_id_fails_the_call_at_once_naming_the_id(
+    protocol_faults: McpSource,
+) -> None:
+    result, seconds = await timed(protocol_faults, "wrong_id", id=424242)
+    assert seconds < FAST_S
+    assert result.error is not None and result.error.type == ErrorType.MISMATCHED_ID
+    assert "mismatched response id: the server answered id 424242" in result.content
+    assert result.error.body == {"received_id": 424242}
+    after, _ = await timed(protocol_faults, "echo", text="still here")
+    assert after.content == "still here"
+
+
+async def test_an_error_without_an_id_goes_to_the_call_waiting(protocol_faults: McpSource) -> None:
+    result, seconds = await timed(protocol_faults, "error_without_id")
+    assert seconds < FAST_S
+    assert result.error is not None and result.error.type == ErrorType.PROTOCOL_ERROR
+    assert "with error -32600: unreadable" in result.content
+
+
+@pytest.mark.parametrize("code", [-32000, -32001])
+async def test_a_servers_own_error_code_keeps_its_code_and_message(
+    protocol_faults: McpSource, code: int
+) -> None:
+    result, seconds = await timed(protocol_faults, "server_error", code=code, message="db down")
+    assert seconds < FAST_S
+    assert result.error is not None and result.error.type == ErrorType.PROTOCOL_ERROR
+    assert result.content == f"protocol answered server_error with error {code}: db down"
+    assert result.error.body == {"code": code, "data": {"why": "the server's"}}
+    assert protocol_faults.status.state is SourceState.READY
+
+
+@pytest.mark.parametrize("code", [-32000, -32001])
+async def test_a_handshake_refused_with_an_sdk_code_says_what_the_server_said(code: int) -> None:
+    source = McpSource(faulty_spec("--initialize-error", str(code)), handshake_timeout_s=15.0)
+    try:
+        await asyncio.wait_for(source.start(), timeout=BOUND_S)
+        assert source.status.state is SourceState.FAILED
+        assert f"answered the handshake with error {code}: not today" in source.status.detail
+    finally:
+        await source.stop()
+
+
+async def test_lone_surrogates_in_a_result_are_shown_as_replacement_characters(
+    protocol_faults: McpSource,
+) -> None:
+    result, seconds = await timed(protocol_faults, "surrogate")
+    assert seconds < FAST_S
+    assert result.success, result.content
+    assert result.content == "before \ufffd middle \ufffd after"
+    assert result.state == {"k\ufffd": "v"}
+
+
+async def test_a_huge_tool_list_is_cut_to_the_first_thousand_and_says_so() -> None:
+    source = await started(faulty_spec("--many-tools", "20000", name="many"))
+    try:
+        assert source.manifest is not None and len(source.manifest.api) == 1_000
+        summary = "\n".join(source.problems)
+        assert "showing 1,000 of 20,013 tools the server listed in one answer" in summary
+        assert source.status.detail.startswith(
+            "1000 tools over stdio (showing 1,000 of 20,013 listed)"
+        )
+        result, _ = await timed(source, "echo", text="listed")
+        assert result.content == "listed"
+    finally:
+        await source.stop()
+
+
+async def test_http_a_huge_tool_list_is_cut_to_the_first_thousand_and_says_so(
+    http_origin: str,
+) -> None:
+    source = await started(McpServerSpec(name="many", url=f"{http_origin}/mcp?many=20000"))
+    try:
+        assert source.manifest is not None and len(source.manifest.api) == 1_000
+        summary = "\n".join(source.problems)
+        assert "showing 1,000 of 20,009 tools the server listed in one answer" in summary
+    finally:
+        await source.stop()
+
+
+@pytest.mark.parametrize("sse", [False, True], ids=["json", "sse"])
+async def test_http_an_answer_with_a_wrong_id_is_never_the_result(
+    faulty_http: McpSource, sse: bool
+) -> None:
+    result, seconds = await timed(faulty_http, "wrong_id", id=424242, sse=sse)
+    assert seconds < FAST_S
+    assert result.error is not None and result.error.type == ErrorType.MISMATCHED_ID
+    assert "mismatched response id: the server answered id 424242" in result.content
+
+
+@pytest.mark.parametrize("sse", [False, True], ids=["json", "sse"])
+@pytest.mark.parametrize("code", [-32000, -32001])
+async def test_http_a_servers_own_error_code_keeps_its_code_and_message(
+    faulty_http: McpSource, code: int, sse: bool
+) -> None:
+    result, _ = await timed(faulty_http, "server_error", code=code, message="db down", sse=sse)
+    assert result.error is not None and result.error.type == ErrorType.PROTOCOL_ERROR
+    assert result.content == f"web answered server_error with error {code}: db down"
+    assert faulty_http.status.state is SourceState.READY
+
+
+@pytest.mark.parametrize("sse", [False, True], ids=["json", "sse"])
+async def test_http_lone_surrogates_are_shown_as_replacement_characters(
+    faulty_http: McpSource, sse: bool
+) -> None:
+    result, _ = await timed(faulty_http, "surrogate", sse=sse)
+    assert result.success, result.content
+    assert result.content == "before \ufffd after"

@@ -89,6 +89,63 @@ def test_unused_snapshots_are_reported_and_deleted_on_update(project: Path) -> N
     assert not stray.exists()
 
 
+def _not_snapshots(project: Path) -> list[Path]:
+    """A README, notes and a mock-up kept beside the snapshots, and a stray case file."""
+    snaps = project / "snaps"
+    kept = [
+        snaps / "README.txt",
+        snaps / "calculator" / "notes.txt",
+        snaps / "calculator" / "calculate" / "add" / "mock-up.svg",
+    ]
+    for path in kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("written by a person\n")
+    return kept
+
+
+def _stray(project: Path) -> Path:
+    stray = project / "snaps" / "calculator" / "calculate" / "gone" / "done-60-dark.txt"
+    stray.parent.mkdir(parents=True, exist_ok=True)
+    stray.write_text("old")
+    return stray
+
+
+def test_update_deletes_only_files_named_like_cases_and_names_them(project: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["snapshot", "--update"]).exit_code == 0
+    kept, stray = _not_snapshots(project), _stray(project)
+    checked = runner.invoke(main, ["snapshot"])
+    assert checked.exit_code == 1 and checked.output.count("UNUSED") == 1
+    update = runner.invoke(main, ["snapshot", "--update"])
+    assert update.exit_code == 0, update.output
+    assert f"DELETED {stray}" in update.output and "1 deleted" in update.output
+    assert not stray.exists()
+    assert all(path.read_text() == "written by a person\n" for path in kept)
+
+
+def test_pytest_snapshot_update_prunes_as_the_cli_does(project: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_ui.py").write_text(
+        "from workbench.api import test_tool_ui_snapshot  # noqa: F401\n"
+    )
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    first = subprocess.run(
+        [*command, "--snapshot-update"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    kept, stray = _not_snapshots(project), _stray(project)
+    update = subprocess.run(
+        [*command, "--snapshot-update"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert update.returncode == 0, update.stdout + update.stderr
+    assert not stray.exists(), update.stdout
+    assert "deleted 1 unused snapshot file" in update.stdout and str(stray) in update.stdout
+    assert all(path.read_text() == "written by a person\n" for path in kept)
+    # A plain run (no update) passes: nothing it needs went.
+    plain = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+
+
 def test_a_filtered_run_calls_nothing_outside_the_filter_unused(project: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["snapshot", "--update"]).exit_code == 0

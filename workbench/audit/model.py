@@ -19,6 +19,7 @@ from textual.strip import Strip
 
 from workbench.core.call_state import Phase
 from workbench.fixtures.catalog import VariantRef
+from workbench.hosts.profile import HostProfile
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceKind
 
@@ -120,6 +121,8 @@ class Finding:
     advice: str
     waived_by: str | None = None
     """The waiver's reason, when the fixture file accepts this finding."""
+    host: str | None = None
+    """The host a host rule read the result through (a waiver can name it)."""
 
     def message(self) -> str:
         return f"rule {self.number} ({self.rule}): {self.problem} — {self.advice}"
@@ -141,6 +144,8 @@ class Subject:
     after its subject. Used through :meth:`full_inspector`, which keeps the answer."""
     internal_names: frozenset[str] = frozenset()
     """Policy rule globs and audit names: the workbench's words, not the user's."""
+    hosts: tuple[HostProfile, ...] = ()
+    """The hosts the project targets (``[tool.workbench] hosts``): the host rules read these."""
     _inspectors: dict[tuple[Phase, str], tuple[str, str | None]] = field(
         default_factory=dict, repr=False
     )

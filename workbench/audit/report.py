@@ -105,6 +105,7 @@ def to_json(report: AuditReport) -> dict[str, Any]:
                 "problem": finding.problem,
                 "advice": finding.advice,
                 "waived": finding.waived_by,
+                "host": finding.host,
             }
             for ref, findings in report.subjects
             for finding in findings

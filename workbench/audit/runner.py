@@ -21,6 +21,7 @@ from workbench.core.call_state import Phase
 from workbench.core.manifest import DynamicIntervention, ToolManifest
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.models import AuditWaiver, LoadedFixture
+from workbench.hosts.profile import HostProfile
 from workbench.policy.audits import DEFAULT_AUDITS
 from workbench.rendering.matrix import SnapshotCase
 from workbench.rendering.renderer import CardDrawer
@@ -94,12 +95,14 @@ class Auditor:
         rules: Sequence[Rule] | None = None,
         widths: Sequence[int] = AUDIT_WIDTHS,
         themes: Sequence[str] = AUDIT_THEMES,
+        hosts: Sequence[HostProfile] = (),
     ) -> None:
         self.catalog = catalog
         self.registry = registry
         self.rules = list(rules) if rules is not None else all_rules()
         self.widths = tuple(widths)
         self.themes = tuple(themes)
+        self.hosts = tuple(hosts)
         self.drawer = CardDrawer(catalog, registry)
 
     def subject(self, ref: VariantRef) -> Subject:
@@ -148,6 +151,7 @@ class Auditor:
             renders=renders,
             draw_inspector=draw_inspector,
             internal_names=internal_names(manifest),
+            hosts=self.hosts,
         )
 
     def _checked(self, refs: list[VariantRef], jobs: int) -> Iterator[tuple[list[Finding], int]]:
@@ -271,6 +275,7 @@ def waiver_matches(waiver: AuditWaiver, ref: VariantRef, finding: Finding) -> bo
         and (waiver.width is None or waiver.width == key.width)
         and (waiver.theme is None or waiver.theme == key.theme)
         and (waiver.surface is None or waiver.surface == key.surface)
+        and (waiver.host is None or waiver.host == finding.host)
     )
 
 
@@ -297,9 +302,11 @@ def run_audit(
     refs: Sequence[VariantRef] | None = None,
     jobs: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
+    hosts: Sequence[HostProfile] = (),
 ) -> AuditReport:
-    """Audit ``refs`` (default: every fixture variant of the catalog)."""
-    auditor = Auditor(catalog, registry, rules=rules)
+    """Audit ``refs`` (default: every fixture variant of the catalog), holding the results to
+    ``hosts`` (the project's targeted hosts) in the host rules."""
+    auditor = Auditor(catalog, registry, rules=rules, hosts=hosts)
     return auditor.run(
         refs if refs is not None else audit_refs(catalog), jobs=jobs, on_progress=on_progress
     )

@@ -6,12 +6,33 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from workbench.config import WorkbenchConfig
+    from workbench.hosts import HostProfile
 
 
 def default_jobs() -> int:
     return max(1, min(2, os.cpu_count() or 1))
+
+
+def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list[HostProfile]:
+    """``names`` (else the project's targets) as profiles; a broken or unknown one is a usage
+    error naming what exists."""
+    from workbench.cli.output import fail_usage
+    from workbench.hosts import load_hosts
+
+    host_set = load_hosts(config)
+    wanted = names or host_set.targets
+    if host_set.problems and wanted:
+        fail_usage("; ".join(problem.format() for problem in host_set.problems))
+    try:
+        return [host_set.get(name) for name in wanted]
+    except LookupError as error:
+        fail_usage(str(error))
 
 
 @click.command()
@@ -46,6 +67,13 @@ def default_jobs() -> int:
     default=None,
     help="Write the report to this file instead of stdout.",
 )
+@click.option(
+    "--host",
+    "host_names",
+    multiple=True,
+    metavar="NAME",
+    help="Hold the results to this host's rules (repeatable; default: [tool.workbench] hosts).",
+)
 def audit(
     paths: tuple[Path, ...],
     output_format: str,
@@ -54,6 +82,7 @@ def audit(
     show_waived: bool,
     jobs: int | None,
     output_path: Path | None,
+    host_names: tuple[str, ...],
 ) -> None:
     """Draw every fixture variant (PATHS, or the configured fixtures) in every phase, at 60, 100
     and 120 columns, in the dark and light theme, and its Portal; check each drawing against
@@ -92,6 +121,7 @@ def audit(
         echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
         raise SystemExit(2)
     refs = audit_refs(project.catalog)
+    hosts = targeted_hosts(project.config, host_names)
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
@@ -105,6 +135,7 @@ def audit(
         refs=refs,
         jobs=jobs or default_jobs(),
         on_progress=progress,
+        hosts=hosts,
     )
     if sys.stderr.isatty():
         click.echo("\r" + " " * 30 + "\r", nl=False, err=True)

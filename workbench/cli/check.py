@@ -88,11 +88,17 @@ def _audit_problems(project: Project) -> list[Problem]:
     from workbench.cli.audit import default_jobs
     from workbench.core.problems import Problem
     from workbench.fixtures.files import display_path
+    from workbench.hosts import load_hosts
 
+    host_set = load_hosts(project.config)
     report = run_audit(
-        project.catalog, project.registry, refs=audit_refs(project.catalog), jobs=default_jobs()
+        project.catalog,
+        project.registry,
+        refs=audit_refs(project.catalog),
+        jobs=default_jobs(),
+        hosts=host_set.targeted(),
     )
-    problems = []
+    problems = list(host_set.problems)
     for ref, findings in report.subjects:
         for finding in findings:
             if finding.waived_by is not None:

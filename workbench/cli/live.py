@@ -75,8 +75,15 @@ def source_options(function: F) -> F:
             "roots",
             multiple=True,
             type=click.Path(path_type=Path, file_okay=False),
-            help="A root MCP servers may work in, answered to roots/list (repeatable; "
-            "default: the workspace).",
+            help="A folder MCP servers are offered as a root (roots/list; repeatable). "
+            "Default: none, so no server is handed a folder you did not name.",
+        ),
+        click.option(
+            "--inherit-env",
+            is_flag=True,
+            help="Start stdio servers with this process's whole environment (API keys "
+            "included). Default: only HOME, LOGNAME, PATH, SHELL, TERM and USER, plus the "
+            "server's own env from --config.",
         ),
         click.option(
             "--log-level",
@@ -153,6 +160,7 @@ def _build(
                 timeout_s=options.get("timeout"),
                 extend_on_progress_s=options.get("extend_on_progress"),
                 roots=options["roots"],
+                inherit_env=options["inherit_env"],
                 log_level=None if options["log_level"] == "off" else options["log_level"],
                 headers=options["headers"],
                 catalog=catalog,
@@ -364,6 +372,27 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
             await session.manager.stop()
 
     entries, conflicts, statuses, functions, problems = asyncio.run(gather())
+    _print_tools(
+        session, entries, conflicts, statuses, functions, problems, as_openai, output_format
+    )
+    failed = [(name, detail) for name, state, detail in statuses if state == "failed"]
+    for name, detail in failed:
+        # A server that did not start (a 401, a crash) fails the listing: CI must not pass it.
+        echo(f"workbench: {name} failed: {detail}", err=True)
+    if failed:
+        raise SystemExit(1)
+
+
+def _print_tools(
+    session: Any,
+    entries: list[Any],
+    conflicts: dict[str, list[str]],
+    statuses: list[tuple[str, str, str]],
+    functions: list[dict[str, Any]],
+    problems: dict[str, list[str]],
+    as_openai: bool,
+    output_format: str,
+) -> None:
     if as_openai:
         echo_json(functions)
         return

@@ -152,10 +152,11 @@ def serve(
 ) -> None:
     """Serve the workbench to a browser, behind a random token.
 
-    Prints a URL that carries the token; requests without it are refused, as are requests
-    whose Host or Origin is not this server. Listens on 127.0.0.1 unless told otherwise with
-    --host and --expose. Each browser tab runs its own workbench process; ctrl+c stops them
-    all.
+    Prints a URL that carries the token; the page keeps it in the tab (never in a cookie,
+    which every port of the host would receive) and a session without it is refused, as is
+    any request whose Host or Origin is not this server. Listens on 127.0.0.1 unless told
+    otherwise with --host and --expose. Each browser tab runs its own workbench process;
+    ctrl+c stops them all.
     """
     from workbench.serve.access import is_loopback
     from workbench.serve.session_process import workbench_argv

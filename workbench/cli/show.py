@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import fail_usage
+from workbench.cli.output import echo, fail_usage
+
+if TYPE_CHECKING:
+    from workbench.config import WorkbenchConfig
+    from workbench.core.call_state import CallState
+    from workbench.hosts import HostSet
 
 
 @click.command()
@@ -37,13 +43,36 @@ from workbench.cli.output import fail_usage
     help="Colours used when --color is on.",
 )
 @click.option("--color/--no-color", default=False, help="Keep ANSI colours (default: plain text).")
+@click.option(
+    "--host",
+    "hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Draw the card as this host first shows it, beside the full card (repeatable; "
+    "`workbench hosts` lists them). With --model: the hosts whose model view to print.",
+)
+@click.option(
+    "--model",
+    "model",
+    is_flag=True,
+    help="Print the content as each host hands it to the model (default: every bundled host "
+    "but `none`, or the project's targets), with counts and where it was cut.",
+)
 def show(
-    reference: str, phase: str | None, width: int, surface: str, theme: str, color: bool
+    reference: str,
+    phase: str | None,
+    width: int,
+    surface: str,
+    theme: str,
+    color: bool,
+    hosts: tuple[str, ...],
+    model: bool,
 ) -> None:
     """Print FIXTURE_FILE#VARIANT's tool card at PHASE, headless.
 
     For CI logs, docs and quick checks. Unknown files, variants or phases are reported in
-    one line naming what exists, with exit code 2.
+    one line naming what exists, with exit code 2. ``--host NAME`` adds the card folded the
+    way that host first shows it; ``--model`` prints what each host's model reads instead.
     """
     from rich.console import Console
 
@@ -86,6 +115,10 @@ def show(
                 f"{phase!r} (it has: {', '.join(p.value for p in script.phases)})"
             )
     state = script.state_at(chosen)
+    host_set = _hosts(config, hosts, model)
+    if model:
+        _print_model_views(state, host_set, hosts)
+        return
     manifest = catalog.tools[ref.tool].manifest if ref.tool in catalog.tools else None
     palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
     ctx = SurfaceContext(state=state, manifest=manifest, width=width, palette=palette)
@@ -104,4 +137,66 @@ def show(
         emoji=False,
         legacy_windows=False,
     )
+    if not hosts:
+        console.print(renderable, crop=False)
+        return
+    from rich.rule import Rule
+
+    from workbench.surfaces.host_look import HostFirstLook
+
+    for name in hosts:
+        look = HostFirstLook(renderable, host_set.get(name))
+        console.print(Rule(f"first look: {look.host.title}", characters="·"), crop=False)
+        console.print(look, crop=False)
+        rule = look.host.user
+        if rule is None:
+            note = look.host.user_note or "shown whole"
+            console.print(f"{look.host.title}: {note}", crop=False, markup=False)
+        elif look.look is not None and look.look.hidden:
+            console.print(
+                f"{look.look.hidden:,} of {look.look.body_lines:,} body lines hidden until "
+                f"{rule.expand} (`workbench hosts` gives the source)",
+                crop=False,
+                markup=False,
+            )
+    console.print(Rule("full card", characters="·"), crop=False)
     console.print(renderable, crop=False)
+
+
+def _hosts(config: WorkbenchConfig, names: tuple[str, ...], model: bool) -> HostSet:
+    """The project's hosts; an unknown name, or a broken profile, is a usage error."""
+    from workbench.hosts import load_hosts
+
+    host_set = load_hosts(config)
+    if host_set.problems and (names or model):
+        fail_usage("; ".join(problem.format() for problem in host_set.problems))
+    for name in names:
+        try:
+            host_set.get(name)
+        except LookupError as error:
+            fail_usage(str(error))
+    return host_set
+
+
+def _print_model_views(state: CallState, host_set: HostSet, names: tuple[str, ...]) -> None:
+    from workbench.core.sanitize import clean
+    from workbench.hosts import model_view
+    from workbench.hosts.report import model_view_summary
+
+    result = state.result
+    if result is None:
+        fail_usage("this phase has no result yet: --model needs the variant's ending phase")
+    chosen = (
+        list(names)
+        or list(host_set.targets)
+        or [name for name in sorted(host_set.profiles) if name != "none"]
+    )
+    for index, name in enumerate(chosen):
+        view = model_view(result.content, host_set.get(name), state=result.state)
+        if index:
+            echo("")
+        for line in model_view_summary(view):
+            echo(line)
+        echo(f"──── what the model reads ({view.delivered.lines:,} lines) ────")
+        # The content is the tool's own text: cleaned, never interpreted.
+        click.echo(clean(view.text))

@@ -35,9 +35,11 @@ def snapshot(
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
     The same matrix and renderer as the pytest plugin. Exit code 1 when a snapshot differs,
-    is missing or is unused (unless --update). Progress goes to stderr: a bar on a terminal,
-    a line per tenth of the run otherwise. With -k, only snapshot files whose id contains the
-    text can be unused.
+    is missing or is unused (unless --update, which deletes it and names it). Only files named
+    like a case (tool/api/variant/phase-width-theme .txt or .svg) are snapshots: a README or
+    notes under the snapshots folder are never unused. Progress goes to stderr: a bar on a
+    terminal, a line per tenth of the run otherwise. With -k, only snapshot files whose id
+    contains the text can be unused.
     """
     from workbench.config import load_config
     from workbench.project import open_project
@@ -85,6 +87,8 @@ def snapshot(
             echo(f"MISSING {outcome.case.test_id}")
     for path in run.unused:
         echo(f"UNUSED {path}")
+    for path in run.deleted:
+        echo(f"DELETED {path}")
     summary = ", ".join(
         f"{run.count(status)} {status}" for status in ("passed", "failed", "new", "updated")
     )

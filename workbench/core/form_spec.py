@@ -242,3 +242,40 @@ def leaf_fields(fields: tuple[FieldSpec, ...]) -> list[FieldSpec]:
         else:
             leaves.append(spec)
     return leaves
+
+
+def schema_defaults(schema: Any, depth: int = 0) -> dict[str, Any]:
+    """The values a form starts with: every property's ``default``, nested objects included.
+
+    What a person would leave untouched in the generated form is sent as its default (a
+    headless answer fills the same), and a property with no default stays out.
+    """
+    if not isinstance(schema, dict) or depth > 4:
+        return {}
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return {}
+    values: dict[str, Any] = {}
+    for name, sub in properties.items():
+        if not isinstance(sub, dict):
+            continue
+        if "default" in sub:
+            values[name] = sub["default"]
+        elif _type_of(sub) == "object":
+            nested = schema_defaults(sub, depth + 1)
+            if nested:
+                values[name] = nested
+    return values
+
+
+def with_defaults(schema: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` over the schema's defaults (nested objects merged key by key)."""
+    merged = schema_defaults(schema)
+    for name, value in values.items():
+        current = merged.get(name)
+        if isinstance(value, dict) and isinstance(current, dict):
+            sub = schema.get("properties", {}).get(name, {}) if isinstance(schema, dict) else {}
+            merged[name] = with_defaults(sub, value)
+        else:
+            merged[name] = value
+    return merged

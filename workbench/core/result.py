@@ -7,11 +7,21 @@ a stable ``type`` code both can branch on.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 DEFAULT_FAILURE_CONTENT = "Tool execution failed"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value: object) -> object:
+    """Lone surrogates as U+FFFD: a Python string may hold them, pydantic and UTF-8 cannot."""
+    return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+
+
+Text = Annotated[str, BeforeValidator(_whole_characters)]
 
 
 class ErrorType:
@@ -27,6 +37,8 @@ class ErrorType:
     SKIPPED = "SkippedByUser"
     CONNECTION_CLOSED = "ConnectionClosed"
     PROTOCOL_ERROR = "ProtocolError"
+    MISMATCHED_ID = "MismatchedResponseId"
+    """A server answered with an id no request had: the call it was meant for cannot trust it."""
     SOURCE_UNAVAILABLE = "SourceUnavailable"
     HTTP_ERROR = "HttpError"
     REQUEST_REFUSED = "RequestRefused"
@@ -42,7 +54,7 @@ class ToolError(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: str = Field(min_length=1)
-    message: str
+    message: Text
     body: Any = None
 
 
@@ -52,7 +64,7 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     success: bool
-    content: str = Field(min_length=1)
+    content: Text = Field(min_length=1)
     state: Any = None
     error: ToolError | None = None
 

@@ -9,10 +9,14 @@ pieces (:class:`~workbench.net.decoding.BodyDecoder`) and counted against
 
 Both errors here subclass ``httpx2.StreamError``: the SDK turns that into a failed answer for
 the one request, where any other exception would tear the whole connection down.
+
+With a :class:`~workbench.net.mcp_wire.WireWatch`, each answer is also read before the SDK
+reads it: a JSON body whole (it reads it whole anyway), an event stream event by event.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -20,6 +24,7 @@ import httpx2
 
 from workbench.core.limits import LimitExceeded
 from workbench.net.decoding import ACCEPT_ENCODING, BodyDecoder, UndecodableBody
+from workbench.net.mcp_wire import SseEvents, WireWatch, request_of
 
 OnExceeded = Callable[[LimitExceeded], None]
 
@@ -43,12 +48,21 @@ class _CappedStream(httpx2.AsyncByteStream):
         decoder: BodyDecoder | UndecodableBody,
         cap: int | None,
         on_exceeded: OnExceeded | None,
+        *,
+        watch: WireWatch | None = None,
+        request_id: int | str | None = None,
+        method: str | None = None,
+        events: SseEvents | None = None,
     ) -> None:
         self._raw = raw
         self._decoder = decoder
         self._cap = cap
         self._on_exceeded = on_exceeded
         self._seen = 0
+        self._watch = watch
+        self._request_id = request_id
+        self._method = method
+        self._events = events
 
     def _count(self, piece: bytes) -> bytes:
         self._seen += len(piece)
@@ -65,7 +79,7 @@ class _CappedStream(httpx2.AsyncByteStream):
             raise MessageTooLarge(exceeded)
         return piece
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
+    async def _decoded(self) -> AsyncIterator[bytes]:
         decoder = self._decoder
         if isinstance(decoder, UndecodableBody):
             raise UnreadableBody(str(decoder))
@@ -77,6 +91,24 @@ class _CappedStream(httpx2.AsyncByteStream):
                 yield self._count(piece)
         except UndecodableBody as error:
             raise UnreadableBody(str(error)) from None
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        watch = self._watch
+        if watch is None:
+            async for piece in self._decoded():
+                yield piece
+        elif self._events is not None:
+            events = self._events
+            async for piece in self._decoded():
+                for event, whole in events.feed(piece):
+                    yield watch.sse_event(self._request_id, event, self._method) if whole else event
+            rest = events.flush()
+            if rest:
+                yield rest
+        else:
+            # The SDK reads a JSON answer whole (capped above); it is read whole here first.
+            body = b"".join([piece async for piece in self._decoded()])
+            yield watch.json_body(self._request_id, body, self._method)
 
     async def aclose(self) -> None:
         await self._raw.aclose()
@@ -91,10 +123,12 @@ class CappedTransport(httpx2.AsyncBaseTransport):
         *,
         max_message_bytes: int,
         on_exceeded: OnExceeded | None = None,
+        watch: WireWatch | None = None,
     ) -> None:
         self.inner = inner
         self.max_message_bytes = max_message_bytes
         self.on_exceeded = on_exceeded
+        self.watch = watch
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         response = await self.inner.handle_async_request(request)
@@ -105,7 +139,15 @@ class CappedTransport(httpx2.AsyncBaseTransport):
             # Raised when the body is read, where the SDK fails only this request.
             decoder = error
         content_type = response.headers.get("content-type", "").lower()
-        cap = None if content_type.startswith("text/event-stream") else self.max_message_bytes
+        event_stream = content_type.startswith("text/event-stream")
+        cap = None if event_stream else self.max_message_bytes
+        watch = self.watch if request.method == "POST" else None
+        request_id = method = None
+        if watch is not None:
+            with contextlib.suppress(httpx2.RequestNotRead):  # A streamed body: not a request.
+                request_id, method = request_of(request.content) or (None, None)
+        if request_id is None or not (event_stream or content_type.startswith("application/json")):
+            watch = None
         # The body is handed on decoded: its encoding and length headers no longer apply.
         headers = [
             (key, value)
@@ -116,7 +158,16 @@ class CappedTransport(httpx2.AsyncBaseTransport):
         return httpx2.Response(
             response.status_code,
             headers=headers,
-            stream=_CappedStream(response.stream, decoder, cap, self.on_exceeded),
+            stream=_CappedStream(
+                response.stream,
+                decoder,
+                cap,
+                self.on_exceeded,
+                watch=watch,
+                request_id=request_id,
+                method=method,
+                events=SseEvents(self.max_message_bytes) if event_stream else None,
+            ),
             extensions=response.extensions,
             request=request,
         )
@@ -131,6 +182,7 @@ def capped_client(
     headers: dict[str, str] | None = None,
     on_exceeded: OnExceeded | None = None,
     event_hooks: dict[str, list[Callable[..., Any]]] | None = None,
+    watch: WireWatch | None = None,
 ) -> httpx2.AsyncClient:
     """An ``httpx2.AsyncClient`` for ``streamable_http_client(url, http_client=...)``."""
     return httpx2.AsyncClient(
@@ -138,6 +190,7 @@ def capped_client(
             httpx2.AsyncHTTPTransport(),
             max_message_bytes=max_message_bytes,
             on_exceeded=on_exceeded,
+            watch=watch,
         ),
         # Ours after theirs: only encodings the capped transport inflates in pieces.
         headers={**(headers or {}), "Accept-Encoding": ACCEPT_ENCODING},

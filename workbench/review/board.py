@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from workbench.core.file_writes import write_atomically
 from workbench.fixtures.catalog import VariantRef
-from workbench.fixtures.recorder import write_atomically
 from workbench.review.cases import CaseKey
 from workbench.review.decisions import (
     Decision,
@@ -27,6 +27,7 @@ from workbench.review.decisions import (
     Status,
     make_decision,
     record_decisions,
+    remove_decisions,
 )
 
 SnapshotStatus = Literal["unchanged", "changed", "new"]
@@ -201,12 +202,9 @@ class ReviewBoard:
 
     def prune_stale(self) -> int:
         """Remove decisions about cases that no longer exist; how many went."""
-        from workbench.review.decisions import read_review_file, write_review_file
-
-        review = read_review_file(self.review_file.path)
-        removed = review.remove({decision.case_id for decision in self.stale})
-        if removed:
-            write_review_file(review)
+        review, removed = remove_decisions(
+            self.review_file.path, {decision.case_id for decision in self.stale}
+        )
         self.review_file = review
         self.stale = []
         return removed

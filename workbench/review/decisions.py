@@ -27,14 +27,15 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 
+from workbench.core.file_writes import locked, write_atomically
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
-from workbench.fixtures.recorder import write_atomically
 from workbench.review.cases import parse_case_id
 
 Status = Literal["accepted", "rejected"]
@@ -70,19 +71,9 @@ class Decision:
     """Where it was read from, for messages."""
 
     def to_line(self) -> str:
-        record = {
-            "status": self.status,
-            "hash": self.hash,
-            "reviewer": self.reviewer,
-            "at": self.at,
-            "note": self.note,
-        }
-        if not self.note:
-            del record["note"]
-        flow = yaml.safe_dump(
-            record, default_flow_style=True, sort_keys=False, allow_unicode=True, width=2**31
-        ).strip()
-        return f"{_dump_key(self.case_id)}: {flow}"
+        return _decision_line(
+            self.case_id, self.status, self.hash, self.reviewer, self.at, self.note
+        )
 
     @property
     def sort_key(self) -> str:
@@ -147,6 +138,19 @@ class ReviewFile:
         return HEADER + "".join(f"{line}\n" for line in lines)
 
 
+@lru_cache(maxsize=65_536)
+def _decision_line(case_id: str, status: str, hash: str, reviewer: str, at: str, note: str) -> str:
+    # Cached (as is parsing, below): each write renders every line of the file, and two
+    # processes adding hundreds of decisions would otherwise spend their time in PyYAML.
+    record = {"status": status, "hash": hash, "reviewer": reviewer, "at": at, "note": note}
+    if not note:
+        del record["note"]
+    flow = yaml.safe_dump(
+        record, default_flow_style=True, sort_keys=False, allow_unicode=True, width=2**31
+    ).strip()
+    return f"{_dump_key(case_id)}: {flow}"
+
+
 def _dump_key(case_id: str) -> str:
     # Case ids are identifiers joined by '/', plain YAML scalars; anything else gets quoted.
     if parse_case_id(case_id) is not None:
@@ -204,9 +208,19 @@ def read_review_file(path: Path) -> ReviewFile:
 
 def parse_line(line: str, number: int, file: str) -> tuple[Decision | None, Problem | None]:
     """One line of a review file as a decision, or the problem that says why it is not one."""
+    decision, wrong = _parse_line(line)
+    if decision is not None:
+        return replace(decision, line=number), None
+    message, field = wrong or ("not a decision line", "")
+    return None, Problem(file, message, line=number, field=field, code="review-line")
 
-    def problem(message: str, field: str = "") -> tuple[None, Problem]:
-        return None, Problem(file, message, line=number, field=field, code="review-line")
+
+@lru_cache(maxsize=65_536)
+def _parse_line(line: str) -> tuple[Decision | None, tuple[str, str] | None]:
+    """The decision on ``line`` (numbered 0), else what is wrong with it and in which field."""
+
+    def problem(message: str, field: str = "") -> tuple[None, tuple[str, str]]:
+        return None, (message, field)
 
     try:
         data = yaml.load(line, Loader=_LOADER)
@@ -242,7 +256,7 @@ def parse_line(line: str, number: int, file: str) -> tuple[Decision | None, Prob
         note = ""
     if not isinstance(note, str):
         return problem("note must be text", f"{key}.note")
-    return Decision(key, status, picture, reviewer.strip(), at, note, line=number), None
+    return Decision(key, status, picture, reviewer.strip(), at, note), None
 
 
 def _timestamp(value: Any) -> str | None:
@@ -269,18 +283,34 @@ def now() -> str:
 
 
 def write_review_file(review: ReviewFile) -> None:
-    """Write atomically (a crash leaves the old file or the new one, never half of one)."""
+    """Write atomically (a crash leaves the old file or the new one, never half of one).
+
+    Whoever read ``review`` from disk to change it holds the file's lock (:func:`update`)."""
     write_atomically(review.path, review.render())
 
 
 def record_decisions(path: Path, decisions: Iterable[Decision]) -> ReviewFile:
-    """Add ``decisions`` to the file as it is on disk now (another process may have written
-    since it was read), replacing earlier ones about the same cases."""
-    review = read_review_file(path)
-    for decision in decisions:
-        review.set(decision)
-    write_review_file(review)
+    """Add ``decisions`` to the file as it is on disk now, replacing earlier ones about the
+    same cases; the file is locked from the read to the write, so a decision another process
+    records meanwhile is kept."""
+    chosen = list(decisions)
+    with locked(path):
+        review = read_review_file(path)
+        for decision in chosen:
+            review.set(decision)
+        write_review_file(review)
     return review
+
+
+def remove_decisions(path: Path, case_ids: Iterable[str]) -> tuple[ReviewFile, int]:
+    """Remove the decisions about ``case_ids`` from the file as it is on disk now (locked, as
+    :func:`record_decisions`); the file as written and how many decisions went."""
+    with locked(path):
+        review = read_review_file(path)
+        removed = review.remove(case_ids)
+        if removed:
+            write_review_file(review)
+    return review, removed
 
 
 def make_decision(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import find_pyproject
+from workbench.core.file_writes import newline_of, write_atomically
 from workbench.scaffold.pyproject import PyprojectEdit, edit_pyproject
 from workbench.scaffold.render import (
     ApiNames,
@@ -253,4 +254,7 @@ def write_plan(plan: ScaffoldPlan) -> None:
         with planned.path.open("x", encoding="utf-8", newline="\n") as handle:
             handle.write(planned.content)
     if plan.pyproject is not None:
-        plan.pyproject.path.write_text(plan.pyproject.text, encoding="utf-8", newline="\n")
+        # The edit was made on the text read with universal newlines: a CRLF file stays CRLF.
+        path, text = plan.pyproject.path, plan.pyproject.text
+        before = path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""
+        write_atomically(path, text.replace("\n", newline_of(before)))

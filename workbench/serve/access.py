@@ -2,7 +2,7 @@
 
 A served workbench can run tools, so it is guarded like any local server that can run
 commands (MCP Inspector's CVE-2025-49596 shows what happens otherwise). Every request passes
-three checks, in this order:
+the first two checks, and whatever opens a session the third too:
 
 1. **Host** must name this server: a loopback name or the bound address with the bound port,
    an address the connection really arrived on, or a name given with ``--host-alias``. A page
@@ -11,9 +11,11 @@ three checks, in this order:
 2. **Origin**, when sent, must be this server's own (``http://`` + the checked Host); a
    WebSocket upgrade must send it, as every browser does. A page on another site cannot open
    the session's WebSocket (403).
-3. **Token**: a random secret in the printed URL, exchanged on first load for an HttpOnly,
-   ``SameSite=Lax`` cookie (403 without it). The name of the cookie carries the port because
-   cookies ignore ports, and two servers on 127.0.0.1 must not overwrite each other's.
+3. **Token**: a random secret in the printed URL. The page keeps it in the tab (session
+   storage, which only this origin, port included, can read) and its WebSocket carries it in
+   its path: ``/ws/<token>`` (403 without it). Never in a cookie: cookies ignore ports, so a
+   browser would send one to every other server on 127.0.0.1 too. The page and its static
+   files hold no secret; they are served without the token.
 
 Pure: no aiohttp here, so the rules are tested on their own.
 """
@@ -36,7 +38,7 @@ class Refusal(enum.Enum):
 
     UNKNOWN_HOST = (421, "this Host is not one this server answers to (see --host-alias)")
     FOREIGN_ORIGIN = (403, "requests from another site are refused")
-    NO_TOKEN = (403, "this address needs its token: open the URL `workbench serve` printed")
+    NO_TOKEN = (403, "a session needs the token: open the URL `workbench serve` printed")
     WRONG_TOKEN = (403, "wrong token: open the URL `workbench serve` printed")
 
     @property
@@ -144,10 +146,6 @@ class AccessPolicy:
             else:
                 aliases.add(f"{host_literal(name)}:{alias_port}")
         return cls(token=token, port=port, names=frozenset(names), aliases=frozenset(aliases))
-
-    @property
-    def cookie_name(self) -> str:
-        return f"workbench-session-{self.port}"
 
     def host_allowed(self, host_header: str | None, local_address: str | None = None) -> bool:
         """Whether a request with this Host header is for this server.

@@ -4,9 +4,11 @@
 files, and replaces what faces the network (textual-serve 1.1.3, pinned; every override has a
 test): its own routes (no ``/download``, no directory listings), a middleware that checks Host,
 then Origin, then the token (:mod:`workbench.serve.access`), security headers and a strict
-Content-Security-Policy on the page, its own page (no third-party font, no inline script), the
-WebSocket URL built from the checked Host, a cap on sessions, clamped terminal sizes and
-message sizes, no access log (it would print the token), and sessions that are reaped
+Content-Security-Policy on the page, its own page (no third-party font, no inline script; its
+script keeps the token in the tab and puts it in the WebSocket's path), the WebSocket URL
+built from the checked Host, a cap on sessions, clamped terminal sizes and message sizes, a
+deadline for request heads and caps on connections (:mod:`workbench.serve.connections`), no
+access log (it would print the token), and sessions that are reaped
 (:class:`~workbench.serve.session_process.ServedApp`) when the browser leaves or the server
 stops.
 """
@@ -35,6 +37,7 @@ from workbench.serve.access import (
     host_literal,
     new_token,
 )
+from workbench.serve.connections import ConnectionLimits, LimitedProtocol
 from workbench.serve.session_process import ServedApp
 
 log = logging.getLogger("workbench.serve")
@@ -49,6 +52,13 @@ ROWS = (5, 200)
 FONT_SIZES = (8, 40)
 REFUSALS_LOGGED = 10
 """Refused requests logged one by one; after that only counted (a page may hammer us)."""
+HEADER_TIMEOUT_S = 5.0
+"""A request head must arrive within this of the connection opening or of the last answer."""
+CONNECTIONS_PER_CLIENT = 32
+"""Connections that are not sessions, per client address: a browser opens six per host."""
+CONNECTIONS_TOTAL = 128
+WEBSOCKET_PATH = "/ws"
+"""The page's WebSocket is ``/ws/<token>``: textual.js appends the terminal size as a query."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -88,6 +98,8 @@ class WorkbenchServer(Server):
         host_aliases: Sequence[str] = (),
         max_sessions: int = 8,
         environment: dict[str, str] | None = None,
+        connections_per_client: int = CONNECTIONS_PER_CLIENT,
+        connections_total: int = CONNECTIONS_TOTAL,
     ) -> None:
         super().__init__(
             " ".join(argv),
@@ -106,8 +118,12 @@ class WorkbenchServer(Server):
         self.sessions: set[ServedApp] = set()
         self.sessions_started = 0
         self.refusals: Counter[Refusal] = Counter()
+        self.connections = ConnectionLimits(
+            per_client=connections_per_client, total=connections_total
+        )
         self._opening = 0
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
 
     # -- the guard --------------------------------------------------------------------------
 
@@ -125,9 +141,7 @@ class WorkbenchServer(Server):
             local_address=_local_address(request),
         )
         if refusal is None:
-            refusal, response = self._check_token(request, policy, websocket=websocket)
-            if response is not None:
-                return response
+            refusal = token_refusal(request, policy, websocket=websocket)
         if refusal is not None:
             return self._refuse(request, refusal)
         response = await handler(request)
@@ -143,43 +157,13 @@ class WorkbenchServer(Server):
                 headers["Content-Security-Policy"] = content_security_policy(request.host)
         return response
 
-    def _check_token(
-        self, request: web.Request, policy: AccessPolicy, *, websocket: bool
-    ) -> tuple[Refusal | None, web.StreamResponse | None]:
-        """The token from the URL (first load: moved to a cookie) or the cookie."""
-        if "token" in request.query:
-            if websocket or request.path != "/":
-                return Refusal.WRONG_TOKEN, None  # the token travels in the cookie only
-            if not policy.token_matches(request.query["token"]):
-                return Refusal.WRONG_TOKEN, None
-            # Move the token out of the address bar (and history) into an HttpOnly cookie.
-            query = {key: value for key, value in request.query.items() if key != "token"}
-            redirect = web.Response(
-                status=303,
-                headers={
-                    "Location": str(request.rel_url.with_query(query)),
-                    "Cache-Control": "no-store",
-                    "Referrer-Policy": "no-referrer",
-                },
-            )
-            redirect.set_cookie(
-                policy.cookie_name, self.token, httponly=True, samesite="Lax", path="/"
-            )
-            return None, redirect
-        cookie = request.cookies.get(policy.cookie_name)
-        if cookie is None:
-            return Refusal.NO_TOKEN, None
-        if not policy.token_matches(cookie):
-            return Refusal.WRONG_TOKEN, None
-        return None, None
-
     def _refuse(self, request: web.Request, refusal: Refusal) -> web.Response:
         self.refusals[refusal] += 1
         if sum(self.refusals.values()) <= REFUSALS_LOGGED:
             log.warning(
                 "refused %s %s: %s",
                 request.method,
-                request.path[:80],
+                _shown_path(request.path),
                 refusal.name.lower().replace("_", " "),
             )
         response = web.Response(status=refusal.status, text=f"workbench serve: {refusal.message}\n")
@@ -195,7 +179,7 @@ class WorkbenchServer(Server):
         app.add_routes(
             [
                 web.get("/", self.handle_index, name="index"),
-                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get(WEBSOCKET_PATH + "/{token}", self.handle_websocket, name="websocket"),
                 # textual.js, xterm.css and the fonts, without a directory listing.
                 web.static("/static", self.statics_path, name="static"),
                 web.static("/workbench-static", HERE / "static", name="workbench-static"),
@@ -205,7 +189,8 @@ class WorkbenchServer(Server):
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The page. Its WebSocket URL comes from the (checked) Host the browser used: opening
-        ``localhost`` must talk to ``ws://localhost``, or the cookie and Origin would not match.
+        ``localhost`` must talk to ``ws://localhost``, or the Origin would not match. The
+        page's script adds the token it keeps (``/ws/<token>``); the page itself holds none.
         """
         if self._full():
             # Said here, where a person reads it; the WebSocket's 503 only closes the page.
@@ -213,7 +198,7 @@ class WorkbenchServer(Server):
         context = {
             "title": self.title,
             "font_size": clamp(request.query.get("fontsize"), FONT_SIZES, 16),
-            "websocket_url": f"ws://{request.host}/ws",
+            "websocket_url": f"ws://{request.host}{WEBSOCKET_PATH}",
         }
         return aiohttp_jinja2.render_template("index.html", request, context)
 
@@ -225,6 +210,8 @@ class WorkbenchServer(Server):
         try:
             websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=MAX_MESSAGE_BYTES)
             await websocket.prepare(request)
+            if request.transport is not None:  # a session now: --max-sessions counts it
+                self.connections.release(request.transport)
             app = ServedApp(
                 self.argv,
                 write_bytes=websocket.send_bytes,
@@ -290,19 +277,33 @@ class WorkbenchServer(Server):
     # -- running --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Bind (port 0 picks a free one) and start answering."""
+        """Bind (port 0 picks a free one) and start answering.
+
+        aiohttp's keep-alive deadline closes a connection that is waiting for a request head,
+        so set short it is the deadline for request heads. Connections are counted on their
+        way in (:class:`~workbench.serve.connections.LimitedProtocol`), hence a listener of
+        our own rather than aiohttp's TCPSite.
+        """
         runner = web.AppRunner(
-            await self._make_app(), handle_signals=False, access_log=None, shutdown_timeout=3.0
+            await self._make_app(),
+            handle_signals=False,
+            access_log=None,
+            shutdown_timeout=3.0,
+            keepalive_timeout=HEADER_TIMEOUT_S,
+            lingering_time=HEADER_TIMEOUT_S,  # an unread request body, after the answer
         )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
+        handlers = runner.server
+        assert handlers is not None
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                lambda: LimitedProtocol(handlers(), self.connections), self.host, self.port
+            )
         except OSError:
             await runner.cleanup()
             raise
         self._runner = runner
-        self.port = runner.addresses[0][1]
+        self.port = self._listener.sockets[0].getsockname()[1]
         self.policy = AccessPolicy.for_bind(
             self.host,
             self.port,
@@ -313,10 +314,20 @@ class WorkbenchServer(Server):
 
     async def stop(self) -> None:
         """End every session (their processes included), then stop listening."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         await asyncio.gather(*(app.stop() for app in list(self.sessions)), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.connections.closed_past_cap:
+            log.warning(
+                "closed %d connections past the caps (%d per client address, %d in all)",
+                self.connections.closed_past_cap,
+                self.connections.per_client,
+                self.connections.total,
+            )
 
     def urls(self) -> list[str]:
         """The URLs to open, token included: one per name worth printing."""
@@ -361,3 +372,26 @@ def _local_address(request: web.Request) -> str | None:
         if sockname:
             return str(sockname[0])
     return None
+
+
+def token_refusal(request: web.Request, policy: AccessPolicy, *, websocket: bool) -> Refusal | None:
+    """The token check: in the page's URL on first load (the page's script keeps it), in the
+    WebSocket's path after that. The page and static files need none: they hold no secret."""
+    if "token" in request.query:
+        if websocket or request.path != "/":
+            return Refusal.WRONG_TOKEN  # the WebSocket carries it in its path only
+        return None if policy.token_matches(request.query["token"]) else Refusal.WRONG_TOKEN
+    path, prefix = request.path, WEBSOCKET_PATH + "/"
+    if not (websocket or path == WEBSOCKET_PATH or path.startswith(prefix)):
+        return None
+    token = path.removeprefix(prefix) if path.startswith(prefix) else ""
+    if not token:
+        return Refusal.NO_TOKEN
+    return None if policy.token_matches(token) else Refusal.WRONG_TOKEN
+
+
+def _shown_path(path: str) -> str:
+    """``path`` for the log: never the token a WebSocket's path carries."""
+    if path.startswith(WEBSOCKET_PATH + "/"):
+        return WEBSOCKET_PATH + "/…"
+    return path[:80]

@@ -11,8 +11,10 @@ sampling-1: {reply: "4", model: my-model}   # approve with this reply
 sampling: {action: reject}
 ```
 
-Accepted form content is checked against the schema the server sent; content that does not
-match is declined, with the reason in the printed result.
+Accepted form content is filled with the schema's defaults where the answer leaves a field
+out (as the TUI form starts with them; a field with no default stays out), then checked
+against the schema the server sent; content that does not match is declined, with the reason
+in the printed result.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
 from workbench.config import ConfigError
+from workbench.core.form_spec import with_defaults
 from workbench.core.interventions import (
     ElicitationRequest,
     InputAnswer,
@@ -165,8 +168,11 @@ class ScriptedAnswers:
     ) -> InputAnswer:
         if request.mode == "url":
             return InputAnswer(action="accept", by="answers-file", note=note, key=request.key)
-        content = scripted.content or {}
-        problems = validate_args(form_schema(request.schema or {}), content)
+        schema = form_schema(request.schema or {})
+        # What the answer leaves out is what a person would leave untouched in the form: the
+        # schema's default is sent (a field with no default stays out, never `false` or "").
+        content = with_defaults(schema, scripted.content or {})
+        problems = validate_args(schema, content)
         if problems:
             shown = "; ".join(
                 f"{'.'.join(map(str, path)) or '(content)'}: {message}"

@@ -38,6 +38,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
 SERVER_NAME = "workbench-demo"
+NOTES_URI = "demo://notes/today.md"
 
 
 def tiny_png(width: int = 8, height: int = 8) -> bytes:
@@ -265,7 +266,7 @@ def build_server() -> MCPServer:
     def delete_file(path: str) -> str:
         return f"pretended to delete {path}"
 
-    _register_conversation(server)
+    _register_conversation(server, _register_protocol(server))
     del (
         echo,
         weather,
@@ -280,7 +281,72 @@ def build_server() -> MCPServer:
     return server
 
 
-def _register_conversation(server: MCPServer) -> None:
+class ProtocolState:
+    """What a client has set on the demo server: its log level and its subscriptions."""
+
+    def __init__(self) -> None:
+        self.log_level: str = "debug"
+        self.subscribed: set[str] = set()
+
+    def logs(self, level: str) -> bool:
+        """Whether a line at ``level`` passes the level the client set."""
+        return LOG_LEVELS.index(level) >= LOG_LEVELS.index(self.log_level)
+
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+FOCUSES = ("correctness", "performance", "readability", "security", "style")
+CHAPTERS = tuple(str(number) for number in range(1, 13))
+
+
+def _register_protocol(server: MCPServer) -> ProtocolState:
+    """logging/setLevel, resources/subscribe and unsubscribe, and completion/complete.
+
+    MCPServer has decorators for tools, resources and prompts (its completion decorator is
+    untyped); the SDK directs spec methods such as ``logging/setLevel`` (gone at 2026-07-28,
+    still spoken by every earlier client) to the low-level server's ``add_request_handler``.
+    """
+    state = ProtocolState()
+    lowlevel = server._lowlevel_server  # no public accessor; see the docstring
+
+    async def set_level(ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        del ctx
+        state.log_level = params.level
+        return types.EmptyResult()
+
+    async def subscribe(ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
+        del ctx
+        state.subscribed.add(str(params.uri))
+        return types.EmptyResult()
+
+    async def unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        del ctx
+        state.subscribed.discard(str(params.uri))
+        return types.EmptyResult()
+
+    lowlevel.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+    lowlevel.add_request_handler("resources/subscribe", types.SubscribeRequestParams, subscribe)
+    lowlevel.add_request_handler(
+        "resources/unsubscribe", types.UnsubscribeRequestParams, unsubscribe
+    )
+
+    async def complete(ctx: Any, params: types.CompleteRequestParams) -> types.CompleteResult:
+        del ctx
+        ref, argument = params.ref, params.argument
+        options: tuple[str, ...] = ()
+        if isinstance(ref, types.PromptReference) and ref.name == "review_code":
+            options = FOCUSES if argument.name == "focus" else ()
+        elif isinstance(ref, types.ResourceTemplateReference) and argument.name == "number":
+            options = CHAPTERS
+        values = [option for option in options if option.startswith(argument.value)]
+        return types.CompleteResult(
+            completion=types.Completion(values=values, total=len(values), has_more=False)
+        )
+
+    lowlevel.add_request_handler("completion/complete", types.CompleteRequestParams, complete)
+    return state
+
+
+def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
     """Tools that ask the client things mid-call, log, and change the tool list; resources,
     a template and a prompt."""
 
@@ -378,23 +444,32 @@ def _register_conversation(server: MCPServer) -> None:
         structured_output=False,
     )
     async def chatty(ctx: Context) -> str:
+        lines = [
+            ("debug", ctx.debug, "opening the demo database", "db"),
+            ("info", ctx.info, "3 rows found", "db"),
+            ("warning", ctx.warning, {"disk": "92% full"}, None),
+            ("error", ctx.error, "one row could not be parsed", "parser"),
+        ]
+        logged = 0
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MCPDeprecationWarning)
-            await ctx.debug("opening the demo database", logger_name="db")
-            await ctx.info("3 rows found", logger_name="db")
-            await ctx.warning({"disk": "92% full"})
-            await ctx.error("one row could not be parsed", logger_name="parser")
+            for level, log, message, logger in lines:
+                if protocol.logs(level):  # below the level the client set: not sent
+                    await log(message, logger_name=logger)
+                    logged += 1
             for step in range(3):
                 await ctx.report_progress(step + 1, 3, f"step {step + 1} of 3")
                 await anyio.sleep(0.05)
             if not _modern(ctx):
                 await ctx.session.send_tool_list_changed()
-                await ctx.session.send_resource_updated("demo://notes/today.md")
-        return "Logged 4 lines, reported progress, and announced a changed tool list."
+                if NOTES_URI in protocol.subscribed:
+                    await ctx.session.send_resource_updated(NOTES_URI)
+        return (
+            f"Logged {logged} of 4 lines (level {protocol.log_level}), reported progress, "
+            "and announced a changed tool list."
+        )
 
-    @server.resource(
-        "demo://notes/today.md", mime_type="text/markdown", description="Today's notes"
-    )
+    @server.resource(NOTES_URI, mime_type="text/markdown", description="Today's notes")
     def notes() -> str:
         return "# Today\n\n- try an elicitation\n- approve a sampling request\n"
 

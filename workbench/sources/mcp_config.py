@@ -106,7 +106,11 @@ class McpServerEntry(BaseModel):
     args: list[Text] = Field(default_factory=list)
     env: dict[str, Text] = Field(default_factory=dict)
     cwd: str | None = None
-    inherit_env: bool = Field(default=True, alias="inheritEnv")
+    inherit_env: bool | None = Field(default=None, alias="inheritEnv")
+    """``true``: the server gets this process's whole environment; unset: as ``--inherit-env``
+    says (default: the SDK's minimum plus ``env``)."""
+    roots: list[str] | None = None
+    """Folders this server is offered as roots (``roots/list``), instead of ``--root``."""
     url: str | None = None
     headers: dict[str, Text] = Field(default_factory=dict)
     """Sent with every request; ``${NAME}`` in a value is read from the environment."""
@@ -154,8 +158,14 @@ class McpServerEntry(BaseModel):
             raise ValueError(str(error)) from None
         return value
 
-    def to_spec(self, name: str) -> McpServerSpec:
+    def to_spec(self, name: str, base: Path | None = None) -> McpServerSpec:
+        """The spec of server ``name``; relative ``roots`` are read from ``base`` (the file's
+        folder)."""
         policies: dict[str, str] = dict(self.policies)
+
+        def folder(root: str) -> Path:
+            return ((base or Path.cwd()) / Path(root).expanduser()).resolve()
+
         if self.url:
             headers = dict(self.headers)
             if self.bearer_token_env:
@@ -176,6 +186,11 @@ class McpServerEntry(BaseModel):
             env=dict(self.env),
             cwd=self.cwd,
             inherit_env=self.inherit_env,
+            roots=[
+                ((base or Path.cwd()) / Path(root).expanduser()).resolve() for root in self.roots
+            ]
+            if self.roots is not None
+            else None,
             tools=self.tools,
             policies=policies,
             limits=dict(self.limits),
@@ -241,4 +256,4 @@ def read_mcp_config(path: Path) -> list[McpServerSpec]:
         config = McpConfigFile.model_validate(data)
     except ValidationError as error:
         raise ConfigError(problems_from_validation(error, file, _json_lines(text))) from None
-    return [entry.to_spec(name) for name, entry in config.servers.items()]
+    return [entry.to_spec(name, path.parent) for name, entry in config.servers.items()]

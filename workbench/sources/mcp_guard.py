@@ -12,6 +12,14 @@ notifications spawns one task each. :class:`MessageGuard` sits on the transport'
 - drops the malformed tools of a ``tools/list`` answer and records them as problems, so the
   valid tools stay usable;
 - checks nesting against ``max_json_depth``;
+- fails at once the request an answer with a wrong id was meant for, and ignores a late
+  answer to a request cancelled or answered before (see :meth:`MessageGuard._unexpected`);
+- marks the errors -32000 and -32001 a server sends itself, which the SDK would take for its
+  own "connection closed" and "timed out" (:data:`SERVER_SENT`);
+- spells lone surrogate escapes (``"\\ud800"``) as U+FFFD before parsing, since no pydantic
+  model takes them;
+- keeps the first ``max_tools`` tools of a ``tools/list`` answer before anything validates
+  them, counting the rest ("showing N of M");
 - validates each server -> client request (elicitation, sampling, roots) as the SDK will and
   reports one it will refuse, since the SDK answers those with -32602 and tells no one;
 - lets at most :data:`NOTIFICATIONS_PER_S` notifications of one kind through per second:
@@ -44,14 +52,33 @@ from pydantic import ValidationError
 
 from workbench.core.limits import LimitExceeded, Limits, nesting_exceeds
 from workbench.core.sanitize import clean
+from workbench.net.mcp_wire import (
+    CUT_FROM_BYTES,
+    MISMATCHED_ID,
+    SDK_CODES,
+    cut_tool_list,
+    has_surrogate_escape,
+    mismatched_message,
+    replace_lone_surrogates,
+    request_key,
+)
 
 NOTIFICATIONS_PER_S = 200
 """Per notification method; enough for any progress bar, far below a flood."""
 PREVIEW_CHARS = 120
 MAX_TOOL_PROBLEMS = 50
+MAX_TOOLS = 1_000
+"""Tools kept from one ``tools/list`` answer; the rest are counted, never validated."""
 GUARD_ERROR = "workbench"
 """Key in ``error.data`` of the errors the guard answers with, so a caller can tell them apart."""
+SERVER_SENT = "workbench/server-error"
+"""Key in ``error.data`` of a -32000/-32001 the server sent itself; holds the server's data."""
 PARSE_ERROR = -32700
+INTERNAL_ERROR = -32603
+LONG_LIVED = ("subscriptions/listen",)
+"""Requests that wait for the whole session: never the one a stray answer was meant for."""
+FINISHED_KEPT = 256
+"""Ids of answered or cancelled requests remembered, so a late answer is told from a wrong one."""
 _VERSION_META = "io.modelcontextprotocol/protocolVersion"
 _ID_AT_START = re.compile(
     rb'^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")'
@@ -111,6 +138,20 @@ class GuardStats:
     limit_hits: list[LimitExceeded] = field(default_factory=list)
     malformed_requests: int = 0
     """Server -> client requests the SDK refuses as invalid (e.g. a broken elicitation)."""
+    mismatched_ids: int = 0
+    """Answers whose id no request had (each failed the request(s) it could be meant for)."""
+    first_mismatched: RequestId | None = None
+    late_answers: int = 0
+    """Answers to requests already answered or cancelled (ignored, as JSON-RPC allows)."""
+    stray_answers: int = 0
+    """Answers without an id that no single waiting request could take."""
+    surrogate_messages: int = 0
+    """Messages whose lone surrogate escapes were spelled as U+FFFD."""
+    tools_cut: tuple[int, int] | None = None
+    """``(kept, listed)`` when a ``tools/list`` answer held more than ``max_tools``."""
+
+    def cut_tools(self, kept: int, listed: int) -> None:
+        self.tools_cut = (kept, listed)
 
     def record_limit(self, exceeded: LimitExceeded) -> None:
         self.limit_hits.append(exceeded)
@@ -140,6 +181,22 @@ class GuardStats:
             parts.append(f"{self.coalesced_progress:,} progress update(s) coalesced")
         if self.malformed_requests:
             parts.append(f"{self.malformed_requests:,} malformed request(s) to the client refused")
+        if self.tools_cut is not None:
+            kept, listed = self.tools_cut
+            parts.append(f"showing {kept:,} of {listed:,} tools the server listed in one answer")
+        if self.mismatched_ids:
+            parts.append(
+                f"{self.mismatched_ids:,} answer(s) with an id no request had "
+                f"(first: {json.dumps(self.first_mismatched)[:80]})"
+            )
+        if self.late_answers:
+            parts.append(f"{self.late_answers:,} late answer(s) to finished requests ignored")
+        if self.stray_answers:
+            parts.append(f"{self.stray_answers:,} answer(s) without an id ignored")
+        if self.surrogate_messages:
+            parts.append(
+                f"{self.surrogate_messages:,} message(s) with lone surrogates (shown as U+FFFD)"
+            )
         return "; ".join(parts)
 
 
@@ -152,11 +209,18 @@ class MessageGuard:
         stats: GuardStats | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
+        max_tools: int = MAX_TOOLS,
+        sent_by_server: Callable[[RequestId], bool] | None = None,
     ) -> None:
         self.limits = limits
         self.stats = stats if stats is not None else GuardStats()
+        self.max_tools = max_tools
+        self.sent_by_server = sent_by_server
+        """Whether the -32000/-32001 answer to an id came from the server itself; ``None``
+        when every message the guard sees does (stdio). Over HTTP the SDK makes some up."""
         self.pending: dict[RequestId, str] = {}
-        """Requests sent and not yet answered: id -> method."""
+        """Requests sent and not yet answered: id (as correlated) -> method."""
+        self._finished: dict[RequestId, None] = {}
         self.version = LATEST_HANDSHAKE_VERSION
         self._clock = clock
         self._window: dict[str, tuple[float, int]] = {}
@@ -167,9 +231,18 @@ class MessageGuard:
     # --- outgoing --------------------------------------------------------------------------
 
     def outgoing(self, message: types.JSONRPCMessage) -> None:
+        if isinstance(message, types.JSONRPCNotification):
+            if message.method == "notifications/cancelled":
+                # A cancelled request may still be answered (JSON-RPC allows it): that late
+                # answer is ignored, not taken for an answer to an id nobody asked.
+                rid = (message.params or {}).get("requestId")
+                if isinstance(rid, (int, str)) and request_key(rid) in self.pending:
+                    del self.pending[request_key(rid)]
+                    self._finish(request_key(rid))
+            return
         if not isinstance(message, types.JSONRPCRequest):
             return
-        self.pending[message.id] = message.method
+        self.pending[request_key(message.id)] = message.method
         params = message.params or {}
         version = (params.get("_meta") or {}).get(_VERSION_META)
         if message.method == "initialize":
@@ -188,11 +261,36 @@ class MessageGuard:
         except UnicodeDecodeError as error:
             self.stats.undecodable_lines += 1
             return self._undecodable(raw, error)
+        if has_surrogate_escape(raw):
+            replaced = replace_lone_surrogates(text)
+            if replaced != text:
+                self.stats.surrogate_messages += 1
+                text = replaced
+        if len(raw) >= CUT_FROM_BYTES and "tools/list" in self.pending.values():
+            cut = self._cut_tool_list(text)
+            if cut is not None:
+                return self.accept(SessionMessage(cut))
         try:
             message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
         except ValueError:
             return self._unparsed(raw, text)
         return self.accept(SessionMessage(message))
+
+    def _cut_tool_list(self, text: str) -> types.JSONRPCMessage | None:
+        """A long ``tools/list`` answer read with only its first ``max_tools`` tools built."""
+        cut = cut_tool_list(text, self.max_tools)
+        if cut is None:
+            return None
+        message, listed = cut
+        rid = message.get("id")
+        if not isinstance(rid, (int, str)) or self.pending.get(request_key(rid)) != "tools/list":
+            return None  # Not the answer to the listing: read whole, the usual way.
+        try:
+            parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+        except (ValidationError, ValueError, RecursionError):
+            return None
+        self.stats.cut_tools(self.max_tools, listed)
+        return parsed
 
     def oversized(self, head: bytes, tail: bytes, size: int) -> list[SessionMessage]:
         """A line longer than ``max_message_bytes``: only its ends were kept."""
@@ -221,7 +319,12 @@ class MessageGuard:
                 return []
             self._check_request(message)
             return [item]
-        method = self.pending.get(message.id) if message.id is not None else None
+        if message.id is None:
+            return self._unexpected(message, None)
+        key = request_key(message.id)
+        method = self.pending.get(key)
+        if method is None:
+            return self._unexpected(message, key)
         if isinstance(message, types.JSONRPCResponse):
             if method == "tools/list":
                 self._keep_valid_tools(message.result)
@@ -231,10 +334,79 @@ class MessageGuard:
                 version = message.result.get("protocolVersion")
                 if isinstance(version, str):
                     self.version = version
-        if message.id is not None:
-            self.pending.pop(message.id, None)
+        elif message.error.code in SDK_CODES and (
+            self.sent_by_server is None or self.sent_by_server(key)
+        ):
+            item = SessionMessage(_server_sent(message, message.id))
+        self.pending.pop(key, None)
+        self._finish(key)
         # Held progress goes first: a progress bar must not move after its call ended.
         return [*self._release_progress(), item]
+
+    def _finish(self, key: RequestId) -> None:
+        self._finished[key] = None
+        while len(self._finished) > FINISHED_KEPT:
+            del self._finished[next(iter(self._finished))]
+
+    def _waiting(self) -> list[RequestId]:
+        """Requests an answer could be meant for (not the session-long ones)."""
+        return [key for key, method in self.pending.items() if method not in LONG_LIVED]
+
+    def _fits(self, method: str, result: dict[str, Any]) -> bool:
+        try:
+            methods.validate_server_result(method, self.version, result)
+        except (ValidationError, ValueError, KeyError, RuntimeError, RecursionError):
+            return False
+        return True
+
+    def _unexpected(
+        self, message: types.JSONRPCResponse | types.JSONRPCError, key: RequestId | None
+    ) -> list[SessionMessage]:
+        """An answer to no waiting request: late, without an id, or with a wrong id.
+
+        A late answer (to a request answered or cancelled before) is ignored, as JSON-RPC
+        allows. An error without an id (the server could not read a request) goes to the one
+        request waiting, if only one is. Any other id was never asked: the request(s) it could
+        be meant for would wait silently to their deadline, so they fail now, naming the id
+        received. With several waiting, a result goes to those whose result type it fits;
+        if still several, all of them fail: a server that mixes up ids cannot be trusted to
+        answer any of them right.
+        """
+        if key is not None and key in self._finished:
+            self.stats.late_answers += 1
+            return []
+        waiting = self._waiting()
+        if key is None:
+            assert isinstance(message, types.JSONRPCError)
+            if len(waiting) != 1:
+                self.stats.stray_answers += 1
+                return []
+            only = waiting[0]
+            readdressed = types.JSONRPCError(jsonrpc="2.0", id=only, error=message.error)
+            return self.accept(SessionMessage(readdressed))
+        self.stats.mismatched_ids += 1
+        if self.stats.first_mismatched is None:
+            self.stats.first_mismatched = message.id
+        if isinstance(message, types.JSONRPCResponse) and len(waiting) > 1:
+            fitting = [rid for rid in waiting if self._fits(self.pending[rid], message.result)]
+            waiting = fitting or waiting
+        said = ""
+        if isinstance(message, types.JSONRPCError):
+            # What the server said is kept: it may explain the mix-up.
+            said = f" (with error {message.error.code}: {clean(message.error.message)[:200]})"
+        out = self._release_progress()
+        for rid in waiting:
+            method = self.pending.pop(rid)
+            self._finish(rid)
+            self.stats.answered_errors += 1
+            data = {"method": method, "kind": MISMATCHED_ID, "received_id": message.id}
+            error = types.ErrorData(
+                code=INTERNAL_ERROR,
+                message=mismatched_message(message.id, rid) + said,
+                data={GUARD_ERROR: data},
+            )
+            out.append(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=rid, error=error)))
+        return out
 
     def _check_request(self, message: types.JSONRPCRequest) -> None:
         """Validate a server request as the SDK will, to say why it is refused (if it is)."""
@@ -259,6 +431,8 @@ class MessageGuard:
 
     def _undecodable(self, raw: bytes, error: UnicodeDecodeError) -> list[SessionMessage]:
         text = raw.decode("utf-8", errors="replace")
+        if has_surrogate_escape(raw):
+            text = replace_lone_surrogates(text)  # A notification below is passed on.
         try:
             parsed = json.loads(text)
         except (ValueError, RecursionError):
@@ -294,7 +468,11 @@ class MessageGuard:
         found = parsed.get("id") if isinstance(parsed, dict) else None
         rid: RequestId | None = found if isinstance(found, (int, str)) else None
         result = parsed.get("result") if isinstance(parsed, dict) else None
-        if isinstance(result, dict) and rid is not None and self.pending.get(rid) == "tools/list":
+        if (
+            isinstance(result, dict)
+            and rid is not None
+            and self.pending.get(request_key(rid)) == "tools/list"
+        ):
             # Judge a tool list tool by tool: one deep schema must not cost the others.
             self._keep_valid_tools(result)
         if nesting_exceeds(parsed, self.limits.max_json_depth):
@@ -336,16 +514,19 @@ class MessageGuard:
         is pinned on the one request waiting, if exactly one is; plain text is a log line
         printed to the wrong stream, counted and otherwise ignored.
         """
+        rid = request_key(rid) if rid is not None else None
         if rid is None or rid not in self.pending:
             rid = None
-            if (garbled or exceeded is not None) and len(self.pending) == 1:
-                rid = next(iter(self.pending))
+            waiting = self._waiting()
+            if (garbled or exceeded is not None) and len(waiting) == 1:
+                rid = waiting[0]
         if rid is None:
             self.stats.garbage_lines += 1
             if self.stats.first_garbage is None and raw:
                 self.stats.first_garbage = _preview(raw)
             return []
         method = self.pending.pop(rid)
+        self._finish(rid)
         self.stats.answered_errors += 1
         data: dict[str, Any] = {"method": method}
         if exceeded is not None:
@@ -364,6 +545,10 @@ class MessageGuard:
         tools = result.get("tools")
         if not isinstance(tools, list):
             return
+        if len(tools) > self.max_tools:
+            # Cut before anything is validated: 100,000 tools took 18 s and 745 MB.
+            self.stats.tools_cut = (self.max_tools, len(tools))
+            del tools[self.max_tools :]
         kept = []
         for index, tool in enumerate(tools):
             name = tool.get("name") if isinstance(tool, dict) else None
@@ -431,6 +616,14 @@ class MessageGuard:
         held = list(self._held_progress.values())
         self._held_progress.clear()
         return held
+
+
+def _server_sent(message: types.JSONRPCError, rid: RequestId) -> types.JSONRPCError:
+    """The server's own -32000/-32001, marked so it is not taken for the SDK's."""
+    error = message.error
+    data = {SERVER_SENT: {"code": error.code, "data": error.data}}
+    marked = types.ErrorData(code=error.code, message=error.message, data=data)
+    return types.JSONRPCError(jsonrpc="2.0", id=rid, error=marked)
 
 
 @asynccontextmanager

@@ -81,9 +81,12 @@ class McpServerSpec:
     policies: dict[str, str] = field(default_factory=dict)
     """Approval policy per MCP tool name (``never``/``required``/``always``)."""
     mode: str = "auto"
-    inherit_env: bool = True
-    """Pass this process's environment to a stdio server (``"inheritEnv": false`` opts out,
-    leaving the SDK's safe minimum — HOME, PATH, SHELL, TERM, USER — plus ``env``)."""
+    inherit_env: bool | None = None
+    """Pass this process's whole environment to a stdio server (``"inheritEnv": true``, or
+    ``--inherit-env`` for every server). Unset or false: the SDK's minimum (HOME, LOGNAME,
+    PATH, SHELL, TERM, USER) plus ``env``: servers are untrusted, and API keys stay home."""
+    roots: list[Path] | None = None
+    """This server's own roots (``"roots"`` in mcp.json), instead of the session's ``--root``."""
     limits: dict[str, Any] = field(default_factory=dict)
     """This server's own ``"limits"`` (see :mod:`workbench.core.limits`), over the project's."""
 
@@ -154,8 +157,11 @@ class McpSource(ToolSource):
         self._processes: list[Any] = []
         self._http_status: int | None = None
         self.skipped: list[str] = []
-        self.roots: list[Path] = list(roots or [])
-        """The client's roots, answered to ``roots/list`` (the workspace, or ``--root``)."""
+        self.roots: list[Path] = list(spec.roots if spec.roots is not None else roots or [])
+        """The client's roots, answered to ``roots/list``: only what ``--root`` or the server's
+        ``"roots"`` name (none by default: a server is never handed a folder nobody named)."""
+        self.environment: list[str] = []
+        """The names of the environment variables a stdio server was started with."""
         self.log_level = log_level
         self.catalog = catalog
         """List resources, templates and prompts after the handshake (the TUI shows them);
@@ -275,11 +281,17 @@ class McpSource(ToolSource):
         summarize_sdk_logs()
         if self.spec.server is not None:
             return self.spec.server  # In-process: our own code, nothing to guard against.
-        self._guard = MessageGuard(self.limits, GuardStats())
         if self.spec.url:
             from mcp.client.streamable_http import streamable_http_client
 
             from workbench.net.mcp_http import capped_client
+            from workbench.net.mcp_wire import WireWatch
+
+            watch = WireWatch(max_tools=MAX_TOOLS)
+            self._guard = MessageGuard(
+                self.limits, GuardStats(), max_tools=MAX_TOOLS, sent_by_server=watch.sent_by_server
+            )
+            watch.on_tools_cut = self._guard.stats.cut_tools
 
             async def note_status(response: Any) -> None:
                 # The SDK turns an HTTP error into a bare "error response": keep the status.
@@ -291,6 +303,7 @@ class McpSource(ToolSource):
                 headers=self.spec.headers,
                 on_exceeded=self._guard.stats.record_limit,
                 event_hooks={"response": [note_status]},
+                watch=watch,
             )
             inner = streamable_http_client(
                 self.spec.url,
@@ -299,6 +312,7 @@ class McpSource(ToolSource):
                 max_sse_event_size=self.limits.max_message_bytes,
             )
             return guarded(inner, self._guard), http_client
+        self._guard = MessageGuard(self.limits, GuardStats(), max_tools=MAX_TOOLS)
         from mcp.client.stdio import get_default_environment
 
         from workbench.sources.mcp_stdio import StderrTail, StdioLaunch, stdio_transport
@@ -307,6 +321,7 @@ class McpSource(ToolSource):
         # A workbench user expects their environment (PATH, virtualenv) to reach the server,
         # unless the config opts out to keep secrets from it.
         base = dict(os.environ) if self.spec.inherit_env else get_default_environment()
+        self.environment = sorted({*base, *self.spec.env})
         if os.name != "posix":
             # No process groups or death signals there: the SDK's own transport, guarded.
             from mcp import StdioServerParameters
@@ -377,6 +392,9 @@ class McpSource(ToolSource):
         detail = f"{len(tools)} tools over {self.spec.transport}"
         if self.skipped:
             detail += f"; skipped: {'; '.join(self.skipped)}"
+        cut = self._guard.stats.tools_cut if self._guard is not None else None
+        if cut is not None:
+            detail += f" (showing {cut[0]:,} of {cut[1]:,} listed)"
         left_out = self._guard.stats.tool_problems if self._guard is not None else []
         if left_out:
             detail += f"; {len(left_out)} malformed tool(s) left out (listed as problems)"
@@ -687,6 +705,11 @@ class McpSource(ToolSource):
             if type(leaf).__name__ in ("ConnectError", "ConnectTimeout"):
                 return f"cannot connect to {self.spec.url}: {leaf}"
         for leaf in leaves:
+            if isinstance(leaf, MCPError) and _server_sent(leaf) is not None:
+                return (
+                    f"{self.spec.target} answered the handshake with error {leaf.code}: "
+                    f"{clean(leaf.message)[:300]}"
+                )
             if isinstance(leaf, MCPError) and leaf.code == -32001:
                 return f"no handshake from {self.spec.target} in time{self._stderr_suffix()}"
             if isinstance(leaf, MCPError) and leaf.code == -32000:
@@ -752,6 +775,9 @@ class McpSource(ToolSource):
                 state={"urls": declined.url_list},
             )
         except MCPError as error:
+            if _server_sent(error) is not None:
+                # The server's own -32000/-32001: its code and message, not the SDK's signal.
+                return self._protocol_failure(api, error)
             if error.code == -32001:
                 raise ToolTimedOut(error.message) from None
             exceeded = self._exceeded(error, hits_before)
@@ -871,9 +897,23 @@ class McpSource(ToolSource):
         return None
 
     def _protocol_failure(self, api: str, error: Any) -> ToolResult:
+        from workbench.net.mcp_wire import MISMATCHED_ID
         from workbench.sources.mcp_guard import GUARD_ERROR
 
+        sent = _server_sent(error)
+        if sent is not None:
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{self.name} answered {api} with error {error.code}: {clean(error.message)}",
+                body={"code": error.code, "data": sent.get("data")},
+            )
         data = error.data.get(GUARD_ERROR) if isinstance(error.data, dict) else None
+        if isinstance(data, dict) and data.get("kind") == MISMATCHED_ID:
+            return failure(
+                ErrorType.MISMATCHED_ID,
+                f"{self.name} sent an unusable answer to {api}: {clean(error.message)}",
+                body={"received_id": data.get("received_id")},
+            )
         if isinstance(data, dict):
             # The guard answered for the server: what it saw is the message, not a code.
             return failure(
@@ -886,6 +926,14 @@ class McpSource(ToolSource):
             f"{self.name} answered {api} with error {error.code}: {error.message}",
             body={"code": error.code, "data": error.data},
         )
+
+
+def _server_sent(error: Any) -> dict[str, Any] | None:
+    """What the guard kept of a -32000/-32001 the server itself sent (``None``: the SDK's)."""
+    from workbench.sources.mcp_guard import SERVER_SENT
+
+    data = error.data.get(SERVER_SENT) if isinstance(error.data, dict) else None
+    return data if isinstance(data, dict) else None
 
 
 def _with_ui_resources(manifest: ToolManifest, found: dict[str, UiResource]) -> ToolManifest:

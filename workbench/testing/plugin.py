@@ -13,6 +13,7 @@ for ``workbench_case``, so the plugin costs nothing in projects that do not use 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from workbench.rendering.renderer import SnapshotRenderer
 
 _PROJECT_KEY = pytest.StashKey["Project"]()
+_CASE_IDS_KEY = pytest.StashKey[set[str]]()
+"""Every snapshot case of the matrix, once this session has generated them."""
+_DELETED_KEY = pytest.StashKey[list[Path]]()
 
 
 def _project(config: pytest.Config) -> Project:
@@ -48,7 +52,7 @@ def _project(config: pytest.Config) -> Project:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if CASE_PARAM not in metafunc.fixturenames:
         return
-    from workbench.rendering.matrix import audit_cases, snapshot_cases
+    from workbench.rendering.matrix import SnapshotCase, audit_cases, snapshot_cases
 
     project = _project(metafunc.config)
     errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
@@ -64,6 +68,41 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         *audit_cases(project.catalog),
     ]
     metafunc.parametrize(CASE_PARAM, cases, ids=[case.test_id for case in cases])
+    metafunc.config.stash[_CASE_IDS_KEY] = {
+        case.test_id for case in cases if isinstance(case, SnapshotCase)
+    }
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """On ``--snapshot-update``, delete the snapshot files of cases that no longer exist, as
+    ``workbench snapshot --update`` does (only files named like a case; a README stays).
+
+    The whole matrix decides, not the tests this run selected: a file of a case that exists
+    is never deleted, whatever ``-k`` chose."""
+    config = session.config
+    case_ids = config.stash.get(_CASE_IDS_KEY, None)
+    if (
+        case_ids is None
+        or not config.getoption("update_snapshots", False)
+        or config.getoption("no_cleanup", False)
+        or config.getoption("disable_unused_snapshots", False)
+        or exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+    ):
+        return
+    from workbench.testing.unused import delete_unused_snapshots
+
+    config.stash[_DELETED_KEY] = delete_unused_snapshots(SnapshotRoot.path, case_ids)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    deleted = config.stash.get(_DELETED_KEY, [])
+    if deleted:
+        terminalreporter.write_line(
+            f"workbench: deleted {len(deleted)} unused snapshot file(s) "
+            "(no case draws them any more):"
+        )
+        for path in deleted:
+            terminalreporter.write_line(f"  {path}")
 
 
 @pytest.fixture(scope="session")

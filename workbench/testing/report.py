@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.acceptance.build import case_order
+from workbench.core.file_writes import write_atomically
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
+from workbench.testing.unused import delete_unused_snapshots, unused_snapshots
 
 STATUSES = ("passed", "failed", "new", "updated")
 
@@ -90,20 +92,17 @@ def run_snapshots(
     the others').
     """
     run = SnapshotRun()
-    expected_files: set[Path] = set()
     for case in cases:
         rendered: RenderedSnapshot = renderer.render(case)
         text = snapshot_text_of(case, rendered.text)
         base = root / case.relative_dir / case.name
         text_path, svg_path = base.with_suffix(".txt"), base.with_suffix(".svg")
-        expected_files.update({text_path, svg_path})
         expected_text, expected_svg = _read(text_path), _read(svg_path)
         if expected_text == text and expected_svg == rendered.svg:
             status = "passed"
         elif update:
-            text_path.parent.mkdir(parents=True, exist_ok=True)
-            text_path.write_text(text, encoding="utf-8")
-            svg_path.write_text(rendered.svg, encoding="utf-8")
+            write_atomically(text_path, text)
+            write_atomically(svg_path, rendered.svg)
             status = "updated" if expected_text is not None else "new"
         else:
             status = "new" if expected_text is None and expected_svg is None else "failed"
@@ -114,17 +113,12 @@ def run_snapshots(
         )
         if on_progress is not None:
             on_progress(case)
-    if prune and root.is_dir():
-        for path in sorted(root.rglob("*")):
-            if path.suffix not in (".txt", ".svg") or path in expected_files or not path.is_file():
-                continue
-            if select and select not in path.relative_to(root).with_suffix("").as_posix():
-                continue
-            if update:
-                path.unlink()
-                run.deleted.append(path)
-            else:
-                run.unused.append(path)
+    if prune:
+        case_ids = {case.test_id for case in cases}
+        if update:
+            run.deleted = delete_unused_snapshots(root, case_ids, select=select)
+        else:
+            run.unused = unused_snapshots(root, case_ids, select=select)
     return run
 
 

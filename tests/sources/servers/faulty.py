@@ -1,7 +1,7 @@
 """A raw stdio MCP server (no SDK) that breaks the protocol in every way a test asks for.
 
 python faulty.py [--bad-tools] [--deep-tools N] [--grandchild plain|holds-stdout|ignores-term]
-                 [--ignore-term] [--pidfile FILE]
+                 [--ignore-term] [--pidfile FILE] [--protocol-faults] [--many-tools N]
 
 Each tool is a fault; ``tools/call`` arguments tune it. Written against the wire format, so
 nothing between the bytes and the client smooths them over.
@@ -24,6 +24,9 @@ parser.add_argument("--deep-tools", type=int, default=0)
 parser.add_argument("--grandchild", choices=["plain", "holds-stdout", "ignores-term"])
 parser.add_argument("--ignore-term", action="store_true")
 parser.add_argument("--pidfile", default=None, help="where the pids of server and grandchild go")
+parser.add_argument("--protocol-faults", action="store_true", help="add the PROTOCOL_TOOLS")
+parser.add_argument("--many-tools", type=int, default=0, help="list this many more tools")
+parser.add_argument("--initialize-error", type=int, help="answer initialize with this error")
 options = parser.parse_args()
 
 out = sys.stdout.buffer
@@ -43,6 +46,8 @@ TOOLS = [
     "crash",
     "bad_elicit",
 ]
+PROTOCOL_TOOLS = ["wrong_id", "server_error", "error_without_id", "surrogate"]
+"""Answers that are well-formed JSON-RPC but wrong: an id, an error code, a string."""
 
 
 def send(message: dict[str, Any]) -> None:
@@ -62,8 +67,13 @@ def result(rid: Any, text: str, **extra: Any) -> None:
 
 def tool_list() -> list[dict[str, Any]]:
     tools: list[dict[str, Any]] = [
-        {"name": name, "description": f"fault: {name}", "inputSchema": SCHEMA} for name in TOOLS
+        {"name": name, "description": f"fault: {name}", "inputSchema": SCHEMA}
+        for name in [*TOOLS, *(PROTOCOL_TOOLS if options.protocol_faults else [])]
     ]
+    tools.extend(
+        {"name": f"many_{index}", "description": "one of many", "inputSchema": SCHEMA}
+        for index in range(options.many_tools)
+    )
     if options.bad_tools:
         tools.insert(1, {"name": "no_type", "inputSchema": {"properties": {}}})
         tools.insert(3, {"name": "not_an_object", "inputSchema": "nope"})
@@ -76,8 +86,24 @@ def tool_list() -> list[dict[str, Any]]:
     return tools
 
 
+def protocol_fault(rid: Any, name: str, args: dict[str, Any]) -> None:
+    if name == "wrong_id":
+        # Answers another id: ``id`` chosen by the test, or one no request had.
+        result(args.get("id", 1_000_000 + rid if isinstance(rid, int) else "other"), "wrong")
+    elif name == "server_error":
+        error = {"code": int(args.get("code", -32000)), "message": args.get("message", "boom")}
+        send({"jsonrpc": "2.0", "id": rid, "error": {**error, "data": {"why": "the server's"}}})
+    elif name == "error_without_id":
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "unreadable"}})
+    elif name == "surrogate":
+        # json.dumps spells a lone surrogate as the escape "\ud800": valid JSON text.
+        result(rid, "before \ud800 middle \udc00 after", structuredContent={"k\udfff": "v"})
+
+
 def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> None:
-    if name == "echo":
+    if name in PROTOCOL_TOOLS:
+        protocol_fault(rid, name, args)
+    elif name == "echo":
         result(rid, str(args.get("text", "echo")))
     elif name == "big":
         megabytes = float(args.get("mb", 50))
@@ -195,7 +221,10 @@ def main() -> None:
         params = message.get("params") or {}
         if rid is None:
             continue  # notifications: initialized, cancelled
-        if method == "initialize":
+        if method == "initialize" and options.initialize_error is not None:
+            error = {"code": options.initialize_error, "message": "not today"}
+            send({"jsonrpc": "2.0", "id": rid, "error": error})
+        elif method == "initialize":
             send(
                 {
                     "jsonrpc": "2.0",

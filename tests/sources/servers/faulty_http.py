@@ -3,7 +3,9 @@
 ``tools/call`` of ``huge`` answers ``mb`` megabytes of JSON, ``bomb`` a ``gzip, gzip`` body
 that inflates to ``mb`` megabytes, ``endless`` a JSON body that never ends, ``sse_big`` one
 server-sent event of ``mb`` megabytes, ``deep`` a result nested ``depth`` levels, ``echo``
-its text. Run it alone with ``uvicorn tests.sources.servers.faulty_http:app``.
+its text. ``wrong_id``, ``server_error`` and ``surrogate`` answer with another id, an error
+``code``, a lone surrogate: as a JSON body, or as one event when ``sse`` is true. Run it alone
+with ``uvicorn tests.sources.servers.faulty_http:app``. ``/mcp?many=N`` lists N more tools.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from tests.net.bombs import gzip_gzip_bomb
 
@@ -20,6 +23,7 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": True}
 TOOLS = ["echo", "huge", "bomb", "endless", "sse_big", "deep"]
+TOOLS += ["wrong_id", "server_error", "surrogate"]
 
 
 def _result(rid: Any, text: str, **extra: Any) -> dict[str, Any]:
@@ -86,6 +90,18 @@ async def _respond(
         watcher.cancel()
 
 
+def _protocol_fault(rid: Any, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    if name == "wrong_id":
+        return _result(args.get("id", 1_000_000), "wrong")
+    if name == "server_error":
+        code, message = int(args.get("code", -32000)), str(args.get("message", "boom"))
+        error = {"code": code, "message": message, "data": {"why": "the server's"}}
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+    if name == "surrogate":
+        return _result(rid, "before \ud800 after")
+    return None
+
+
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         while True:
@@ -125,6 +141,8 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         return
     if method == "tools/list":
         tools = [{"name": name, "inputSchema": SCHEMA} for name in TOOLS]
+        many = int(parse_qs(scope["query_string"].decode()).get("many", ["0"])[0])
+        tools += [{"name": f"many_{index}", "inputSchema": SCHEMA} for index in range(many)]
         answer = {"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}}
         await _respond(send, json.dumps(answer).encode(), headers=session)
         return
@@ -135,7 +153,14 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
     name = params.get("name")
     args = params.get("arguments") or {}
     megabytes = float(args.get("mb", 200))
-    if name == "huge":
+    protocol = _protocol_fault(rid, str(name), args)
+    if protocol is not None:
+        if args.get("sse"):
+            event = f"event: message\r\nid: 1\r\ndata: {json.dumps(protocol)}\r\n\r\n".encode()
+            await _respond(send, event, content_type="text/event-stream", headers=session)
+        else:
+            await _respond(send, json.dumps(protocol).encode(), headers=session)
+    elif name == "huge":
         await _respond(send, _huge(rid, megabytes), receive=receive, headers=session)
     elif name == "bomb":
         encoded = [(b"content-encoding", b"gzip, gzip"), *session]

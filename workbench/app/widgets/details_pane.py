@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -13,7 +13,10 @@ from textual.widgets import Static, TabbedContent, TabPane
 from workbench.app.palette import palette_for
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest, openai_function
+from workbench.core.result import ToolResult
+from workbench.hosts.profile import HostProfile
 from workbench.surfaces import kit
+from workbench.surfaces.context import Palette
 from workbench.surfaces.server_requests import exchanges_section, messages_section
 
 DETAIL_LINES = 500
@@ -27,6 +30,7 @@ TABS: tuple[tuple[str, str], ...] = (
     ("content", "Content"),
     ("state", "State"),
     ("error", "Error"),
+    ("model", "Model"),
     ("server", "Server"),
     ("manifest", "Manifest"),
     ("openai", "OpenAI schema"),
@@ -67,6 +71,8 @@ class DetailsPane(Vertical):
         self._titles: dict[str, str] = dict(TABS)
         self._tabs: TabbedContent | None = None
         """The tabs, once mounted."""
+        self._hosts: tuple[HostProfile, ...] | None = None
+        """The hosts the Model tab reads the content through (default: every bundled one)."""
 
     @staticmethod
     def _pane(tab_id: str, title: str) -> TabPane:
@@ -101,6 +107,12 @@ class DetailsPane(Vertical):
         if self._tabs is not None:  # Else it is mounted with the others.
             self._tabs.add_pane(self._pane(tab_id, title))
 
+    def set_hosts(self, hosts: Sequence[HostProfile]) -> None:
+        """Read results through ``hosts`` in the Model tab (a project's targeted hosts)."""
+        self._hosts = tuple(hosts)
+        self._drawn.pop("model", None)
+        self._draw_active()
+
     def _theme_changed(self, theme: str) -> None:
         del theme
         self._drawn = {}
@@ -130,8 +142,8 @@ class DetailsPane(Vertical):
             return (state.args, state.args_error)
         if tab_id == "partial":
             return (state.raw_args, state.partial_args)
-        if tab_id in ("content", "state", "error"):
-            return (state.result,)
+        if tab_id in ("content", "state", "error", "model"):
+            return (state.result, self._hosts)
         if tab_id == "server":
             return (state.exchanges, state.server_messages)
         if tab_id == "manifest":
@@ -208,6 +220,8 @@ class DetailsPane(Vertical):
                 if result is None or result.error is None
                 else json_or_none(result.error.model_dump(mode="json"))
             )
+        elif tab_id == "model":
+            view = none if result is None else self._model_views(result, palette)
         elif tab_id == "server":
             # What the server asked mid-call and what it logged: debug detail, not the card's.
             said = [
@@ -238,3 +252,23 @@ class DetailsPane(Vertical):
                 else json_or_none(openai_function(manifest, api))
             )
         self._set(tab_id, view)
+
+    def _model_views(self, result: ToolResult, palette: Palette) -> RenderableType:
+        """The content as each host's model reads it: the rule, the cut, then the text."""
+        from workbench.hosts import bundled_hosts, model_view
+        from workbench.hosts.report import model_view_summary
+
+        hosts = self._hosts
+        if hosts is None:
+            hosts = tuple(
+                host for name, host in sorted(bundled_hosts().profiles.items()) if name != "none"
+            )
+        parts: list[RenderableType] = []
+        for host in hosts:
+            view = model_view(result.content, host, state=result.state)
+            summary = model_view_summary(view)
+            parts.append(kit.text(summary[0], "bold"))
+            parts.extend(kit.text(line, palette.muted) for line in summary[1:])
+            parts.append(kit.capped_text(view.text, palette, max_lines=DETAIL_LINES // 5))
+            parts.append(Text(""))
+        return Group(*parts)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from workbench.audit.model import Finding, RenderKey, Subject
 
-Check = Callable[[Subject], Iterable[tuple[RenderKey, str, str]]]
+Check = Callable[[Subject], Iterable[tuple[RenderKey, str, str] | tuple[RenderKey, str, str, str]]]
+"""Yields ``(key, problem, advice)``, or ``(key, problem, advice, host)`` for a host rule."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,10 @@ class Rule:
         return " ".join(line.strip() for line in doc.splitlines())
 
     def run(self, subject: Subject) -> Iterator[Finding]:
-        for key, problem, advice in self.check(subject):
-            yield Finding(self.name, self.number, key, problem, advice)
+        for key, problem, advice, *host in self.check(subject):
+            yield Finding(
+                self.name, self.number, key, problem, advice, host=host[0] if host else None
+            )
 
 
 RULES: list[Rule] = []
@@ -63,6 +66,7 @@ def _load() -> None:
         apps,
         blank,
         contrast,
+        hosts,
         inspector,
         internals,
         layout,
