@@ -36,7 +36,7 @@ from workbench.app.screens.live_screen import LiveScreen  # noqa: E402
 from workbench.app.widgets.source_tree import SourceTree  # noqa: E402
 from workbench.config import WorkbenchConfig  # noqa: E402
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta  # noqa: E402
-from workbench.core.result import ToolResult, to_result  # noqa: E402
+from workbench.core.result import ToolResult  # noqa: E402
 from workbench.core.runtime import BaseRuntime, CallContext  # noqa: E402
 from workbench.session import LiveOptions, build_session  # noqa: E402
 from workbench.sources.python_source import PythonToolSource  # noqa: E402
@@ -64,7 +64,6 @@ class Flood(BaseRuntime):
             ctx.stdout(f"line {step} " + "x" * 80 + "\n")
             if step % 50 == 0:
                 await asyncio.sleep(0)
-        return to_result(success=True, content="never")
 
 
 FLOOD = ToolPackage(
@@ -113,7 +112,7 @@ def make_app(workspace: Path) -> WorkbenchApp:
     return WorkbenchApp(live_session=session, animate=False)
 
 
-async def measure(case: Case, seconds: int) -> dict[str, float]:
+async def measure(case: Case, seconds: int) -> dict[str, float | str]:
     with tempfile.TemporaryDirectory() as scratch:
         app = make_app(Path(scratch))
         async with app.run_test(size=(160, 50)) as pilot:
@@ -133,7 +132,7 @@ async def measure(case: Case, seconds: int) -> dict[str, float]:
                 peak = max(peak, rss_mb())
             entry = screen.current_entry
             assert entry is not None and entry.state is not None, "the call never started"
-            events = len(entry.events)
+            events = len(entry.record.events)
             phase = entry.state.phase.value
             await pilot.press("escape")
             while screen.current_call is not None:
@@ -141,7 +140,7 @@ async def measure(case: Case, seconds: int) -> dict[str, float]:
             await pilot.pause(1.0)
             gc.collect()
             after = rss_mb()
-            lines = entry.state.output.line_count if entry.state else 0
+            lines = entry.state.output.line_count
         return {
             "idle": idle,
             "peak": peak,
@@ -149,7 +148,7 @@ async def measure(case: Case, seconds: int) -> dict[str, float]:
             "events": events,
             "lines": lines,
             "phase": phase,
-        }  # type: ignore[dict-item]
+        }
 
 
 def main() -> None:

@@ -129,7 +129,8 @@ def measure(mode: str, total: int) -> dict[str, float]:
         capture_output=True,
         text=True,
     ).stdout
-    return json.loads(output.strip().splitlines()[-1])
+    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+    return result
 
 
 def main() -> None:

@@ -60,9 +60,13 @@ net.Server.prototype.listen = function (...args) {
 };
 """
 ACCEPT_ANSWERS = "elicitation: {action: accept}\n"
+CREDENTIAL_SCENARIOS = frozenset(
+    {"auth/client-credentials-basic", "auth/client-credentials-jwt", "auth/pre-registration"}
+)
+"""Scenarios whose client was registered beforehand: the suite gives the credentials."""
 
 
-def client_argv(scenario: str, url: str, answers: Path) -> list[str]:
+def client_argv(scenario: str, url: str, answers: Path, context: dict[str, Any]) -> list[str]:
     """The command a user would type for ``scenario`` against the server at ``url``."""
     workbench = str(Path(sys.executable).with_name("workbench"))
     if scenario == "tools_call":
@@ -74,8 +78,30 @@ def client_argv(scenario: str, url: str, answers: Path) -> list[str]:
     if scenario == "sse-retry":
         return [workbench, "call", "sse-retry-test-server.test_reconnection", "--mcp", url]
     if scenario.startswith("auth/"):
-        return [workbench, "call", "auth-prm-pathbased-server.test-tool", "--mcp", url]
+        api = "auth.test-tool"
+        if context.get("client_id"):
+            # Credentials the user was given: they go in the server's mcp.json entry.
+            config = answers.with_name("mcp.json")
+            config.write_text(json.dumps({"mcpServers": {"auth": oauth_entry(url, context)}}))
+            return [workbench, "call", api, "--config", str(config)]
+        return [workbench, "call", "auth-prm-pathbased-server.test-tool", "--oauth", "--mcp", url]
     return [workbench, "tools", "--mcp", url]
+
+
+def oauth_entry(url: str, context: dict[str, Any]) -> dict[str, Any]:
+    """The mcp.json entry a user would write for the credentials in ``context``."""
+    oauth: dict[str, Any] = {"clientId": context["client_id"]}
+    if "client_secret" in context:
+        os.environ["CONFORMANCE_CLIENT_SECRET"] = context["client_secret"]
+        oauth["clientSecretEnv"] = "CONFORMANCE_CLIENT_SECRET"
+    if "private_key_pem" in context:
+        key = Path(os.environ.get("WORKBENCH_CONFORMANCE_ANSWERS", "x")).with_name("client.pem")
+        key.write_text(context["private_key_pem"])
+        oauth["privateKeyFile"] = str(key)
+        oauth["signingAlgorithm"] = context.get("signing_algorithm", "ES256")
+    if str(context.get("name", "")).startswith("auth/client-credentials"):
+        oauth["grant"] = "client_credentials"
+    return {"url": url, "oauth": oauth}
 
 
 @dataclass
@@ -180,7 +206,9 @@ def run_scenario(tools: Path, scenario: str) -> Outcome:
             check=False,
         )
         checks = _checks(results / "out")
-        command = " ".join(client_argv(scenario, "URL", Path("ANSWERS"))[1:])
+        given = {"client_id": "ID"} if scenario in CREDENTIAL_SCENARIOS else {}
+        shown = client_argv(scenario, "URL", results / "ANSWERS", given)[1:]
+        command = " ".join("mcp.json" if part.endswith("mcp.json") else part for part in shown)
         seconds = time.perf_counter() - started
         if not checks:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no checks written"]
@@ -210,13 +238,36 @@ def _checks(folder: Path) -> list[dict[str, Any]]:
 
 
 def run_as_client(argv: list[str]) -> None:
-    """Called by the suite with the server URL last: run the workbench command for it."""
+    """Called by the suite with the server URL last: run the workbench command for it.
+
+    When the command prints a sign-in URL, this plays the person at the browser: it opens
+    the URL, and the authorization server's redirect reaches Workbench's loopback callback.
+    """
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     if not argv:
         raise SystemExit("conformance: the suite gave no server URL")
     answers = Path(os.environ.get("WORKBENCH_CONFORMANCE_ANSWERS", "answers.yaml"))
-    command = client_argv(scenario, argv[-1], answers)
-    os.execv(command[0], command)
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    command = client_argv(scenario, argv[-1], answers, context)
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        sys.stderr.write(line)
+        marker = ": open "
+        if "workbench: sign in to" in line and marker in line:
+            visit(line.split(marker, 1)[1].strip())
+    raise SystemExit(process.wait())
+
+
+def visit(url: str) -> None:
+    """Open ``url`` as a browser would: follow redirects up to the loopback callback."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            answer.read()
+    except OSError as error:
+        print(f"conformance: opening the sign-in URL failed: {error}", file=sys.stderr)
 
 
 def read_baseline(path: Path) -> dict[str, str]:

@@ -54,7 +54,7 @@ from workbench.tools.package import ToolPackage
 if TYPE_CHECKING:
     from workbench.testing.snapshots import test_tool_ui_snapshot
 
-API_VERSION = "1.1"
+API_VERSION = "1.2"
 """The version of this API (``MAJOR.MINOR``): see the module docstring for what moves it."""
 
 __all__ = [

@@ -46,6 +46,10 @@ class LiveOptions:
     """``--extend-on-progress``: progress restarts the timeout, up to this in all."""
     roots: Sequence[Path] = ()
     """``--root``: the roots MCP servers are told (default: none)."""
+    oauth: bool = False
+    """``--oauth``: sign in to ``--mcp`` URLs that ask for it (authorization code + PKCE)."""
+    open_browser: bool = False
+    """``--open-browser``: open the sign-in page in a browser (else only print its URL)."""
     inherit_env: bool = False
     """``--inherit-env``: stdio servers get this process's whole environment (default: the
     SDK's minimum plus what their config names)."""
@@ -72,11 +76,13 @@ class LiveSession:
 
     @property
     def secrets(self) -> list[str]:
-        """Header values sent to MCP servers (tokens, cookies): never written into a fixture."""
+        """Header values and OAuth tokens and secrets sent to MCP servers: never written into a
+        fixture."""
         values: list[str] = []
         for source in self.manager.sources:
             if isinstance(source, McpSource):
                 values.extend(value for value in source.spec.headers.values() if value)
+                values.extend(source.oauth_secrets())
         return values
 
     def call_timeout(self, args: dict[str, Any], api: ToolApi | None) -> CallTimeout:
@@ -224,6 +230,10 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             raise SetupError(str(error)) from None
         if spec.url:
             spec.headers.update(headers)
+            if options.oauth:
+                from workbench.sources.oauth import OAuthSettings
+
+                spec.oauth = OAuthSettings(open_browser=options.open_browser)
         manager.add(mcp_source(spec, limits=config.limits))
     for path in options.config_files:
         for spec in read_mcp_config(Path(path)):

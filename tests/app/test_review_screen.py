@@ -343,3 +343,18 @@ def test_python_m_workbench_review_runs_in_a_terminal(reviewed_project: Path) ->
             process.kill()
             process.wait()
         os.close(leader)
+
+
+async def test_the_summary_counts_the_never_reviewed_as_the_queue_does(
+    reviewed_project: Path,
+) -> None:
+    """With no decisions at all, the 4 changed cases are to review and the other 16 never
+    reviewed: the summary line must not count the 4 twice (it said "20 never reviewed")."""
+    (reviewed_project / "snaps" / "reviews.yaml").unlink()
+    async with make_app().run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        queue = screen.query_one("#queue", ReviewQueue)
+        sections = [str(node.label) for node in queue.root.children]
+        assert sections == ["To review 4", "Never reviewed 16"]
+        counts = str(screen.query_one("#review-counts", Static).render())
+        assert "4 to review" in counts and "16 never reviewed" in counts, counts

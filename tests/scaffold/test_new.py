@@ -179,7 +179,11 @@ def test_a_crlf_pyproject_stays_crlf_and_keeps_its_mode(
     [
         (["2fast"], "'2fast' cannot name a tool"),
         (["class"], "'class' is a Python keyword"),
-        (["ok-tool", "--api", "get-page"], "--api 'get-page': an API is named like a Python"),
+        (
+            ["ok-tool", "--api", "get-page"],
+            "--api 'get-page': name an API as a Python method is named: letters, digits and _, "
+            "starting with a letter (e.g. searchPages or search_pages)",
+        ),
         (["ok-tool", "--api", "invoke"], "--api 'invoke': that name is taken"),
         (["ok-tool", "--api", "getPage", "--api", "get_page"], "name the same API"),
         (["json"], "a module named json is already importable"),
@@ -193,3 +197,23 @@ def test_names_that_cannot_work_are_refused_with_a_reason(
     assert result.exit_code in (1, 2)
     assert message in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_api_says_which_it_is_and_that_it_starts_as_the_example(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        main, ["new", "tiny-tool", "--api", "lookup", "--api", "store", "--no-snapshots"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        "Each API (lookup, store) starts as the same example, a lookup of items by a word, "
+        "under its own name"
+    ) in " ".join(result.stdout.split())
+    manifest = (tmp_path / "tiny_tool" / "manifest.py").read_text()
+    assert '"lookup: finds the items' in manifest and '"store: finds the items' in manifest
+    assert "# store starts as the example API" in manifest
+    project = open_project(config=load_config(tmp_path), installed=False)
+    descriptions = [api.description for api in project.catalog.tools["tiny-tool"].manifest.api]
+    assert len(set(descriptions)) == 2, descriptions

@@ -77,9 +77,9 @@ def test_stdio_and_http_entries_become_specs(tmp_path: Path) -> None:
         ["search"],
         "http",
     )
-    assert read_mcp_config(write(tmp_path / "b.json", {"mcpServers": {"x": {"command": "s"}}}))[
-        0
-    ].inherit_env
+    # Unset: the session decides (--inherit-env), and it keeps the environment minimal.
+    unset = read_mcp_config(write(tmp_path / "b.json", {"mcpServers": {"x": {"command": "s"}}}))
+    assert unset[0].inherit_env is None
 
 
 @pytest.mark.parametrize(

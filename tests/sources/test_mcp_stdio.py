@@ -88,8 +88,9 @@ async def test_a_normal_call_over_stdio(bad: McpSource) -> None:
     assert result.success is True and result.content == "ok: over a pipe"
 
 
-async def test_the_spec_environment_reaches_the_server_on_top_of_ours(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("inherit", "parent_seen"), [(None, False), (True, True)])
+async def test_the_spec_environment_reaches_the_server_and_ours_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, inherit: bool | None, parent_seen: bool
 ) -> None:
     monkeypatch.setenv("WORKBENCH_TEST_INHERITED", "from-parent")
     source = await started(
@@ -98,6 +99,7 @@ async def test_the_spec_environment_reaches_the_server_on_top_of_ours(
             command=sys.executable,
             args=[str(misbehaving_spec().args[0])],
             env={"WORKBENCH_TEST_OWN": "from-spec"},
+            inherit_env=inherit,
         )
     )
     try:
@@ -105,7 +107,8 @@ async def test_the_spec_environment_reaches_the_server_on_top_of_ours(
         inherited = await source.invoke(
             "env", "getenv", {"name": "WORKBENCH_TEST_INHERITED"}, CallContext()
         )
-        assert (own.content, inherited.content) == ("from-spec", "from-parent")
+        assert own.content == "from-spec"
+        assert (inherited.content == "from-parent") is parent_seen
     finally:
         await source.stop()
 

@@ -1,6 +1,7 @@
 """Nothing a stdio server starts outlives it: stop, timeout, cancel, TUI quit, Workbench crash.
 
-The fault server forks a grandchild — plain, holding the stdout pipe, or deaf to SIGTERM —
+The fault server forks a grandchild — plain, holding the stdout pipe, deaf to SIGTERM, or in
+a process group of its own (``setpgid(0, 0)``) —
 and may ignore SIGTERM itself; it writes both pids to a file, and every test checks that
 neither (nor the group leader between Workbench and the server) is left running.
 """
@@ -56,6 +57,11 @@ VARIANTS = [
     pytest.param(["--grandchild", "holds-stdout"], id="grandchild-holds-stdout"),
     pytest.param(["--grandchild", "ignores-term"], id="grandchild-ignores-sigterm"),
     pytest.param(["--grandchild", "plain", "--ignore-term"], id="server-ignores-sigterm"),
+    # setpgid(0, 0): out of the group, still in the session the leader started.
+    pytest.param(["--grandchild", "setpgid"], id="grandchild-in-a-group-of-its-own"),
+    pytest.param(
+        ["--grandchild", "setpgid", "--ignore-term"], id="grandchild-in-its-own-group-server-deaf"
+    ),
 ]
 
 

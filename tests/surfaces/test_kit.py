@@ -99,9 +99,9 @@ def test_status_line_cuts_the_subject_and_keeps_the_status() -> None:
 @pytest.mark.parametrize(
     ("phase", "start"),
     [
-        (Phase.SKIPPED, "⊘ Skipped: "),
+        (Phase.SKIPPED, "↷ Skipped: "),
         (Phase.CANCELLED, "⊘ Cancelled: "),
-        (Phase.BLOCKED, "⊘ Blocked: "),
+        (Phase.BLOCKED, "⛔ Blocked: "),
         (Phase.TIMED_OUT, "✗ Timed out: "),
         (Phase.AWAITING_APPROVAL, "◆ Awaiting approval: "),
     ],
@@ -109,6 +109,34 @@ def test_status_line_cuts_the_subject_and_keeps_the_status() -> None:
 def test_status_line_words_every_ending(phase: Phase, start: str) -> None:
     error = None if phase is Phase.AWAITING_APPROVAL else ToolError(type="X", message="m")
     assert _line(_ctx(100, phase, error), None).startswith(start)
+
+
+def _plain(renderable: object, width: int = 100) -> str:
+    console = Console(width=width, file=None, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable, end="")
+    return capture.get()
+
+
+@pytest.mark.parametrize("phase", [Phase.SKIPPED, Phase.CANCELLED, Phase.BLOCKED, Phase.TIMED_OUT])
+def test_a_cards_ending_notice_does_not_name_the_ending_its_inspector_named(phase: Phase) -> None:
+    ctx = _ctx(100, phase, ToolError(type="X", message="m"))
+    inspector = _line(ctx, None)
+    card = _plain(kit.ending_notice(ctx, what="the search"))
+    portal = _plain(kit.portal_ending(ctx, what="the search"))
+    mark_and_verb = f"{kit.ENDING_MARKS[phase]} {kit.ENDING_VERBS[phase]}"
+    assert inspector.startswith(mark_and_verb)
+    assert mark_and_verb not in card and kit.ENDING_VERBS[phase] not in card
+    assert card.startswith("The search ")
+    assert portal.startswith(f"{mark_and_verb}: the search ")
+
+
+def test_every_ending_has_its_own_mark_and_live_history_uses_the_same() -> None:
+    from workbench.app.widgets.history_panel import PHASE_MARKS
+
+    assert len(set(kit.ENDING_MARKS.values())) == len(kit.ENDING_MARKS)
+    for phase, mark in kit.ENDING_MARKS.items():
+        assert PHASE_MARKS[phase][0] == mark, phase
 
 
 def test_output_colours_are_made_to_read_on_the_theme() -> None:

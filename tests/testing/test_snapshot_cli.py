@@ -240,6 +240,20 @@ def test_coverage_reports_gaps_and_check_fails_on_them(project: Path) -> None:
     assert "calculator.calculate no 'error' variant and no waiver" in check.output
 
 
+def test_the_coverage_table_says_what_its_letters_mean(project: Path) -> None:
+    result = CliRunner().invoke(main, ["coverage"])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "IP·R··" in text
+    assert (
+        "surfaces: I Inspector · P Placeholder · S Streaming · R Render · V Intervention · "
+        "O Portal "
+        "(a letter: the tool's own; ·: the generic fallback)"
+    ) in text
+    assert "kinds: typ typical · emp empty · err error · trunc truncated · load loading" in text
+    assert text.endswith("1 API, 2 gaps")
+
+
 def test_check_fails_when_an_approval_api_has_no_intervention(project: Path) -> None:
     (project / "fixtures" / "manifest.yaml").write_text(
         textwrap.dedent(

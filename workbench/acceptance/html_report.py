@@ -3,9 +3,11 @@
 One small HTML page and a folder of images beside it (``out_files/``), so the page opens at
 once and each picture loads when it scrolls into view. The page has a contents list per tool
 and API with counts, filter buttons (to review, changed, new, rejected, never reviewed,
-accepted) and a search box; every case is shown at its real size (click to zoom), a changed
-case shows the committed picture and the one drawn now side by side at full size (or flipped
-over each other), with its text diff and the decision and note beside it.
+accepted) and a search box; every case is shown at its real size, or scaled down to fit the
+page (click for 1:1, or twice the size when it is already 1:1); a changed case shows the
+committed picture and the one drawn now side by side, each scaled to half the case's width,
+or one above the other when the case is narrow (or flipped over each other), with its text
+diff and the decision and note beside it.
 
 Everything that comes from fixtures or reviewers is escaped; the pictures are SVG files shown
 through ``<img>``, which never runs scripts.
@@ -211,7 +213,8 @@ def write_html_report(board: ReviewBoard, path: Path) -> tuple[int, int]:
     by_api = _counts_by_api(items)
 
     body: list[str] = []
-    verdict = "passes" if result.ok else f"fails ({len(result.failures)} case(s))"
+    failures = len(result.failures)
+    verdict = "passes" if result.ok else f"fails ({failures} case{'' if failures == 1 else 's'})"
     body.append(
         f'<header><h1>Workbench review</h1><p class="summary">{_escape(summary(board))}. '
         f"The CI gate (<code>workbench review --check</code>) {_escape(verdict)}.</p>"
@@ -310,6 +313,7 @@ CSS = """
   --card: #151b23; --line: #3d444d; --accent: #4493f8; --bad: #f85149; --good: #3fb950;
   --warn: #d29922; --new: #ab7df8; } }
 * { box-sizing: border-box; }
+html { scroll-padding-top: calc(var(--header, 7rem) + .5rem); }
 body { margin: 0; font: 14px/1.45 system-ui, sans-serif; background: var(--bg); color: var(--fg);
   display: grid; grid-template-columns: 17rem 1fr; grid-template-rows: auto 1fr; }
 header { grid-column: 1 / 3; position: sticky; top: 0; z-index: 2; background: var(--bg);
@@ -324,7 +328,8 @@ header h1 { font-size: 1.2rem; margin: 0 0 .2rem; }
 #search { font: inherit; flex: 1; min-width: 14rem; max-width: 28rem; padding: .2rem .6rem;
   border: 1px solid var(--line); border-radius: .4rem; background: var(--card); color: var(--fg); }
 .problems { color: var(--bad); margin: .5rem 0 0; }
-nav { position: sticky; top: 7rem; align-self: start; max-height: calc(100vh - 7rem);
+nav { position: sticky; top: var(--header, 7rem); align-self: start;
+  max-height: calc(100vh - var(--header, 7rem));
   overflow: auto; padding: 1rem; font-size: 13px; }
 nav h2 { font-size: 1rem; margin: 0 0 .4rem; } nav ul { list-style: none; padding-left: .6rem;
   margin: 0; } nav > ul { padding: 0; } nav .tool { font-weight: 600; }
@@ -335,7 +340,7 @@ section.variant h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
 section.variant h3 .label { font-weight: 400; color: var(--muted); }
 .cases { display: flex; flex-direction: column; gap: 1rem; }
 article.case { background: var(--card); border: 1px solid var(--line); border-radius: .5rem;
-  padding: .6rem .8rem; overflow-x: auto; }
+  padding: .6rem .8rem; container-type: inline-size; }
 article.case:target { outline: 2px solid var(--accent); }
 article.case h4 { margin: 0; font-size: 14px; } article.case h4 a { color: inherit; }
 .description { margin: .1rem 0 .3rem; color: var(--muted); }
@@ -347,14 +352,16 @@ article.case h4 { margin: 0; font-size: 14px; } article.case h4 a { color: inher
 .decision { margin: .2rem 0 .5rem; } .decision.rejected { color: var(--bad); }
 .decision.accepted { color: var(--good); } .decision.none { color: var(--muted); }
 .note { color: var(--fg); }
-figure { margin: 0; } figure img { display: block; max-width: none; cursor: zoom-in;
-  border-radius: 6px; }
+figure { margin: 0; min-width: 0; } figure img { display: block; max-width: 100%;
+  height: auto; cursor: zoom-in; border-radius: 6px; }
 figcaption { font-size: 12px; color: var(--muted); margin-top: .2rem; }
 .compare .modes { margin-bottom: .4rem; } .compare .modes button { font: inherit;
   font-size: 12px; border: 1px solid var(--line); background: var(--card); color: var(--fg);
   padding: .1rem .5rem; cursor: pointer; } .compare .modes button.on { background: var(--line); }
-.pair { display: flex; gap: 1rem; align-items: flex-start; }
-.pair.flip { display: grid; } .pair.flip > figure { grid-area: 1 / 1; }
+.pair { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 1rem;
+  align-items: start; }
+@container (max-width: 760px) { .pair { grid-template-columns: minmax(0, 1fr); } }
+.pair.flip { grid-template-columns: minmax(0, 1fr); } .pair.flip > figure { grid-area: 1 / 1; }
 .pair.flip > figure.hidden { visibility: hidden; } .pair.flip img { cursor: pointer; }
 pre.diff { background: #0d1117; color: #e6edf3; padding: .6rem; border-radius: .4rem;
   overflow: auto; max-height: 36rem; font: 13px/1.35 "Fira Code", ui-monospace, monospace;
@@ -376,6 +383,12 @@ dialog#zoom .close { font: inherit; margin-bottom: .4rem; }
 
 SCRIPT = """
 (() => {
+  // The sticky header wraps on a narrow window: what scrolls into view goes below it.
+  const header = document.querySelector('header');
+  const measure = () => document.documentElement.style.setProperty(
+    '--header', `${header.getBoundingClientRect().height}px`);
+  new ResizeObserver(measure).observe(header);
+  measure();
   const buttons = [...document.querySelectorAll('.filters button[data-filter]')];
   const search = document.getElementById('search');
   const cases = [...document.querySelectorAll('article.case')];
@@ -410,8 +423,13 @@ SCRIPT = """
       for (const figure of pair.children) figure.classList.toggle('hidden');
       return;
     }
+    // A picture drawn smaller than it is opens at its real size (1:1); one already at
+    // 1:1 opens at twice it.
+    const width = Number(image.getAttribute('width'));
+    const height = Number(image.getAttribute('height'));
+    const scale = image.getBoundingClientRect().width < width - 1 ? 1 : 2;
     zoomed.src = image.src;
-    zoomed.width = image.width * 2; zoomed.height = image.height * 2;
+    zoomed.width = width * scale; zoomed.height = height * scale;
     zoomed.alt = image.alt;
     dialog.showModal();
   });

@@ -24,7 +24,7 @@ EMPTY_WORDS = re.compile(
 )
 WORD = re.compile(r"[^\W\d_]{2,}")
 
-DECORATION = frozenset("·•▸▶◂◀○●◆◇■□▪▫⏸⏱⊘✓✗→←↑↓↪⏎…❱|")
+DECORATION = frozenset("·•▸▶◂◀○●◆◇■□▪▫⏸⏱⊘⛔↷✓✗→←↑↓↪⏎…❱|")
 """Marks that are drawn rather than read: 3:1 is enough for them (WCAG non-text contrast)."""
 
 

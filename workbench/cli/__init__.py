@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from workbench.cli.output import echo, install_log_handler
+from workbench.cli.output import echo, fail_usage, install_log_handler
 
 SUBCOMMANDS: dict[str, str] = {
     "audit": "workbench.cli.audit:audit",
@@ -34,11 +34,36 @@ SUBCOMMANDS: dict[str, str] = {
 """Commands defined in their own modules, by name: ``module:attribute``."""
 
 
+def _usage_error(error: click.UsageError) -> None:
+    """Click's usage errors in the one style every command uses: ``workbench: error: …``.
+
+    Click prints a block (usage line, hint, ``Error: …``); a script grepping stderr, or a
+    person reading it, should meet one shape whoever noticed the mistake.
+    """
+    message = error.format_message().rstrip(".")
+    command = error.ctx.command_path if error.ctx is not None else "workbench"
+    fail_usage(f"{message} (see `{command} --help`)")
+
+
 class WorkbenchGroup(click.Group):
     """Turns configuration errors into ``file:line: field: message`` lines and exit code 2,
-    for every command (never a traceback); routes log records through the cleaning stderr
-    handler before any command runs; imports a subcommand's module when it is asked for
-    (click's lazy-group pattern)."""
+    for every command (never a traceback), and click's usage errors into the same
+    ``workbench: error:`` line as the commands' own; routes log records through the cleaning
+    stderr handler before any command runs; imports a subcommand's module when it is asked
+    for (click's lazy-group pattern)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: object,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            _usage_error(error)
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *SUBCOMMANDS})
@@ -58,6 +83,9 @@ class WorkbenchGroup(click.Group):
         install_log_handler()
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:
+            _usage_error(error)
+            raise
         except ConfigError as error:
             for problem in error.problems:
                 echo(f"workbench: error: {problem.format()}", err=True)

@@ -25,6 +25,21 @@ KIND_LABELS = (
 )
 
 
+SURFACE_NAMES = {"intervention": "Intervention", "portal": "Portal"}
+
+
+def legend() -> str:
+    """What the table's letters and marks mean, printed under it."""
+    letters = " · ".join(
+        f"{letter} {SURFACE_NAMES.get(kind, kind.capitalize())}" for kind, letter in SURFACE_LETTERS
+    )
+    kinds = " · ".join(f"{label} {kind}" for kind, label in KIND_LABELS)
+    return (
+        f"surfaces: {letters} (a letter: the tool's own; ·: the generic fallback)\n"
+        f"kinds: {kinds} (✓ covered, w waived with a reason, ✗ missing)"
+    )
+
+
 @click.command()
 @click.option(
     "--format",
@@ -89,6 +104,10 @@ def coverage(output_format: str) -> None:
                 plain("; ".join(row.gaps), style="red"),
             )
         Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
-        echo(f"{len(rows)} APIs, {gaps} gap(s)")
+        echo(legend())
+        echo(
+            f"{len(rows)} {'API' if len(rows) == 1 else 'APIs'}, "
+            f"{gaps} {'gap' if gaps == 1 else 'gaps'}"
+        )
     if gaps:
         raise SystemExit(1)

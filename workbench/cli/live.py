@@ -79,6 +79,18 @@ def source_options(function: F) -> F:
             "Default: none, so no server is handed a folder you did not name.",
         ),
         click.option(
+            "--oauth",
+            is_flag=True,
+            help="Sign in to --mcp URLs that ask for it (OAuth authorization code with PKCE): "
+            "the sign-in URL is printed; tokens are kept readable by you only. Client "
+            'credentials and pre-registered clients: "oauth" in --config.',
+        ),
+        click.option(
+            "--open-browser",
+            is_flag=True,
+            help="With --oauth: also open the sign-in page in your browser.",
+        ),
+        click.option(
             "--inherit-env",
             is_flag=True,
             help="Start stdio servers with this process's whole environment (API keys "
@@ -161,6 +173,8 @@ def _build(
                 extend_on_progress_s=options.get("extend_on_progress"),
                 roots=options["roots"],
                 inherit_env=options["inherit_env"],
+                oauth=options["oauth"],
+                open_browser=options["open_browser"],
                 log_level=None if options["log_level"] == "off" else options["log_level"],
                 headers=options["headers"],
                 catalog=catalog,
@@ -354,8 +368,9 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         list[dict[str, Any]],
         dict[str, list[str]],
     ]:
-        await session.manager.start()
         try:
+            # Inside the try: a ctrl-c during the start must stop what did start.
+            await session.manager.start()
             entries = session.manager.entries()
             statuses = [
                 (source.name, state, detail) for source, state, detail in session.manager.statuses()

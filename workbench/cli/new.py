@@ -98,6 +98,13 @@ def _report(plan: ScaffoldPlan, recorded: tuple[Path, int] | None) -> None:
     width = max(len(label) for label in labels)
     for label, (_, purpose) in zip(labels, rows, strict=True):
         echo(f"  {label.ljust(width)}  {purpose}")
+    if len(plan.apis) > 1:
+        names = ", ".join(api.name for api in plan.apis)
+        echo(
+            f"  Each API ({names}) starts as the same example, a lookup of items by a word, "
+            "under its own name: give each its own description, parameters, runtime method, "
+            "surfaces and fixtures"
+        )
     if plan.existing_suite is not None:
         echo(
             f"  {_relative(plan.existing_suite, plan.root)} already runs the snapshot suite: "

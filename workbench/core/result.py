@@ -8,9 +8,9 @@ a stable ``type`` code both can branch on.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 DEFAULT_FAILURE_CONTENT = "Tool execution failed"
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -19,9 +19,6 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def _whole_characters(value: object) -> object:
     """Lone surrogates as U+FFFD: a Python string may hold them, pydantic and UTF-8 cannot."""
     return _LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
-
-
-Text = Annotated[str, BeforeValidator(_whole_characters)]
 
 
 class ErrorType:
@@ -54,8 +51,10 @@ class ToolError(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: str = Field(min_length=1)
-    message: Text
+    message: str
     body: Any = None
+
+    _whole_message = field_validator("message", mode="before")(_whole_characters)
 
 
 class ToolResult(BaseModel):
@@ -64,9 +63,11 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     success: bool
-    content: Text = Field(min_length=1)
+    content: str = Field(min_length=1)
     state: Any = None
     error: ToolError | None = None
+
+    _whole_content = field_validator("content", mode="before")(_whole_characters)
 
 
 def _as_error(error: object, error_type: str) -> ToolError:

@@ -183,9 +183,12 @@ def capped_client(
     on_exceeded: OnExceeded | None = None,
     event_hooks: dict[str, list[Callable[..., Any]]] | None = None,
     watch: WireWatch | None = None,
+    auth: httpx2.Auth | None = None,
 ) -> httpx2.AsyncClient:
-    """An ``httpx2.AsyncClient`` for ``streamable_http_client(url, http_client=...)``."""
+    """An ``httpx2.AsyncClient`` for ``streamable_http_client(url, http_client=...)``;
+    ``auth`` is the SDK's OAuth provider when the server needs a sign-in."""
     return httpx2.AsyncClient(
+        auth=auth,
         transport=CappedTransport(
             httpx2.AsyncHTTPTransport(),
             max_message_bytes=max_message_bytes,

@@ -159,6 +159,15 @@ class ReviewBoard:
         result["to review"] = sum(1 for item in self.items if item.group == 0)
         return result
 
+    def group_counts(self) -> dict[str, int]:
+        """How many cases in each of the queue's groups (:data:`GROUPS`), which share none.
+
+        Not the review statuses: a changed case nobody decided about is "unreviewed" but in
+        the group "to review", so a line that sets the groups side by side counts it once.
+        """
+        counts = Counter(item.group for item in self.items)
+        return {name: counts[index] for index, name in enumerate(GROUPS)}
+
     def failures(self, *, require_review: bool = False) -> list[tuple[ReviewItem, str]]:
         found = []
         for item in self.items:

@@ -106,9 +106,10 @@ def api_names(names: Sequence[str]) -> list[ApiNames]:
     for name in names or [DEFAULT_API]:
         if not _API_NAME.match(name) or len(snake_case(name)) > MAX_API_CHARS:
             raise ScaffoldError(
-                f"--api {name!r}: an API is named like a Python method (letters, digits and _, "
-                f"starting with a letter, at most {MAX_API_CHARS} characters in snake_case), "
-                "e.g. searchPages"
+                f"--api {name!r}: name an API as a Python method is named: letters, digits "
+                "and _, starting with a letter (e.g. searchPages or search_pages), at most "
+                f"{MAX_API_CHARS} characters once spelled as a function name "
+                "(searchPages: search_pages)"
             )
         if keyword.iskeyword(name) or name in RESERVED_API_NAMES:
             raise ScaffoldError(f"--api {name!r}: that name is taken in Python or by BaseRuntime")

@@ -3,12 +3,14 @@
     python -I -S group_leader.py COMMAND [ARGS...]
 
 Workbench starts every stdio server through this script, in a new session (so the script's
-pid is the group id), with the server's stdin, stdout and stderr passed straight through. It
-covers what the parent cannot: when Workbench dies without running any cleanup (SIGKILL, a
-crash), the kernel sends this script SIGTERM (``PR_SET_PDEATHSIG`` on Linux; elsewhere a
-thread notices the new parent), and it terminates the whole group, grandchildren included,
-escalating to SIGKILL. When the server exits on its own, whatever it left in the group is
-sent SIGTERM too. The script's exit status is the server's.
+pid is the session and group id), with the server's stdin, stdout and stderr passed straight
+through; once the server runs, the script lets go of its own copies of them, so a server
+that closes its stdout is seen to close it. It covers what the parent cannot: when Workbench
+dies without running any cleanup (SIGKILL, a crash), the kernel sends this script SIGTERM
+(``PR_SET_PDEATHSIG`` on Linux; elsewhere a thread notices the new parent), and it
+terminates the whole session, grandchildren included (also those that moved to a process
+group of their own), escalating to SIGKILL. When the server exits on its own, whatever it
+left in the session is sent SIGTERM too. The script's exit status is the server's.
 
 Standard library only, and started with ``-I -S``: it must not import Workbench.
 """
@@ -30,15 +32,61 @@ NOT_STARTED = 127
 child: subprocess.Popen[bytes] | None = None
 
 
-def _terminate_group(signum: int | None = None, frame: object = None) -> None:
-    """SIGTERM the group (not ourselves), give it GRACE_S, then SIGKILL it, ourselves included."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+def _session_members() -> list[int]:
+    """Other live processes of our session, when we lead one (Linux ``/proc``).
+
+    A child that called ``setpgid(0, 0)`` left our process group but not our session.
+    """
+    me = os.getpid()
+    if os.getsid(0) != me or not sys.platform.startswith("linux"):
+        return []
+    members = []
     with contextlib.suppress(OSError):
-        os.killpg(0, signal.SIGTERM)
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == me:
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if len(fields) >= 4 and fields[0] != b"Z" and int(fields[3]) == me:
+                members.append(int(name))
+    return members
+
+
+def _signal_session(signum: int) -> None:
+    """``signum`` to our group (ourselves included) and to every other member of our session."""
+    with contextlib.suppress(OSError):
+        os.killpg(0, signum)
+    for pid in _session_members():
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+
+def _terminate_group(signum: int | None = None, frame: object = None) -> None:
+    """SIGTERM the session (not ourselves), give it GRACE_S, then SIGKILL it, ourselves last."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _signal_session(signal.SIGTERM)
     deadline = time.monotonic() + GRACE_S
-    while _child_running() and time.monotonic() < deadline:
+    while (_child_running() or _session_members()) and time.monotonic() < deadline:
         time.sleep(0.02)
+    for pid in _session_members():
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
     os.killpg(0, signal.SIGKILL)
+
+
+def _let_go_of_stdio() -> None:
+    """Point our fds 0-2 at /dev/null: the server's pipes then close when the server closes
+    them (a server that closes its stdout must be seen to, not kept open by us)."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        if null > 2:
+            os.close(null)
 
 
 def _child_running() -> bool:
@@ -99,11 +147,11 @@ def main(argv: list[str]) -> int:
     except OSError as error:
         print(f"cannot start {argv[0]}: {error.strerror or error}", file=sys.stderr)
         return NOT_STARTED
+    _let_go_of_stdio()
     code = child.wait()
-    # The server is gone; anything it left behind in the group goes too.
+    # The server is gone; anything it left behind in the session goes too.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    with contextlib.suppress(OSError):
-        os.killpg(0, signal.SIGTERM)
+    _signal_session(signal.SIGTERM)
     if code < 0:
         # Die of the same signal, so the parent sees what the server saw.
         with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset

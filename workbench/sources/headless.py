@@ -34,8 +34,9 @@ async def call_once(
     ``extend_on_progress_s`` is given, and never past that. What the server asks mid-call
     goes to ``input_gate`` (default: decline everything, saying how to script an answer).
     """
-    await manager.start()
     try:
+        # Inside the try: a ctrl-c during the start must stop what did start.
+        await manager.start()
         try:
             resolved = manager.resolve(name)
         except ResolutionError as error:

@@ -43,6 +43,7 @@ from workbench.core.limits import Limits, LimitsError
 from workbench.core.problems import Problem, problems_from_validation
 from workbench.core.source_map import SourceError, SourceMap, load_with_lines
 from workbench.sources.mcp_source import SERVER_NAME, McpServerSpec
+from workbench.sources.oauth import OAuthSettings
 
 
 def _scalar_text(value: object) -> object:
@@ -96,6 +97,57 @@ Text = Annotated[str, BeforeValidator(_scalar_text)]
 ServerName = Annotated[str, AfterValidator(_server_name)]
 
 
+class OAuthEntry(BaseModel):
+    """``"oauth"`` of one server: how Workbench signs in (see :mod:`workbench.sources.oauth`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+    grant: Literal["authorization_code", "client_credentials"] = "authorization_code"
+    client_id: str | None = Field(default=None, alias="clientId")
+    client_secret_env: str | None = Field(default=None, alias="clientSecretEnv")
+    """The environment variable holding the client secret (never the secret itself)."""
+    token_endpoint_auth_method: (
+        Literal["client_secret_basic", "client_secret_post", "none", "private_key_jwt"] | None
+    ) = Field(default=None, alias="tokenEndpointAuthMethod")
+    private_key_file: str | None = Field(default=None, alias="privateKeyFile")
+    """A PEM private key to sign client credentials with (``private_key_jwt``)."""
+    signing_algorithm: str = Field(default="ES256", alias="signingAlgorithm")
+    scope: str | None = None
+    issuer: str | None = None
+    client_metadata_url: str | None = Field(default=None, alias="clientMetadataUrl")
+    redirect_port: int = Field(default=0, ge=0, le=65535, alias="redirectPort")
+    open_browser: bool = Field(default=False, alias="openBrowser")
+
+    @field_validator("client_secret_env")
+    @classmethod
+    def _secret_set(cls, value: str | None) -> str | None:
+        if value is not None and not os.environ.get(value):
+            raise ValueError(f"the environment variable {value} is not set (or is empty)")
+        return value
+
+    def settings(self, base: Path | None) -> OAuthSettings:
+        key = None
+        if self.private_key_file:
+            path = (base or Path.cwd()) / Path(self.private_key_file).expanduser()
+            try:
+                key = path.read_text(encoding="utf-8")
+            except OSError as error:
+                raise ValueError(f"privateKeyFile {path}: {error.strerror or error}") from None
+        return OAuthSettings(
+            grant=self.grant,
+            client_id=self.client_id,
+            client_secret=os.environ[self.client_secret_env] if self.client_secret_env else None,
+            token_endpoint_auth_method=self.token_endpoint_auth_method,
+            private_key=key,
+            signing_algorithm=self.signing_algorithm,
+            scope=self.scope,
+            issuer=self.issuer,
+            client_metadata_url=self.client_metadata_url,
+            redirect_port=self.redirect_port,
+            open_browser=self.open_browser,
+        )
+
+
 class McpServerEntry(BaseModel):
     """One server: a command to run over stdio, or a streamable-HTTP URL."""
 
@@ -114,6 +166,17 @@ class McpServerEntry(BaseModel):
     url: str | None = None
     headers: dict[str, Text] = Field(default_factory=dict)
     """Sent with every request; ``${NAME}`` in a value is read from the environment."""
+    oauth: OAuthEntry | None = None
+    """Sign in with OAuth when the server asks (``true``: authorization code in a browser)."""
+
+    @field_validator("oauth", mode="before")
+    @classmethod
+    def _oauth_flag(cls, value: Any) -> Any:
+        # `"oauth": true` is the short form of the defaults; `false` is no sign-in.
+        if value is True:
+            return {}
+        return None if value is False else value
+
     bearer_token_env: str | None = Field(default=None, alias="bearerTokenEnv")
     """The environment variable holding a bearer token (``Authorization: Bearer ...``)."""
     tools: list[str] | None = None
@@ -170,10 +233,12 @@ class McpServerEntry(BaseModel):
             headers = dict(self.headers)
             if self.bearer_token_env:
                 headers["Authorization"] = f"Bearer {os.environ[self.bearer_token_env]}"
+            oauth = self.oauth
             return McpServerSpec(
                 name=name,
                 url=self.url,
                 headers=headers,
+                oauth=oauth.settings(base) if oauth is not None else None,
                 tools=self.tools,
                 policies=policies,
                 limits=dict(self.limits),
@@ -256,4 +321,13 @@ def read_mcp_config(path: Path) -> list[McpServerSpec]:
         config = McpConfigFile.model_validate(data)
     except ValidationError as error:
         raise ConfigError(problems_from_validation(error, file, _json_lines(text))) from None
-    return [entry.to_spec(name, path.parent) for name, entry in config.servers.items()]
+    specs = []
+    for name, entry in config.servers.items():
+        try:
+            specs.append(entry.to_spec(name, path.parent))
+        except ValueError as error:
+            line = _json_lines(text).line_for(("mcpServers", name, "oauth"))
+            field = f"mcpServers.{name}.oauth"
+            problem = Problem(file=file, line=line, field=field, message=str(error))
+            raise ConfigError([problem]) from None
+    return specs

@@ -37,11 +37,13 @@ from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.core.sanitize import clean
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
 from workbench.sources.mcp_results import manifest_from_tools, to_tool_result
+from workbench.sources.oauth import SIGN_IN_TIMEOUT_S, OAuthSettings
 from workbench.sources.server_log import ServerLog
 
 HANDSHAKE_TIMEOUT_S = 20.0
+OAUTH_ERRORS = ("OAuthFlowError", "OAuthTokenError", "OAuthRegistrationError")
 STOP_TIMEOUT_S = 5.0
-"""A stdio server gets stdin EOF, 1 s, SIGTERM to its group, 1 s, SIGKILL: well within this."""
+"""A stdio server gets stdin EOF, 0.5 s, SIGTERM to its session, 0.5 s, SIGKILL: well within."""
 STDERR_TAIL_LINES = 12
 _SSE_CAP = re.compile(r"exceeded the (\d+) byte limit")
 MAX_TOOL_PAGES = 50
@@ -87,6 +89,8 @@ class McpServerSpec:
     PATH, SHELL, TERM, USER) plus ``env``: servers are untrusted, and API keys stay home."""
     roots: list[Path] | None = None
     """This server's own roots (``"roots"`` in mcp.json), instead of the session's ``--root``."""
+    oauth: OAuthSettings | None = None
+    """How to sign in to an HTTP server that asks for it (``--oauth``, ``"oauth"``)."""
     limits: dict[str, Any] = field(default_factory=dict)
     """This server's own ``"limits"`` (see :mod:`workbench.core.limits`), over the project's."""
 
@@ -141,6 +145,10 @@ class McpSource(ToolSource):
             raise ValueError(f"log level {log_level!r} is not one of {', '.join(LOG_LEVELS)}")
         self.spec = spec
         self.handshake_timeout_s = handshake_timeout_s
+        if spec.oauth is not None and spec.oauth.interactive and spec.url:
+            # The handshake waits for a person to sign in in their browser.
+            self.handshake_timeout_s = max(handshake_timeout_s, SIGN_IN_TIMEOUT_S)
+        self._close_auth: Callable[[], None] | None = None
         self.limits = (limits or Limits()).overridden(
             spec.limits, where=f"mcpServers.{spec.name or 'server'}.limits"
         )
@@ -155,6 +163,8 @@ class McpSource(ToolSource):
         self._guard: Any = None
         """The :class:`~workbench.sources.mcp_guard.MessageGuard` of the connection."""
         self._processes: list[Any] = []
+        self._closed_output = False
+        """A stdio server closed its stdout and kept running (it has been ended since)."""
         self._http_status: int | None = None
         self.skipped: list[str] = []
         self.roots: list[Path] = list(spec.roots if spec.roots is not None else roots or [])
@@ -196,6 +206,7 @@ class McpSource(ToolSource):
     async def start(self) -> None:
         self.status = SourceStatus(SourceState.STARTING, f"connecting to {self.spec.target}")
         self._http_status = None
+        self._closed_output = False
         loop = asyncio.get_running_loop()
         self._ready = loop.create_future()
         self._stop = asyncio.Event()
@@ -268,6 +279,9 @@ class McpSource(ToolSource):
             self._background.clear()
             if http_client is not None:
                 await http_client.aclose()
+            if self._close_auth is not None:
+                self._close_auth()
+                self._close_auth = None
 
     def _transport(self) -> Any:
         """The SDK transport for the spec (with the HTTP client to close, for a URL)."""
@@ -298,7 +312,15 @@ class McpSource(ToolSource):
                 if response.status_code >= 400:
                     self._http_status = response.status_code
 
+            auth = None
+            if self.spec.oauth is not None:
+                from workbench.sources.oauth import auth_for
+
+                auth, self._close_auth = auth_for(
+                    self.spec.url, self.spec.oauth, on_sign_in=self._sign_in
+                )
             http_client = capped_client(
+                auth=auth,
                 max_message_bytes=self.limits.max_message_bytes,
                 headers=self.spec.headers,
                 on_exceeded=self._guard.stats.record_limit,
@@ -341,7 +363,16 @@ class McpSource(ToolSource):
             env={**base, **self.spec.env},
             cwd=self.spec.cwd,
         )
-        return stdio_transport(launch, self._guard, self._stderr, on_spawn=self._processes.append)
+        return stdio_transport(
+            launch,
+            self._guard,
+            self._stderr,
+            on_spawn=self._processes.append,
+            on_output_closed=self._output_closed,
+        )
+
+    def _output_closed(self) -> None:
+        self._closed_output = True
 
     async def _load_tools(self, client: Any, *, cache_mode: str = "use") -> None:
         info = client.server_info
@@ -674,9 +705,16 @@ class McpSource(ToolSource):
                 return int(code)
         return None
 
+    def _how_it_closed(self, code: int | None) -> str:
+        if self._closed_output:
+            return "closed its output (stdout) and kept running (it was stopped)"
+        return f"exited with code {code}" if code is not None else "closed the connection"
+
     async def _wait_exit_code(self, timeout_s: float = 2.0) -> int | None:
         """The exit code of a server whose pipe just closed: it may not be reaped yet."""
         # Polled: wait() would also wait for a grandchild to let go of the stdout pipe.
+        if self._closed_output:
+            return None  # It did not exit: it closed its stdout, and no code will come.
         deadline = asyncio.get_running_loop().time() + timeout_s
         while self._exit_code() is None and self._processes:
             if asyncio.get_running_loop().time() >= deadline:
@@ -688,12 +726,36 @@ class McpSource(ToolSource):
         reason = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}.get(status, "")
         return f"{f'HTTP {status} {reason}'.rstrip()} from {self.spec.url}"
 
+    def oauth_secrets(self) -> list[str]:
+        """The client secret and the tokens this source signed in with (for the redactor)."""
+        oauth = self.spec.oauth
+        if oauth is None or not self.spec.url:
+            return []
+        from workbench.sources.oauth import FileTokenStorage
+
+        stored = FileTokenStorage(self.spec.url, oauth.token_dir).secrets()
+        return [value for value in (oauth.client_secret, *stored) if value]
+
+    def _sign_in(self, url: str) -> None:
+        """Tell the person where to sign in: stderr for a headless command, the server log."""
+        import sys
+
+        shown = clean(url)
+        self.server_log.add("notice", f"sign in to {self.name}: open {shown}")
+        print(f"workbench: sign in to {self.spec.url}: open {shown}", file=sys.stderr, flush=True)
+
     def _explain(self, error: BaseException) -> str:
         """One sentence (plus a stderr tail) saying why the server is unusable."""
         from mcp import MCPError
 
         leaves = list(_leaves(error))
         for leaf in leaves:
+            if type(leaf).__name__ in (
+                "OAuthFlowError",
+                "OAuthTokenError",
+                "OAuthRegistrationError",
+            ):
+                return f"sign-in to {self.spec.url} failed: {clean(str(leaf))[:300]}"
             if isinstance(leaf, FileNotFoundError):
                 return f"command not found: {self.spec.command}"
             if isinstance(leaf, PermissionError):
@@ -713,8 +775,7 @@ class McpSource(ToolSource):
             if isinstance(leaf, MCPError) and leaf.code == -32001:
                 return f"no handshake from {self.spec.target} in time{self._stderr_suffix()}"
             if isinstance(leaf, MCPError) and leaf.code == -32000:
-                code = self._exit_code()
-                how = f"exited with code {code}" if code is not None else "closed the connection"
+                how = self._how_it_closed(self._exit_code())
                 return f"the server {how} before the handshake{self._stderr_suffix()}"
         if self._http_status is not None:
             return self._http_detail(self._http_status)
@@ -795,8 +856,7 @@ class McpSource(ToolSource):
                     f"{self.name} did not finish answering {api}: {error.message}",
                 )
             if error.code == -32000:
-                code = await self._wait_exit_code()
-                how = f"exited with code {code}" if code is not None else "closed the connection"
+                how = self._how_it_closed(await self._wait_exit_code())
                 detail = f"{self.name} {how} while {api} was running"
                 self.status = SourceStatus(SourceState.FAILED, f"{detail}{self._stderr_suffix()}")
                 return failure(

@@ -15,11 +15,16 @@ This transport, built on public SDK pieces (the ``Transport`` contract, ``Sessio
 - keeps the last ``max_stderr_bytes`` of stderr (:class:`StderrTail`), counting the rest;
 - starts the server in a new session under the group-leader script, ends the call streams
   when the server dies even if a grandchild holds its stdout open, and on close always
-  terminates the whole group: stdin EOF, a grace period, SIGTERM, SIGKILL.
+  terminates the whole session: stdin EOF, a grace period, SIGTERM, SIGKILL;
+- spawns the server to the end even when cancelled meanwhile (a ctrl-c during the start),
+  then ends it: asyncio would otherwise wait for ever for pipes it never connected;
+- when the server closes its stdout but keeps running, ends the call streams at once, says
+  so (``on_output_closed``) and ends the session: nothing it does can reach us any more.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections import deque
@@ -34,6 +39,7 @@ from mcp.shared.message import SessionMessage
 
 from workbench.sources.mcp_guard import MessageGuard
 from workbench.sources.process_group import (
+    kill_group_now,
     leader_argv,
     resolve_command,
     terminate_group,
@@ -42,12 +48,15 @@ from workbench.sources.process_group import (
 READ_CHUNK = 1 << 20
 ENDS_KEPT = 512
 """Bytes kept from each end of an over-long line: enough to find its ``id``."""
-STDIN_GRACE_S = 1.0
+STDIN_GRACE_S = 0.5
 """How long a server has to exit on its own once its stdin is closed."""
-TERM_GRACE_S = 1.0
-"""How long the group has between SIGTERM and SIGKILL (and after SIGKILL)."""
+TERM_GRACE_S = 0.5
+"""How long the session has between SIGTERM and SIGKILL (and after SIGKILL). A ctrl-c waits
+for both graces when a server ignores stdin EOF and SIGTERM: together they must stay well
+inside the 3 s a ctrl-c may take, on a loaded machine too."""
 EXIT_DRAIN_S = 0.5
-"""After the server exits, how long its stdout may still be read before the streams end."""
+"""After the server exits, how long its stdout may still be read before the streams end;
+and after its stdout ends, how long it has to exit before it counts as still running."""
 POLL_S = 0.02
 
 
@@ -159,6 +168,42 @@ class _LineSplitter:
             start = newline + 1
 
 
+def _close_transport(process: anyio.abc.Process) -> None:
+    """Close the asyncio subprocess transport: nothing public does once its pipes are gone."""
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(OSError):
+            close()
+
+
+async def _spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> anyio.abc.Process:
+    """``anyio.open_process`` in a new session, run to its end even when we are cancelled.
+
+    asyncio connects a new process's pipes in a task of its own; a cancel that lands before
+    they are all connected (a ctrl-c during the start: ``asyncio.run`` cancels every task)
+    leaves ``create_subprocess_exec`` waiting for them for ever (CPython 3.11), with the
+    server started and nobody to end it. Spawning takes milliseconds, so a cancel waits for
+    it, kills what it started, and only then goes through.
+    """
+    spawning = asyncio.ensure_future(
+        anyio.open_process(argv, env=env, cwd=cwd, start_new_session=True)
+    )
+    try:
+        return await asyncio.shield(spawning)
+    except asyncio.CancelledError:
+        while not spawning.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({spawning})
+        if not spawning.cancelled() and spawning.exception() is None:
+            process = spawning.result()
+            kill_group_now(process.pid)
+            with contextlib.suppress(asyncio.CancelledError), anyio.move_on_after(TERM_GRACE_S):
+                await process.wait()
+            _close_transport(process)
+        raise
+
+
 @asynccontextmanager
 async def stdio_transport(
     launch: StdioLaunch,
@@ -166,16 +211,16 @@ async def stdio_transport(
     stderr: StderrTail,
     *,
     on_spawn: Callable[[anyio.abc.Process], None] | None = None,
+    on_output_closed: Callable[[], None] | None = None,
 ) -> AsyncIterator[TransportStreams]:
-    """Start the server and yield the SDK's ``(read, write)`` streams; see the module docs."""
+    """Start the server and yield the SDK's ``(read, write)`` streams; see the module docs.
+
+    ``on_output_closed`` is called when the server closes its stdout and keeps running,
+    before the pending requests learn that the connection closed.
+    """
     env = dict(launch.env) if launch.env is not None else dict(os.environ)
     executable = resolve_command(launch.command, env, launch.cwd)
-    process = await anyio.open_process(
-        leader_argv(executable, launch.args),
-        env=env,
-        cwd=launch.cwd,
-        start_new_session=True,
-    )
+    process = await _spawn(leader_argv(executable, launch.args), env, launch.cwd)
     if on_spawn is not None:
         on_spawn(process)
     pgid = process.pid
@@ -186,6 +231,7 @@ async def stdio_transport(
     write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
     splitter = _LineSplitter(guard.limits.max_message_bytes)
     stdout_done = anyio.Event()
+    stopping = False
 
     async def deliver(messages: list[SessionMessage]) -> None:
         for message in messages:
@@ -205,7 +251,19 @@ async def stdio_transport(
             pass
         finally:
             stdout_done.set()
+            closed_while_running = False
+            if not stopping:
+                # A server that exits closes its stdout first: give it a moment to be reaped.
+                with anyio.move_on_after(EXIT_DRAIN_S):
+                    while process.returncode is None:
+                        await anyio.sleep(POLL_S)
+                closed_while_running = process.returncode is None and not stopping
+            if closed_while_running and on_output_closed is not None:
+                on_output_closed()
             await read_send.aclose()
+        if closed_while_running:
+            # Nothing it does can reach us any more: end it now, not when the source stops.
+            await terminate_group(pgid, grace_s=TERM_GRACE_S)
 
     async def read_stderr() -> None:
         with contextlib.suppress(
@@ -243,6 +301,8 @@ async def stdio_transport(
             await read_send.aclose()
 
     async def stop() -> None:
+        nonlocal stopping
+        stopping = True
         with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await stdin.aclose()
         with anyio.move_on_after(STDIN_GRACE_S):
@@ -252,12 +312,7 @@ async def stdio_transport(
         await terminate_group(pgid, grace_s=TERM_GRACE_S)
         with anyio.move_on_after(TERM_GRACE_S):
             await process.wait()
-        # Nothing public closes the asyncio subprocess transport once its pipes are gone.
-        transport = getattr(getattr(process, "_process", None), "_transport", None)
-        close = getattr(transport, "close", None)
-        if callable(close):
-            with contextlib.suppress(OSError):
-                close()
+        _close_transport(process)
 
     async with anyio.create_task_group() as group:
         group.start_soon(read_stdout)

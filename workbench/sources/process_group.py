@@ -1,13 +1,17 @@
-"""Processes started for a source: each in its own process group, and nothing left behind.
+"""Processes started for a source: each in a session of its own, and nothing left behind.
 
 A server that starts children (language servers, browsers, workers do) leaves them running
 when only the server is killed. So every stdio server starts in a new session through the
-:mod:`~workbench.sources.group_leader` script, and stopping it signals the whole group —
-always, even when the server itself already exited, since its children may not have. The
-script also takes the group down when Workbench dies without cleaning up.
+:mod:`~workbench.sources.group_leader` script, and stopping it signals every process in that
+session — always, even when the server itself already exited, since its children may not
+have. The session, not the process group: a child that moves to a group of its own
+(``setpgid(0, 0)``, as shell job control and ``process_group=0`` do) stays in the session,
+and only a new session (``setsid``) leaves it. The script also ends the session when
+Workbench dies without cleaning up.
 
-Daemons that leave the group on purpose (``setsid``) escape any group kill; catching those
-would take cgroups.
+On Linux the members are found in ``/proc``; elsewhere the group is signalled instead.
+Daemons that leave the session on purpose (``setsid``) escape; catching those would take
+cgroups, which an unprivileged user cannot create.
 """
 
 from __future__ import annotations
@@ -50,8 +54,8 @@ def leader_argv(command: str, args: Sequence[str]) -> list[str]:
     return [sys.executable, "-I", "-S", str(GROUP_LEADER), command, *args]
 
 
-def group_members(pgid: int) -> list[int] | None:
-    """Live (not zombie) processes in group ``pgid``; ``None`` where ``/proc`` cannot tell."""
+def session_members(sid: int) -> list[int] | None:
+    """Live (not zombie) processes in session ``sid``; ``None`` where ``/proc`` cannot tell."""
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -65,25 +69,28 @@ def group_members(pgid: int) -> list[int] | None:
                 stat = handle.read()
         except OSError:
             continue
-        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+        # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
         fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) >= 3 and fields[0] != b"Z" and int(fields[2]) == pgid:
+        if len(fields) >= 4 and fields[0] != b"Z" and int(fields[3]) == sid:
             members.append(int(name))
     return members
 
 
-def group_alive(pgid: int) -> bool:
-    """Whether any live process is still in group ``pgid``.
+def _members(sid: int) -> list[int] | None:
+    return session_members(sid) if sys.platform.startswith("linux") else None
+
+
+def group_alive(sid: int) -> bool:
+    """Whether any live process is still in the session (elsewhere: the group) ``sid``.
 
     Zombies do not count: where no init reaps orphans (some containers), a dead grandchild
-    stays a group member forever, and waiting for it would only burn the grace period.
+    stays a member forever, and waiting for it would only burn the grace period.
     """
-    if sys.platform.startswith("linux"):
-        members = group_members(pgid)
-        if members is not None:
-            return bool(members)
+    members = _members(sid)
+    if members is not None:
+        return bool(members)
     try:
-        os.killpg(pgid, 0)
+        os.killpg(sid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -91,15 +98,27 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
-def signal_group(pgid: int, signum: int) -> bool:
-    """Send ``signum`` to the group; ``False`` when the group is already gone."""
-    try:
-        os.killpg(pgid, signum)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
+def signal_group(sid: int, signum: int) -> bool:
+    """Send ``signum`` to every process of the session ``sid``; ``False`` when none is left.
+
+    The group first (one call reaches every process still in it), then each member that
+    moved to a group of its own.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(sid, signum)
+    members = _members(sid)
+    if members is None:
+        try:
+            os.killpg(sid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
         return True
-    return True
+    for pid in members:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)
+    return bool(members)
 
 
 async def wait_group_gone(pgid: int, timeout_s: float) -> bool:
@@ -112,10 +131,10 @@ async def wait_group_gone(pgid: int, timeout_s: float) -> bool:
 
 
 async def terminate_group(pgid: int, *, grace_s: float) -> bool:
-    """SIGTERM the group, wait ``grace_s``, then SIGKILL it; ``True`` when it is empty.
+    """SIGTERM the leader's session, wait ``grace_s``, then SIGKILL it; ``True`` when empty.
 
     Safe to call after the leader exited: while any member lives, the kernel does not hand
-    the group's id to a new process.
+    the session's id to a new process.
     """
     if not signal_group(pgid, signal.SIGTERM):
         return True
@@ -127,6 +146,6 @@ async def terminate_group(pgid: int, *, grace_s: float) -> bool:
 
 
 def kill_group_now(pgid: int) -> None:
-    """SIGKILL the group without waiting (for paths that cannot await)."""
+    """SIGKILL the leader's session without waiting (for paths that cannot await)."""
     with contextlib.suppress(OSError):
-        os.killpg(pgid, signal.SIGKILL)
+        signal_group(pgid, signal.SIGKILL)

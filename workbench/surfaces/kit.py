@@ -29,6 +29,7 @@ from workbench.surfaces.context import Palette, SurfaceContext
 T = TypeVar("T")
 
 __all__ = [
+    "ENDING_MARKS",
     "ENDING_VERBS",
     "MAX_TEXT_CHARS",
     "SPINNER_FRAMES",
@@ -51,7 +52,9 @@ __all__ = [
     "noun",
     "output_tail",
     "output_text",
+    "part_of",
     "plural",
+    "portal_ending",
     "progress_bar",
     "returned_note",
     "rows_table",
@@ -122,6 +125,17 @@ def noun(count: int, singular: str, plural_form: str | None = None) -> str:
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``1 file``, ``2 files``, ``1,024 files``: every count a surface prints goes through here."""
     return f"{count:,} {noun(count, singular, plural_form)}"
+
+
+def part_of(part: int, total: int, singular: str, plural_form: str | None = None) -> str:
+    """``2 of 3 pages`` when only some of the items made it, ``3 pages`` when all did.
+
+    A count with a completed verb ("Read: 3 pages") claims the verb for every item; when
+    some failed, the count must say how many it is true of.
+    """
+    if part == total:
+        return plural(total, singular, plural_form)
+    return f"{part:,} of {plural(total, singular, plural_form)}"
 
 
 def showing(shown: int, total: int, unit: str, palette: Palette) -> Text:
@@ -489,6 +503,16 @@ def progress_bar(fraction: float | None, width: int, palette: Palette) -> Text:
     return bar
 
 
+ENDING_MARKS: dict[Phase, str] = {
+    Phase.SKIPPED: "↷",
+    Phase.CANCELLED: "⊘",
+    Phase.BLOCKED: "⛔",
+    Phase.TIMED_OUT: "✗",
+}
+"""One mark per ending, the same in a card, a Portal and the live history: a skip passes the
+call by (↷), a cancel stops it (⊘), policy bars it (⛔, drawn two cells wide everywhere), a
+timeout is a failure (✗)."""
+
 ENDING_VERBS: dict[Phase, str] = {
     Phase.SKIPPED: "Skipped",
     Phase.CANCELLED: "Cancelled",
@@ -534,7 +558,7 @@ def status_line(
     elif phase in ENDING_VERBS:
         failure = phase is Phase.TIMED_OUT
         color = palette.error if failure else palette.warning
-        prefix.append("✗ " if failure else "⊘ ", style=color)
+        prefix.append(f"{ENDING_MARKS[phase]} ", style=color)
         prefix.append(ENDING_VERBS[phase], style=f"bold {color}")
         run_ms = ctx.state.timings.run_ms
         if run_ms is not None and phase in (Phase.TIMED_OUT, Phase.CANCELLED):
@@ -599,17 +623,51 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
     """What a Render shows when the call did not run to the end, or ``None`` if it did.
 
     A skip is the user's choice and a block is policy, so neither is drawn as an error; a
-    cancel says what was under way; a timeout is a failure and says after how long.
+    cancel says what was under way; a timeout is a failure and says after how long. The
+    Inspector above already names the ending with its mark ("↷ Skipped: …"), so this says
+    what that meant without naming it twice (a Portal, with no Inspector, uses
+    :func:`portal_ending`).
     """
+    return _ending(ctx, what, standalone=False)
+
+
+def portal_ending(ctx: SurfaceContext, *, what: str = "the call") -> RenderableType | None:
+    """:func:`ending_notice` for a Portal: no Inspector above it, so it leads with the mark
+    and the ending ("↷ Skipped: the command did not run")."""
+    return _ending(ctx, what, standalone=True)
+
+
+def _ending(ctx: SurfaceContext, what: str, *, standalone: bool) -> RenderableType | None:
     palette = ctx.palette
     phase = ctx.phase
     if phase not in ENDING_VERBS:
         return None
     message = ctx.error.message if ctx.error is not None else ctx.content
     run_ms = ctx.state.timings.run_ms
-    rows: list[RenderableType] = []
+    failure = phase is Phase.TIMED_OUT
+    color = palette.error if failure else palette.warning
+    what_cap = what[:1].upper() + what[1:]
     if phase is Phase.SKIPPED:
-        rows.append(join(("⊘ Skipped: ", f"bold {palette.warning}"), (f"{what} did not run", "")))
+        sentence = f"{what} did not run"
+    elif phase is Phase.BLOCKED:
+        sentence = f"{what} needs approval, and no one can give it here"
+    elif phase is Phase.CANCELLED:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else " before it ran"
+        sentence = f"{what} was stopped{when}"
+    else:
+        when = f" after {seconds(run_ms)}" if run_ms is not None else ""
+        sentence = f"{what} did not finish in time{when}"
+    rows: list[RenderableType] = []
+    if standalone:
+        rows.append(
+            join(
+                (f"{ENDING_MARKS[phase]} {ENDING_VERBS[phase]}: ", f"bold {color}"),
+                (sentence, ""),
+            )
+        )
+    else:
+        rows.append(Text(what_cap + sentence[len(what) :], style=color if failure else ""))
+    if phase is Phase.SKIPPED:
         state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
         note = ctx.state.approval.note if ctx.state.approval is not None else ""
         # The user's own words: the runtime keeps them as state["reason"]; a live skip's note
@@ -618,12 +676,6 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
         if reason:
             rows.append(join(("the user said: ", palette.muted), text(reason, "italic")))
     elif phase is Phase.BLOCKED:
-        rows.append(
-            join(
-                ("⊘ Blocked: ", f"bold {palette.warning}"),
-                (f"{what} needs approval, and no one can give it here", ""),
-            )
-        )
         approval = ctx.state.approval
         state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
         # The policy's reason is in the state; the reducer's approval holds the whole message.
@@ -636,19 +688,7 @@ def ending_notice(ctx: SurfaceContext, *, what: str = "the call") -> RenderableT
                 style=f"italic {palette.muted}",
             )
         )
-    elif phase is Phase.CANCELLED:
-        when = f" after {seconds(run_ms)}" if run_ms is not None else " before it ran"
-        rows.append(
-            join(("⊘ Cancelled", f"bold {palette.warning}"), (f"{when}: {what} was stopped", ""))
-        )
-    else:
-        when = f" after {seconds(run_ms)}" if run_ms is not None else ""
-        rows.append(
-            join(
-                ("✗ Timed out", f"bold {palette.error}"),
-                (f"{when}: {what} did not finish in time", ""),
-            )
-        )
+    elif failure:
         rows.append(
             Text(
                 "raise the call's timeout, or ask for less at once", style=f"italic {palette.muted}"

@@ -1,7 +1,9 @@
 """A raw stdio MCP server (no SDK) that breaks the protocol in every way a test asks for.
 
-python faulty.py [--bad-tools] [--deep-tools N] [--grandchild plain|holds-stdout|ignores-term]
-                 [--ignore-term] [--pidfile FILE] [--protocol-faults] [--many-tools N]
+python faulty.py [--bad-tools] [--deep-tools N]
+                 [--grandchild plain|holds-stdout|ignores-term|setpgid]
+                 [--ignore-term] [--close-stdout-at-start] [--pidfile FILE]
+                 [--protocol-faults] [--many-tools N] [--initialize-error CODE]
 
 Each tool is a fault; ``tools/call`` arguments tune it. Written against the wire format, so
 nothing between the bytes and the client smooths them over.
@@ -21,8 +23,13 @@ from typing import Any
 parser = argparse.ArgumentParser()
 parser.add_argument("--bad-tools", action="store_true")
 parser.add_argument("--deep-tools", type=int, default=0)
-parser.add_argument("--grandchild", choices=["plain", "holds-stdout", "ignores-term"])
+parser.add_argument("--grandchild", choices=["plain", "holds-stdout", "ignores-term", "setpgid"])
 parser.add_argument("--ignore-term", action="store_true")
+parser.add_argument(
+    "--close-stdout-at-start",
+    action="store_true",
+    help="close stdout before the handshake and keep running",
+)
 parser.add_argument("--pidfile", default=None, help="where the pids of server and grandchild go")
 parser.add_argument("--protocol-faults", action="store_true", help="add the PROTOCOL_TOOLS")
 parser.add_argument("--many-tools", type=int, default=0, help="list this many more tools")
@@ -159,7 +166,8 @@ def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> Non
                 )
         result(rid, f"sent {count}")
     elif name == "hang":
-        pass
+        if args.get("close_stdout"):
+            close_stdout_and_wait()
     elif name == "stderr_flood":
         chunk = b"e" * 1023 + b"\n"
         for _ in range(int(float(args.get("mb", 100)) * 1024)):
@@ -188,6 +196,13 @@ def call(rid: Any, name: str, args: dict[str, Any], meta: dict[str, Any]) -> Non
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "no such tool"}})
 
 
+def close_stdout_and_wait() -> None:
+    """Close stdout (every copy this process has) and keep running: no answer ever comes."""
+    sys.stdout.flush()
+    os.close(1)
+    time.sleep(300)
+
+
 def start_grandchild() -> int | None:
     if options.grandchild is None:
         return None
@@ -201,6 +216,8 @@ def start_grandchild() -> int | None:
         stdin=subprocess.DEVNULL,
         stdout=None if keep else subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # setpgid(0, 0) in the child: a process group of its own (shell job control does this).
+        process_group=0 if options.grandchild == "setpgid" else None,
     )
     return child.pid
 
@@ -212,6 +229,8 @@ def main() -> None:
     if options.pidfile:
         with open(options.pidfile, "w") as handle:
             handle.write(f"{os.getpid()} {grandchild or ''}\n")
+    if options.close_stdout_at_start:
+        close_stdout_and_wait()
     for raw in sys.stdin.buffer:
         try:
             message = json.loads(raw)

@@ -253,11 +253,13 @@ class ReviewScreen(Screen[None]):
         queue = self.query_one("#queue", ReviewQueue)
         shown = queue.show(items, keep=keep)
         counts = board.counts()
+        # The queue's groups, as its sections count them: no case in two of them.
+        groups = board.group_counts()
         line = Text()
-        line.append(f"{counts['to review']} to review", style="bold")
+        line.append(f"{groups['to review']} to review", style="bold")
         line.append(
-            f" · {counts['new']} new · {counts['rejected']} rejected · "
-            f"{counts['accepted']} accepted · {counts['unreviewed']} never reviewed",
+            f" · {counts['new']} new · {groups['rejected']} rejected · "
+            f"{groups['accepted']} accepted · {groups['never reviewed']} never reviewed",
         )
         if not self.filter.empty:
             line.append(f"\nshowing {len(items)} of {counts['cases']}", style="dim")

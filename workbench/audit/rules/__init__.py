@@ -70,6 +70,7 @@ def _load() -> None:
         inspector,
         internals,
         layout,
+        outcomes,
         plurals,
         truncation,
         wording,

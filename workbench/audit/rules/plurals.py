@@ -96,7 +96,7 @@ def check_plurals(subject: Subject) -> Iterator[tuple[RenderKey, str, str]]:
         for line in rendered.rows:
             for wrong in _wrong_counts(line):
                 # A tool's own output may say "1 files": quoting it is not the surface's voice.
-                if wrong in reported or _quoted(line, data):
+                if wrong in reported or quotes_data(line, data):
                     continue
                 reported.add(wrong)
                 yield (
@@ -121,7 +121,7 @@ def _wrong_counts(line: str) -> Iterator[str]:
 _GUTTER = re.compile(r"^\s*\d+\s+")
 
 
-def _quoted(line: str, data: str) -> bool:
+def quotes_data(line: str, data: str) -> bool:
     """Whether the row quotes the tool's data (a code line keeps its line-number gutter)."""
     content = line.strip("│ ").strip().rstrip("…")
     if not content:

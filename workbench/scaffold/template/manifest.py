@@ -31,11 +31,13 @@ MANIFEST = ToolManifest.model_validate(
         "humanIntervention": "never",
         "api": [
             # >>> per api
+            # findItems starts as the example API (find items by a word): give it its own
+            # description, parameters, runtime method, surfaces and fixtures.
             {
                 "name": "findItems",
                 "description": (
-                    "Find the items whose title or detail contains the query (any "
-                    "case). Returns at most `limit` items and says how many matched."
+                    "findItems: finds the items whose title or detail contains the query "
+                    "(any case). Returns at most `limit` items and says how many matched."
                 ),
                 "defaultTimeoutMs": 10_000,
                 "parameters": {

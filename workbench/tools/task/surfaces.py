@@ -113,17 +113,17 @@ def create_tasks_inspector(ctx: SurfaceContext) -> RenderableType:
     count = len(tasks) if isinstance(tasks, list) else 0
     state = _state(ctx)
     suffix = None
+    subject = kit.plural(count, "task") if count else ""
     if "succeeded" in state and ctx.error is None:
-        suffix = Text(
-            f"({state['succeeded']} created"
-            + (f", {state['failed']} failed)" if state.get("failed") else ")"),
-            style=ctx.palette.error if state.get("failed") else ctx.palette.muted,
-        )
+        # "Created" is true of the tasks that were created: "Created: 2 of 3 tasks (1 failed)".
+        subject = kit.part_of(int(state["succeeded"]), count, "task")
+        if state.get("failed"):
+            suffix = Text(f"({state['failed']:,} failed)", style=ctx.palette.error)
     return kit.status_line(
         ctx,
-        "Creating tasks",
-        "Created tasks",
-        kit.text(kit.plural(count, "task") if count else ""),
+        "Creating",
+        "Created",
+        kit.text(subject),
         suffix,
         verb_failed="Could not create tasks",
     )
@@ -221,9 +221,13 @@ def create_tasks_render(ctx: SurfaceContext) -> RenderableType | None:
         return _error(ctx, "Creating the tasks")
     palette = ctx.palette
     results: list[dict[str, Any]] = state["results"]
-    summary = Text.assemble((f"✓ {state.get('succeeded', 0)} created", palette.success))
+    summary = Text()
+    if state.get("succeeded") or not state.get("failed"):
+        # No "✓ 0 created" over a batch where nothing was: a tick says something went well.
+        summary.append(f"✓ {state.get('succeeded', 0)} created", style=palette.success)
     if state.get("failed"):
-        summary.append(f"  ✗ {state['failed']} failed", style=f"bold {palette.error}")
+        summary.append("  " if summary.plain else "")
+        summary.append(f"✗ {state['failed']} failed", style=f"bold {palette.error}")
     rows: list[RenderableType] = [summary]
     for item in results[:TABLE_ROWS]:
         if item.get("success"):
@@ -524,13 +528,19 @@ def run_task_intervention(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
-    notice = kit.ending_notice(ctx)
+    notice = kit.portal_ending(ctx)
     if notice is not None and ctx.api_name != "runTask":
         return Group(Text(f"📋 {ctx.api_name}", style="bold"), notice)
     if ctx.api_name == "listTasks" and "tasks" in state:
         return Group(Text("📋 Tasks", style="bold"), task_list(ctx, state, PORTAL_ROWS))
     if ctx.api_name == "createTasks" and "results" in state:
-        rows: list[RenderableType] = [Text("📋 Created tasks", style="bold")]
+        created = sum(1 for item in state["results"] if item.get("success"))
+        title = (
+            f"📋 Created {kit.part_of(created, len(state['results']), 'task')}"
+            if created
+            else f"📋 No tasks created: {kit.plural(len(state['results']), 'task')} failed"
+        )
+        rows: list[RenderableType] = [Text(title, style="bold")]
         specs = ctx.list_arg("tasks")
         for index, item in enumerate(state["results"][:PORTAL_ROWS]):
             head = kit.join(

@@ -215,13 +215,12 @@ def crawl_multi_inspector(ctx: SurfaceContext) -> RenderableType:
     urls = ctx.list_arg("urls")
     state = _state(ctx)
     suffix = None
-    if "succeeded" in state and ctx.error is None:
-        suffix = Text(
-            f"({state['succeeded']} read"
-            + (f", {state['failed']} failed)" if state.get("failed") else ")"),
-            style=ctx.palette.error if state.get("failed") else ctx.palette.muted,
-        )
     subject = kit.text(kit.plural(len(urls), "page") if urls else "")
+    if "succeeded" in state and ctx.error is None:
+        # "Read" is true of the pages that were read: "Read: 2 of 3 pages (1 failed)".
+        subject = kit.text(kit.part_of(int(state["succeeded"]), len(urls), "page"))
+        if state.get("failed"):
+            suffix = Text(f"({state['failed']:,} failed)", style=ctx.palette.error)
     return kit.status_line(
         ctx, "Reading", "Read", subject, suffix, verb_failed="Could not read pages"
     )
@@ -289,7 +288,9 @@ def crawl_single_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def _multi_header(ctx: SurfaceContext, state: dict[str, Any], pages: int) -> Text:
     palette = ctx.palette
-    header = kit.join((f"{state.get('succeeded', 0)} of {kit.plural(pages, 'page')} read", "bold"))
+    header = kit.join(
+        (f"{kit.part_of(int(state.get('succeeded', 0)), pages, 'page')} read", "bold")
+    )
     if state.get("failed"):
         header.append(f" · {state['failed']} failed", style=f"bold {palette.error}")
     return header
@@ -394,7 +395,7 @@ def crawl_multi_streaming(ctx: SurfaceContext) -> RenderableType:
 def portal(ctx: SurfaceContext) -> RenderableType | None:
     state = _state(ctx)
     palette = ctx.palette
-    notice = kit.ending_notice(ctx)
+    notice = kit.portal_ending(ctx)
     if notice is not None:
         return notice
     if ctx.error is not None:

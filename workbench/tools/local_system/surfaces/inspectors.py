@@ -6,9 +6,12 @@ the status stays) and words the endings that are not a result: skipped, cancelle
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.console import RenderableType
 from rich.text import Text
 
+from workbench.core.call_state import Phase
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.tools.local_system.surfaces.components import path_of, state_of
@@ -24,11 +27,14 @@ def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
+    # While the arguments stream, a missing path may still arrive: showing the default then
+    # would put words in the model's mouth. Once they are complete, the tool lists ".".
+    default = "" if ctx.state.is_args_streaming else "."
     return kit.status_line(
         ctx,
         "Listing",
         "Listed",
-        kit.text(path_of(ctx, default=".")),
+        kit.text(path_of(ctx, default=default)),
         _count(ctx, state.get("total"), "entry", "empty"),
         verb_failed="Could not list",
         cut="middle",
@@ -133,13 +139,14 @@ def run_command(ctx: SurfaceContext) -> RenderableType:
     state = state_of(ctx)
     suffix = None
     palette = ctx.palette
+    if state.get("timedOut") and ctx.error is not None:
+        # Killed on its own timeout: word it as the call's timed-out ending ("✗ Timed out:
+        # cmd after 1.5 s"), so the command keeps the room a "Ran: … (killed after …)
+        # ✗ CommandTimeout" tail would take, and "Ran" is not said of a command that did not.
+        timed_out = replace(ctx, state=replace(ctx.state, phase=Phase.TIMED_OUT))
+        return kit.status_line(timed_out, "Running", "Ran", kit.text(path_of(ctx, "command")))
     if "exitCode" in state or "signal" in state:
-        if state.get("timedOut"):
-            suffix = Text(
-                f"(killed after {kit.seconds(int(state.get('durationMs', 0)))})",
-                style=palette.error,
-            )
-        elif state.get("exitCode") == 0:
+        if state.get("exitCode") == 0:
             suffix = Text("→ exit 0", style=palette.success)
         elif state.get("signal"):
             suffix = Text(f"→ signal {state['signal']}", style=palette.error)

@@ -24,7 +24,7 @@ PORTAL_LINES = 400
 
 
 def portal(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx)
+    notice = kit.portal_ending(ctx)
     if notice is not None and ctx.api_name != "runCommand":
         return Group(_title(ctx, ctx.api_name), notice)
     failed = error_view(ctx, ctx.api_name)
@@ -172,13 +172,18 @@ def _command(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType:
         )
     elif state.get("output"):
         rows.extend(kit.output_text(line, palette) for line in str(state["output"]).split("\n"))
-    else:
+    elif ctx.state.timings.run_ms is not None or "exitCode" in state or "signal" in state:
+        # Only a command that ran can have printed nothing: a skip or a block never started it.
         rows.append(Text("∅ the command printed nothing", style=f"italic {palette.muted}"))
-    notice = kit.ending_notice(ctx, what="the command")
+    notice = kit.portal_ending(ctx, what="the command")
     if notice is not None:
-        rows.append(Text(""))
+        if len(rows) > 1:
+            rows.append(Text(""))
         rows.append(notice)
     elif "exitCode" in state or "signal" in state:
         rows.append(Text(""))
         rows.append(renders.command_status(ctx, state))
+        model_note = renders.model_cut_note(ctx)
+        if model_note is not None:
+            rows.append(model_note)
     return Group(*rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -24,6 +25,8 @@ FILE_LINES = 20
 GREP_ROWS = 14
 OUTPUT_LINES = 15
 DIFF_LINES = 24
+_MODEL_CUT = re.compile(r"^\[showing the last ([\d,]+) of ([\d,]+) output lines\]", re.MULTILINE)
+"""The runtime's note, at the top of what the model reads, when it passed on only a tail."""
 
 
 def header(ctx: SurfaceContext, *parts: Text | str | tuple[object, str]) -> Text:
@@ -313,6 +316,22 @@ def command_status(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
     return Text(f"✗ exit {state.get('exitCode')} · {duration}", style=f"bold {palette.error}")
 
 
+def model_cut_note(ctx: SurfaceContext) -> Text | None:
+    """``the model read only the last 60 of 20,000 lines``, when the tool passed on a tail.
+
+    The card shows its own tail; what the model was given is a different cut, and a person
+    judging the model's next step needs to know it never saw the rest.
+    """
+    match = _MODEL_CUT.search(ctx.content)
+    if match is None:
+        return None
+    shown, total = (int(group.replace(",", "")) for group in match.groups())
+    return Text(
+        f"the model read only the last {shown:,} of {kit.plural(total, 'line')}",
+        style=f"italic {ctx.palette.muted}",
+    )
+
+
 def run_command(ctx: SurfaceContext) -> RenderableType | None:
     palette = ctx.palette
     notice = kit.ending_notice(ctx, what="the command")
@@ -337,6 +356,9 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
             rows.append(kit.hidden_lines_note(len(shown), total, palette))
         rows.extend(kit.output_text(line, palette) for line in shown)
     rows.append(command_status(ctx, state))
+    model_note = model_cut_note(ctx)
+    if model_note is not None:
+        rows.append(model_note)
     if ctx.error is not None and ctx.error.type == "CommandTimeout":
         rows.append(
             Text(
