@@ -134,3 +134,24 @@ async def test_a_fixture_that_breaks_keeps_its_api_and_comes_back_when_fixed(
         fixture.write_text(good.replace("title: Glossary,", "title: Lexicon,"))
         await wait_for(pilot, "↻ lookup.yaml")
         assert screen.ref is not None and screen.ref.variant.id == "blank-query"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_fixture_that_no_longer_parses_shows_its_problem_in_the_card(
+    dev_project: DevProject, size: tuple[int, int]
+) -> None:
+    app = dev_app(dev_project)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        fixture = dev_project.package / "fixtures" / "lookup.yaml"
+        fixture.write_text(fixture.read_text() + "\n  - [\n")
+        await wait_for(pilot, "does not load")
+        await settle(pilot)
+        card = screen.query_one(ToolCard)
+        assert card.call_state is None  # no stand-in call: nothing that reads as a result
+        text = screen_text(pilot.app)
+        assert "example query" not in text and "done ·" not in text, text
+        assert "lookup.yaml:" in text and "not valid YAML" in text
+        # Said once: in the card (the problems panel lists it, without repeating it below).
+        assert text.count("expected node content") <= 1, text
+        assert screen.query_one(ProblemsPanel).display

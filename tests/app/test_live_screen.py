@@ -288,21 +288,23 @@ async def test_viewing_an_older_call_while_another_runs_keeps_both_intact(tmp_pa
         await settle(pilot)
         card = screen.query_one(ToolCard)
         assert card.call_state.api == "echo" and card.call_state.result.content == "first"
-        await pick(
-            pilot, screen, "python", "calculator", "calculate"
-        )  # The tree moves only the form.
-        assert card.call_state.api == "echo"
-        await pilot.press("escape")
+        # Another API in the tree: its form, and no card of another API under it.
+        await pick(pilot, screen, "python", "calculator", "calculate")
+        assert card.call_state is None
+        await pilot.press("escape")  # The running call is still the one escape cancels.
         await wait_for(pilot, lambda: history.entries[1].finished, timeout=10)
         assert history.entries[1].state.phase is Phase.CANCELLED
         assert (
             history.entries[0].state.result.content == "first"
             and history.entries[0].state.phase is Phase.DONE
         )
-        assert card.call_state.api == "echo"
+        assert card.call_state is None
         history.index = 1
         await settle(pilot)
         assert card.call_state.api == "sleep" and card.call_state.phase is Phase.CANCELLED
+        history.index = 0
+        await settle(pilot)
+        assert card.call_state.api == "echo"
 
 
 class _Flood(BaseRuntime):

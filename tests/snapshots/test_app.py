@@ -76,6 +76,24 @@ CASES = [
         "footer names y / n / esc",
     ),
     (
+        "approval",
+        (80, 24),
+        DARK_THEME,
+        "new-notes",
+        ("left_square_bracket",) * 3,
+        "at 80x24 a writeFile approval keeps the card's header and its reason (Approval needed) "
+        "above the answer bar pinned under it; the footer leads with y / n / esc",
+    ),
+    (
+        "tree-hidden",
+        (80, 24),
+        LIGHT_THEME,
+        None,
+        ("ctrl+b", "w"),
+        "ctrl+b hid the tree: the card framed at 60 columns, whole, and the footer says "
+        "^b Show tree",
+    ),
+    (
         "portal",
         (80, 24),
         LIGHT_THEME,

@@ -57,8 +57,23 @@ class CallScreen(Screen[None]):
             "Cancel",
             tooltip="Cancel the call waiting for approval",
         ),
+        Binding(
+            "ctrl+b,f4",
+            "toggle_tree",
+            "Hide tree",
+            tooltip="Hide or show the tree: the card gets the whole width (every width preset)",
+        ),
     ]
 
+    ANSWER_ACTIONS: ClassVar[tuple[str, ...]] = (
+        "accept_intervention",
+        "decline_intervention",
+        "cancel_intervention",
+    )
+    """The keys that answer an open question: first in the footer while one waits."""
+
+    tree_hidden: bool = False
+    """The user hid the sidebar (``ctrl+b``): the card has the screen's whole width."""
     details_choice: bool | None = None
     """Whether the user showed (``True``) or hid the details; ``None`` follows the size."""
     _sidebar_focus: Widget | None = None
@@ -69,14 +84,27 @@ class CallScreen(Screen[None]):
         return self.query_one("#call", CallView)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("accept_intervention", "decline_intervention", "cancel_intervention"):
+        if action in self.ANSWER_ACTIONS:
             if self.call_view.intervention is None:
                 return False
-            # Typing in a field under the card: its keys type, the buttons still answer.
+            # Typing in a field under the card: its keys type, the buttons still answer; the
+            # footer keeps the keys (dimmed), so the way to answer never leaves the screen.
             focused = self.focused
             if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
-                return False
+                return None
         return True
+
+    # --- the footer ---------------------------------------------------------------------------
+
+    def footer_first(self) -> tuple[str, ...]:
+        """The actions whose keys lead the footer now: the answers while a question waits."""
+        return self.ANSWER_ACTIONS if self.call_view.intervention is not None else ()
+
+    def footer_label(self, binding: Binding) -> str:
+        """The footer's word for ``binding``: the tree key says what it will do."""
+        if binding.action == "toggle_tree":
+            return "Show tree" if self.tree_hidden else "Hide tree"
+        return binding.description
 
     def action_accept_intervention(self) -> None:
         intervention = self.call_view.intervention
@@ -100,6 +128,17 @@ class CallScreen(Screen[None]):
     def action_cycle_width(self) -> None:
         """Frame the card at the next width: fit, 60, 80, 120 columns."""
         self.call_view.cycle_width()
+
+    def action_toggle_tree(self) -> None:
+        """Hide the sidebar (the card gets the whole width) or bring it back."""
+        self.tree_hidden = not self.tree_hidden
+        self.arrange_for_size()
+        self.refresh_bindings()
+
+    def focus_without_tree(self) -> None:
+        """Where the focus goes when the sidebar it was in is hidden (nowhere: the screen's
+        keys still work)."""
+        self.set_focus(None)
 
     def action_toggle_details(self) -> None:
         """Show or hide the details tabs (args, content, state, error, manifest, schema)."""
@@ -127,14 +166,15 @@ class CallScreen(Screen[None]):
         width = sidebar_width(self.size.width)
         sidebar.styles.width = width
         beside = self.size.width - width - self.reserved_width()
-        hide = (
+        hide = self.tree_hidden or (
             view.portal_open
             and portal_layout(beside)[0] == "overlay"
             and portal_layout(beside + width)[0] == "docked"
         )
+        self.set_class(hide, "-tree-hidden")
         if hide and sidebar.has_focus_within:
             self._sidebar_focus = self.focused
-            self.set_focus(None)
+            self.focus_without_tree()
         sidebar.display = not hide
         if not hide and self._sidebar_focus is not None:
             before, self._sidebar_focus = self._sidebar_focus, None

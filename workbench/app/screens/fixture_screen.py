@@ -12,19 +12,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Header, Input
 
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tool_tree import ToolTree
+from workbench.app.widgets.tree_filter import TreeFilter
 from workbench.config import ConfigError, WorkbenchConfig
 from workbench.core import events as ev
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
+from workbench.core.problems import Problem
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.fixtures.replay import (
     SPEEDS,
@@ -59,7 +62,8 @@ class FixtureScreen(CallScreen):
         Binding(
             "left_square_bracket",
             "prev_phase",
-            "Phase",
+            # The palette lists each by its description; the footer shows the group's "Phase".
+            "Previous phase",
             key_display="[",
             group=Binding.Group("Phase"),
             tooltip="Show the call one phase earlier",
@@ -67,7 +71,7 @@ class FixtureScreen(CallScreen):
         Binding(
             "right_square_bracket",
             "next_phase",
-            "Phase",
+            "Next phase",
             key_display="]",
             group=Binding.Group("Phase"),
             tooltip="Show the call one phase later",
@@ -167,13 +171,13 @@ class FixtureScreen(CallScreen):
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield Input(
+                yield TreeFilter(
                     placeholder="/ filter tools, APIs, variants…", id="filter", compact=True
                 )
                 yield ToolTree(id="tree")
                 yield ProblemsPanel(id="problems")
             yield CallView(SurfaceRegistry(), animate=self.animated, id="call")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_view.stepper.speed = speed_label(SPEEDS[self.speed_index])
@@ -285,6 +289,17 @@ class FixtureScreen(CallScreen):
         """Draw ``state`` in the call view, asking for approval when it waits for one."""
         self.state = state
         view = self.call_view
+        problems = self._fixture_problems()
+        self.query_one("#problems", ProblemsPanel).show_in_card(problems)
+        if problems:
+            # Its fixture does not load: the card says why, and no stand-in plays.
+            self.state = None
+            view.show(None, self._manifest(), status=self._status())
+            manifest = self._manifest()
+            assert self.ref is not None
+            title = manifest.meta.title if manifest is not None else self.ref.tool
+            view.card.show_problems(f"{title} · {self.ref.api}", problems)
+            return
         view.show(
             state,
             self._manifest(),
@@ -293,6 +308,37 @@ class FixtureScreen(CallScreen):
         )
         if state is not None and state.phase is Phase.AWAITING_APPROVAL:
             view.ask_approval(state)
+
+    def _fixture_problems(self) -> list[Problem]:
+        """Why the selected API shows a sample from its schema when that is because its
+        fixture file does not load (the file a reload took the variant from, or one named
+        after the API); empty otherwise."""
+        ref, project = self.ref, self.project
+        if ref is None or project is None or not ref.generated:
+            return []
+        root = project.config.root
+        lost = self._lost
+        files = set()
+        if lost is not None and (lost.tool, lost.api) == (ref.tool, ref.api):
+            files.add(lost.fixture.path.resolve())
+
+        def path(problem: Problem) -> Path:
+            file = Path(problem.file)
+            return (file if file.is_absolute() else root / file).resolve()
+
+        return [
+            problem
+            for problem in project.catalog.problems
+            if problem.severity == "error"
+            and (path(problem) in files or path(problem).stem == ref.api)
+        ]
+
+    def footer_first(self) -> tuple[str, ...]:
+        # Stepping through the phases is what this screen is for; an open question's answers
+        # lead while it waits.
+        if isinstance(self.focused, TreeFilter):
+            return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
+        return super().footer_first() or ("prev_phase", "next_phase", "play_pause")
 
     def _status(self) -> list[StatusPart]:
         ref = self.ref
@@ -318,7 +364,14 @@ class FixtureScreen(CallScreen):
                 catalog.address(ref), priority=50, where="middle", min_cells=16, droppable=False
             ),
         ]
-        if ref.generated:
+        if ref.generated and self._fixture_problems():
+            parts[-1] = StatusPart(
+                f"{ref.tool}/{ref.api}", priority=50, where="middle", min_cells=16, droppable=False
+            )
+            parts.append(
+                StatusPart("its fixture does not load", style="bold red", priority=60, min_cells=9)
+            )
+        elif ref.generated:
             parts.append(
                 StatusPart(
                     "generated sample: no fixture", style="bold red", priority=60, min_cells=9
@@ -477,7 +530,12 @@ class FixtureScreen(CallScreen):
         self.notify("Reloading fixtures…", timeout=1.5, markup=False)
 
     def action_focus_filter(self) -> None:
+        if self.tree_hidden:
+            self.action_toggle_tree()  # The filter is for the tree: show it again.
         self.query_one("#filter", Input).focus()
+
+    def on_tree_filter_left(self, message: TreeFilter.Left) -> None:
+        self.query_one("#tree", ToolTree).focus()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from workbench.app.palette import palette_for
 from workbench.app.recording import (
@@ -33,6 +33,7 @@ from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.input_request_bar import InputRequestBar
 from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.server_log_panel import ServerLogPanel
@@ -82,6 +83,7 @@ class LiveScreen(CallScreen):
             "Save fixture",
             tooltip="Save the selected call as a fixture variant (asks for label and kind)",
         ),
+        Binding("tab", "tab_forward", show=False, tooltip="Next field (from the tree: the form)"),
         Binding("f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
         Binding(
             "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
@@ -152,10 +154,13 @@ class LiveScreen(CallScreen):
                     "through every surface here.",
                     id="call",
                 )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.call_view.stepper.speed = "live"
+        # Here letters are typed, not bound: a focused scroller would swallow them (the wheel
+        # still scrolls the card).
+        self.call_view.query_one("#stage").can_focus = False
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
         self.set_interval(REVISION_POLL_S, self._check_revisions)
@@ -238,7 +243,7 @@ class LiveScreen(CallScreen):
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
         if message.picked:
-            # Enter on an API: go fill in its arguments.
+            # Enter or a click on an API: the cursor goes where its arguments are typed.
             self.query_one("#form", SchemaForm).focus_first_field()
         self._follow_log(message.address[0])
         if message.address == self.address and self.form_target is None:
@@ -246,19 +251,65 @@ class LiveScreen(CallScreen):
         resolved = self._resolve(message.address)
         if resolved is None:
             return
-        # Only the form follows the tree; the card keeps showing the call it shows.
         self.address = message.address
         self.form_target = None
         self.query_one("#form", SchemaForm).load(resolved.api)
-        if self.viewed is None:
-            # Before the first call, say how long a call of this API may run.
+        # The card shows this API's latest call, or nothing yet: never another API's card
+        # under this API's form (the history still holds every call).
+        history = self.query_one("#history", HistoryPanel).entries
+        source, tool, api = message.address
+        latest = next(
+            (
+                entry
+                for entry in reversed(history)
+                if (entry.source, entry.tool, entry.api) == (source, tool, api)
+            ),
+            None,
+        )
+        if latest is not self.viewed or latest is None:
+            self.call_view.portal.unpin()
+            self.viewed = latest
+            self.show_entry(latest)
+        if latest is None:
+            # Before its first call, say how long a call of this API may run.
             timeout = self.session.call_timeout({}, resolved.api).describe()
-            self.call_view.set_status(
-                [
-                    StatusPart(resolved.label, priority=40, where="middle", min_cells=16),
-                    StatusPart(timeout, priority=30, min_cells=10),
-                ]
-            )
+            parts = [
+                StatusPart(resolved.label, priority=40, where="middle", min_cells=16),
+                StatusPart(timeout, priority=30, min_cells=10),
+            ]
+            if self.current_entry is not None:
+                parts.append(
+                    StatusPart(
+                        "another call is running (pick it in the history)",
+                        style="italic",
+                        priority=35,
+                        min_cells=20,
+                    )
+                )
+            self.call_view.set_status(parts)
+
+    def action_tab_forward(self) -> None:
+        """Tab: from the tree straight into the form's first required field, else onward."""
+        form = self.query_one("#form", SchemaForm)
+        if isinstance(self.focused, SourceTree) and form.api is not None and form.display:
+            form.first_field().focus()
+            return
+        self.focus_next()
+
+    def focus_without_tree(self) -> None:
+        # The tree stepped aside: typing goes on in the form.
+        form = self.query_one("#form", SchemaForm)
+        if form.api is not None:
+            form.first_field().focus()
+        else:
+            self.set_focus(None)
+
+    def footer_first(self) -> tuple[str, ...]:
+        if self.call_view.intervention is not None:
+            return (*self.ANSWER_ACTIONS, "cancel_call")
+        if self.current_call is not None:
+            return ("cancel_call",)
+        return ("call", "submit")  # Idle: calling is what comes next.
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""
@@ -552,14 +603,15 @@ class LiveScreen(CallScreen):
             and state.phase is Phase.AWAITING_INPUT
             and self._answer is not None
         )
-        # While the server waits for an answer, its question gets the API form's rows.
-        self.set_class(asking, "-answering")
-        if isinstance(current, InputRequestBar):
-            if asking and pending is not None and current.asks(pending.request):
-                return
+        if isinstance(current, InputRequestBar) and not (
+            asking and pending is not None and current.asks(pending.request)
+        ):
             view.close_intervention()
-        if asking and state is not None and pending is not None:
+        if asking and state is not None and pending is not None and view.intervention is None:
             view.open_intervention(InputRequestBar(pending.request, call_id=state.call_id))
+        # While a question waits for an answer (an approval, a server's request), it gets the
+        # API form's rows: the card's header and reason stay in view above the answer.
+        self.set_class(view.intervention is not None, "-answering")
 
     def _status(self, entry: HistoryEntry | None) -> list[StatusPart]:
         if entry is None:

@@ -16,13 +16,14 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
-from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.widgets import Header, Input, ProgressBar, Static
 
 from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.screens.note_screen import NoteAnswer, NoteScreen
 from workbench.app.screens.review_help_screen import ReviewHelpScreen
 from workbench.app.widgets.case_card import CaseCard
 from workbench.app.widgets.diff_view import DiffView
+from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.review_queue import ReviewQueue
 from workbench.app.widgets.snapshot_picture import SnapshotPicture
 from workbench.core.call_state import Phase
@@ -166,7 +167,7 @@ class ReviewScreen(Screen[None]):
                         yield SnapshotPicture(id="committed")
                 with ScrollableContainer(id="diff-scroll"):
                     yield DiffView(id="diff")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "review"

@@ -80,8 +80,17 @@ class CallView(Horizontal):
         width: 1fr;
         layers: default portal;
         #call-main { width: 1fr; height: 1fr; }
-        /* As tall as its Intervention: the stage scrolls to it (1fr would clip it). */
-        #intervention-slot { height: auto; }
+        /* Pinned under the stage, not scrolled with the card: the answer stays in view while
+           the stage shows the card's top (its header and the reason for asking). A tall
+           question (a server's form) scrolls inside it and leaves the card some rows. */
+        #intervention-slot {
+            height: auto;
+            max-height: 60%;
+            padding: 0 1 0 2;
+            overflow-y: auto;
+            background: $background;
+            scrollbar-size-vertical: 1;
+        }
         #details { height: 1fr; min-height: 5; }
         &.-portal-overlay PortalPanel {
             layer: portal;
@@ -139,7 +148,7 @@ class CallView(Horizontal):
                 yield ToolCard(
                     self._registry, animate=self.animated, empty_hint=self.empty_hint, id="card"
                 )
-                yield Vertical(id="intervention-slot")
+            yield Vertical(id="intervention-slot")
             yield StatusLine(id="card-status")
             yield DetailsPane(id="details")
         yield PortalPanel(self._registry, id="portal")
@@ -265,7 +274,8 @@ class CallView(Horizontal):
         def reveal() -> None:
             if intervention.is_attached and not intervention.has_class("-closing"):
                 intervention.focus_default()
-                intervention.scroll_visible(animate=False)
+                # The card's top is what is asked about: its header and the reason for asking.
+                self.query_one("#stage", CallStage).scroll_home(animate=False, immediate=True)
 
         self.call_after_refresh(reveal)
 

@@ -77,7 +77,9 @@ class DetailsPane(Vertical):
     @staticmethod
     def _pane(tab_id: str, title: str) -> TabPane:
         body = Static(Text("—"), id=f"details-{tab_id}-body")
-        return TabPane(title, VerticalScroll(body), id=f"details-{tab_id}")
+        # Not a focus stop: its tabs take the keys, the wheel scrolls it (a focused scroller
+        # in live mode swallowed what was typed next).
+        return TabPane(title, VerticalScroll(body, can_focus=False), id=f"details-{tab_id}")
 
     def on_mount(self) -> None:
         # JSON colours follow the theme: redraw what is shown when it changes.

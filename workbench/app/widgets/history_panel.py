@@ -118,6 +118,8 @@ class HistoryPanel(ListView):
         self.entries: list[HistoryEntry] = []
         self.border_title = "History"
         self.border_subtitle = "no calls yet"
+        # Empty, it has nothing to pick: Tab passes it by instead of swallowing keys.
+        self.can_focus = False
 
     @property
     def row_width(self) -> int:
@@ -131,6 +133,7 @@ class HistoryPanel(ListView):
     def add(self, entry: HistoryEntry) -> None:
         self.entries.append(entry)
         self.border_subtitle = ""
+        self.can_focus = True
         self.append(ListItem(Label(entry.label(len(self.entries), self.row_width))))
         self.index = len(self.entries) - 1
         # Each entry keeps its events (to be saved as a fixture): old ones let theirs go.

@@ -30,7 +30,11 @@ class InterventionBar(Intervention):
     InterventionBar {
         #fields { height: auto; }
         #reason { width: 1fr; }
-        TextArea { height: auto; max-height: 8; }
+        /* Compact, one row per line: the bar is pinned under the card and every row it
+           takes is one the card's header and reason cannot have on a 24-row terminal. */
+        TextArea { height: auto; max-height: 6; background: $boost; }
+        #edit-error { display: none; }
+        #edit-error.-shown { display: block; }
         .-field-label { color: $text-muted; padding: 0 1; }
         .-error { color: $error; padding: 0 1; height: auto; }
     }
@@ -87,6 +91,7 @@ class InterventionBar(Intervention):
                         text,
                         soft_wrap=True,
                         show_line_numbers=False,
+                        compact=True,
                         classes=f"-editor -field-{field}",
                     )
                     self._editors[field] = editor
@@ -97,6 +102,7 @@ class InterventionBar(Intervention):
                     safe_json(self._args, indent=2),
                     language=None,
                     soft_wrap=True,
+                    compact=True,
                     classes="-editor -field-json",
                 )
                 self._editors[""] = editor
@@ -107,7 +113,7 @@ class InterventionBar(Intervention):
             yield Button("Skip (n)", variant="warning", id="skip", compact=True)
             yield Button("Cancel (esc)", variant="error", id="cancel", compact=True)
         # On a line of its own: beside the buttons it would leave them no room on a narrow pane.
-        yield Input(placeholder="why skip? (to the model)", id="reason")
+        yield Input(placeholder="why skip? (to the model)", id="reason", compact=True)
 
     def asks_about(self, state: CallState) -> bool:
         """Whether this bar is the approval ``state`` waits for."""
@@ -118,7 +124,6 @@ class InterventionBar(Intervention):
 
     def edited_args(self) -> dict[str, Any] | None:
         """The args after inline edits, or ``None`` (with the error shown) if they do not parse."""
-        error = self.query_one("#edit-error", Label)
         if self._fields:
             args = dict(self._args)
             for field in self._fields:
@@ -134,20 +139,24 @@ class InterventionBar(Intervention):
                     try:
                         args[field] = json.loads(text)
                     except json.JSONDecodeError as problem:
-                        error.update(Text(f"{field}: not valid JSON ({problem.msg})"))
+                        self._fail(Text(f"{field}: not valid JSON ({problem.msg})"))
                         return None
             return args
         try:
             value = json.loads(self._editors[""].text)
         except json.JSONDecodeError as problem:
-            error.update(
-                Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})")
-            )
+            self._fail(Text(f"arguments: not valid JSON ({problem.msg} at line {problem.lineno})"))
             return None
         if not isinstance(value, dict):
-            error.update(Text("arguments must be a JSON object"))
+            self._fail(Text("arguments must be a JSON object"))
             return None
         return value
+
+    def _fail(self, message: Text) -> None:
+        """Say why the edited args cannot be used (the row is there only while it says so)."""
+        error = self.query_one("#edit-error", Label)
+        error.update(message)
+        error.add_class("-shown")
 
     @on(Button.Pressed, "#approve")
     def accept(self) -> None:

@@ -37,6 +37,21 @@ def _file_heading(file: str) -> Text:
     return Text(clean(shown), style="bold")
 
 
+def _row(problem: Problem, *, message: bool = True) -> Text:
+    """A problem's row: its line, field and (unless it is shown in full below) message."""
+    row = Text()
+    # ▾ marks the row whose message is the one under the list.
+    mark = "● " if message else "▾ "
+    row.append(mark, style="bold red" if problem.severity == "error" else "yellow")
+    if problem.line is not None:
+        row.append(f"{problem.line} ", style="bold")
+    if problem.field:
+        row.append(clean(_short_field(problem.field)) + ":", style="italic")
+    if message:
+        row.append((" " if problem.field else "") + clean(problem.message))
+    return row
+
+
 class ProblemsPanel(Vertical):
     """Every problem found while loading; the rest of the workbench keeps working.
 
@@ -102,6 +117,11 @@ class ProblemsPanel(Vertical):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.problems: list[Problem] = []
+        self.in_card: tuple[Problem, ...] = ()
+        """Problems the tool card shows in full (a fixture that does not load): their
+        message is not repeated under the list."""
+        self._open_row: int | None = None
+        """The row whose message is shown in full under the list (and not in the row)."""
         self.root = Path.cwd()
         """What relative problem files are relative to (the project's root)."""
 
@@ -133,14 +153,7 @@ class ProblemsPanel(Vertical):
             if problem.file != current:
                 current = problem.file
                 options.append(Option(_file_heading(problem.file), disabled=True))
-            row = Text()
-            row.append("● ", style="bold red" if problem.severity == "error" else "yellow")
-            if problem.line is not None:
-                row.append(f"{problem.line} ", style="bold")
-            if problem.field:
-                row.append(clean(_short_field(problem.field)) + ": ", style="italic")
-            row.append(clean(problem.message))
-            options.append(Option(row, id=str(index)))
+            options.append(Option(_row(problem), id=str(index)))
         if len(self.problems) > MAX_SHOWN:
             options.append(
                 Option(
@@ -149,6 +162,7 @@ class ProblemsPanel(Vertical):
                 )
             )
         option_list = self.option_list
+        self._open_row = None
         option_list.clear_options()
         option_list.add_options(options)
         first = next((i for i, option in enumerate(options) if not option.disabled), None)
@@ -188,14 +202,33 @@ class ProblemsPanel(Vertical):
         return False
 
     def _describe(self, problem: Problem | None) -> None:
+        """Show ``problem``'s message in full under the list, and only there: its row keeps
+        the line and field (the message was on screen twice, cut in the row and whole below)."""
         detail = self.query_one("#problem-detail", Static)
+        option_list = self.option_list
+        if self._open_row is not None and self._open_row < len(self.problems):
+            option_list.replace_option_prompt(
+                str(self._open_row), _row(self.problems[self._open_row])
+            )
+        self._open_row = None
         text = ""
+        if problem is not None and problem in self.in_card:
+            problem = None  # The card shows it in full: the row is its index entry here.
         if problem is not None:
-            # The file heads its group and the row shows the line: the room goes to the rest.
-            field = f"{problem.field}: " if problem.field else ""
-            text = clean(field + problem.message[:MAX_MESSAGE])
+            # The file heads its group and the row shows the line and field: the room goes
+            # to the message.
+            text = clean(problem.message[:MAX_MESSAGE])
+            index = self.problems.index(problem)
+            option_list.replace_option_prompt(str(index), _row(problem, message=False))
+            self._open_row = index
         detail.update(Text(text))
         detail.display = problem is not None
+
+    def show_in_card(self, problems: Sequence[Problem]) -> None:
+        """The card now shows ``problems`` in full; describe the highlighted one again."""
+        if tuple(problems) != self.in_card:
+            self.in_card = tuple(problems)
+            self._describe(self.current)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -242,17 +242,21 @@ class SchemaForm(Vertical):
 
     # --- values -------------------------------------------------------------------------------
 
+    def first_field(self) -> Widget:
+        """Where typing starts: the first required field (else the first field; the JSON
+        editor in raw mode; Call when there are no arguments)."""
+        if self.raw_mode:
+            return self.query_one("#raw", TextArea)
+        required = {spec.key for spec in leaf_fields(self.spec.fields) if spec.required}
+        widgets = list(self._widgets.items())
+        found = next((widget for key, widget in widgets if key in required), None)
+        if found is None and widgets:
+            found = widgets[0][1]
+        return found or self.query_one("#submit", Button)
+
     def focus_first_field(self) -> None:
-        """Put the focus in the first field (the JSON editor in raw mode, else Call)."""
-
-        def focus() -> None:
-            if self.raw_mode:
-                self.query_one("#raw", TextArea).focus()
-                return
-            first = next(iter(self._widgets.values()), None)
-            (first or self.query_one("#submit", Button)).focus()
-
-        self.call_after_refresh(focus)
+        """Put the focus where typing starts (:meth:`first_field`), once the form is built."""
+        self.call_after_refresh(lambda: self.first_field().focus())
 
     def _text_of(self, widget: Widget) -> str | bool | Any:
         if isinstance(widget, Switch):

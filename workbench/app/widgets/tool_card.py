@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from rich.console import RenderableType
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.box import ROUNDED
+from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.segment import Segment
 from rich.text import Text
 from textual.reactive import reactive
@@ -12,11 +17,49 @@ from textual.widget import Widget
 from workbench.app.palette import palette_for
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
+from workbench.core.problems import Problem
+from workbench.core.sanitize import clean
 from workbench.surfaces.card import card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 SPINNER_INTERVAL = 0.1
+
+
+def problems_card(title: str, problems: Sequence[Problem], palette: Palette, width: int) -> Panel:
+    """A card-shaped box saying why a fixture does not load: each problem's line and message
+    (untrusted text, drawn literally), and what to do."""
+    body: list[RenderableType] = []
+    for problem in problems[:MAX_PROBLEMS]:
+        where = Path(problem.file).name + (f":{problem.line}" if problem.line else "")
+        line = Text(f"✗ {where} ", style=f"bold {palette.error}")
+        if problem.field:
+            line.append(f"{clean(problem.field)}: ", style="italic")
+        line.append(clean(problem.message))
+        body.append(line)
+    if len(problems) > MAX_PROBLEMS:
+        body.append(Text(f"showing {MAX_PROBLEMS} of {len(problems)} problems", palette.muted))
+    body.append(
+        Text(
+            "no sample is drawn in its place: save a fix and this card redraws",
+            style=f"italic {palette.muted}",
+        )
+    )
+    return Panel(
+        Group(*body),
+        title=Text(f" {title} ", style=f"bold {palette.error}"),
+        title_align="left",
+        subtitle=Text(" does not load ", style=palette.error),
+        subtitle_align="right",
+        border_style=palette.error,
+        box=ROUNDED,
+        width=width,
+        padding=(0, 1),
+    )
+
+
+MAX_PROBLEMS = 6
+"""Problems listed in the card (the problems panel lists them all)."""
 
 
 class ToolCard(Widget):
@@ -66,6 +109,8 @@ class ToolCard(Widget):
         self._spinner: Timer | None = None
         self._drawn: tuple[tuple[object, ...], RenderableType] | None = None
         """The card last composed, and what it was composed from."""
+        self._problems: tuple[str, tuple[Problem, ...]] | None = None
+        """What the card shows instead of a call: a fixture's load problems."""
         self._painted: tuple[tuple[object, ...], list[Segment]] | None = None
         """The card's segments as last measured, and what besides the state they were drawn
         with: a state drawn the same needs no repaint."""
@@ -76,7 +121,14 @@ class ToolCard(Widget):
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
         """Draw ``state`` of a call to a tool described by ``manifest``."""
         self.manifest = manifest
+        self._problems = None
         self.call_state = state
+
+    def show_problems(self, title: str, problems: Sequence[Problem]) -> None:
+        """Draw, in the card's frame, why there is no call to show: ``problems`` of a fixture
+        that does not load (never a sample that could be read as a result)."""
+        self._problems = (title, tuple(problems))
+        self.call_state = None
 
     @property
     def palette(self) -> Palette:
@@ -104,7 +156,7 @@ class ToolCard(Widget):
         self.styles.width = width
 
     def watch_call_state(self, state: CallState | None) -> None:
-        self.set_class(state is None, "-empty")
+        self.set_class(state is None and self._problems is None, "-empty")
         self._refresh_card()
         active = state is not None and (state.is_args_streaming or state.is_loading)
         if self.animated and active and self._spinner is None:
@@ -141,6 +193,7 @@ class ToolCard(Widget):
         """The card for what is shown now, composed once however often it is asked for."""
         key = (
             self.call_state,
+            self._problems,
             self.manifest,
             self.registry,
             self.card_width,
@@ -153,7 +206,9 @@ class ToolCard(Widget):
             return self._drawn[1]
         card: RenderableType
         ctx = self.context()
-        if ctx is None:
+        if ctx is None and self._problems is not None:
+            card = problems_card(*self._problems, self.palette, self.card_width)
+        elif ctx is None:
             card = Text(self.empty_hint)
         else:
             view = compose_card(ctx, self.registry)

@@ -143,6 +143,11 @@ class ToolTree(Tree[NodeData]):
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
                 self._add_unloaded(api_node, api)
+        if self._filter and not self.root.children:
+            # An empty tree reads as "no tools at all": say it is the filter.
+            nothing = Text("nothing matches ", style="italic")
+            nothing.append(f"“{self._filter}”", style="bold")
+            self.root.add_leaf(nothing, data=None)
 
     def _add_unloaded(self, api_node: TreeNode[NodeData], api: ApiEntry) -> None:
         """A leaf for each variant that did not load: its problem is one Enter away."""

@@ -1,0 +1,175 @@
+"""The footer of Workbench's screens: the keys that matter now first, whole entries only."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from itertools import groupby
+from typing import Protocol, runtime_checkable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
+
+
+@runtime_checkable
+class FooterPolicy(Protocol):
+    """What a screen may tell its footer: which keys go first, and a label that follows state."""
+
+    def footer_first(self) -> Iterable[str]:
+        """Actions whose keys lead the footer now (the answers to an open question)."""
+        ...
+
+    def footer_label(self, binding: Binding) -> str:
+        """What the footer says for ``binding`` (its description, or one that says the state)."""
+        ...
+
+
+ALWAYS_SHOWN = frozenset({"quit", "app.quit", "help", "app.help"})
+"""Actions whose keys the footer keeps when it must leave entries out."""
+
+
+class KeyFooter(Footer):
+    """Textual's footer, with three changes.
+
+    - The screen's current keys come first (``footer_first``): while a call waits for an
+      answer, ``y`` / ``n`` / ``esc`` lead, whatever else the focused widget offers.
+    - An entry that does not fit is left out whole, never cut in half at the right edge;
+      Quit, Keys and the command palette key keep their places.
+    - It shows the keys even while the app has no focus (a served page starts unfocused,
+      and Textual's footer stayed blank there until the first click).
+    """
+
+    _first: tuple[str, ...] = ()
+    """The screen's current actions, as the footer last drew them."""
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        screen = self.screen
+        policy = screen if isinstance(screen, FooterPolicy) else None
+        first = list(policy.footer_first()) if policy is not None else []
+        self._first = tuple(first)
+        active = screen.active_bindings
+        by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                by_action[binding.action].append((binding, enabled, tooltip))
+
+        for action in first:
+            # A text field takes printable keys, so Textual leaves ``y`` / ``n`` out while one
+            # has the focus; they still answer from the buttons' row: listed, dimmed.
+            if action in by_action or screen.check_action(action, ()) is not None:
+                continue
+            for bindings in screen._bindings.key_to_bindings.values():
+                found = next((b for b in bindings if b.action == action and b.show), None)
+                if found is not None:
+                    by_action[action].append((found, False, found.tooltip))
+                    break
+
+        def rank(item: list[tuple[Binding, bool, str]]) -> int:
+            action = item[0][0].action
+            return first.index(action) if action in first else len(first)
+
+        # A stable sort: the rest keep Textual's order (the focused widget's keys, then the
+        # screen's), the current ones move to the front in the order the screen gave.
+        entries = sorted(by_action.values(), key=rank)
+        for group, grouped_entries in groupby(entries, lambda entry: entry[0][0].group):
+            members = list(grouped_entries)
+            if group is not None and len(members) > 1:
+                with KeyGroup(classes="-compact" if group.compact else ""):
+                    for binding, enabled, tooltip in (member[0] for member in members):
+                        yield FooterKey(
+                            binding.key,
+                            self.app.get_key_display(binding),
+                            "",
+                            binding.action,
+                            disabled=not enabled,
+                            tooltip=tooltip or binding.description,
+                            classes="-grouped",
+                        ).data_bind(compact=Footer.compact)
+                yield FooterLabel(group.description)
+                continue
+            for binding, enabled, tooltip in (member[0] for member in members):
+                label = policy.footer_label(binding) if policy is not None else binding.description
+                yield FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    label,
+                    binding.action,
+                    disabled=not enabled,
+                    tooltip=tooltip,
+                ).data_bind(compact=Footer.compact)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _, binding, enabled, _ = palette
+                yield FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    classes="-command-palette",
+                    disabled=not enabled,
+                    tooltip=binding.tooltip or binding.description,
+                )
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        self._bindings_ready = True
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.recompose)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._drop_overflow)
+
+    def on_resize(self) -> None:
+        for child in self.children:
+            child.display = True
+        self.call_after_refresh(self._drop_overflow)
+
+    def _drop_overflow(self) -> None:
+        """Leave out, whole, every entry from the first one that does not fit. The current
+        keys (an open question's answers) stay whatever it costs; Quit and Keys keep their
+        room next: a newcomer needs those two most."""
+        entries: list[list[Widget]] = []
+        for child in self.children:
+            if child.has_class("-command-palette"):
+                continue
+            if isinstance(child, FooterLabel) and entries:
+                entries[-1].append(child)  # A group's label goes with its keys.
+            else:
+                entries.append([child])
+        palette = [child for child in self.children if child.has_class("-command-palette")]
+        room = self.size.width - sum(child.outer_size.width for child in palette)
+
+        def actions(entry: list[Widget]) -> set[str]:
+            return {
+                key.action
+                for part in entry
+                for key in (part, *part.children)
+                if isinstance(key, FooterKey)
+            }
+
+        def width(entry: list[Widget]) -> int:
+            return sum(part.outer_size.width + part.styles.margin.width for part in entry)
+
+        must = [entry for entry in entries if actions(entry) & set(self._first)]
+        kept = [entry for entry in entries if entry not in must and actions(entry) & ALWAYS_SHOWN]
+        used = sum(width(entry) for entry in must)
+        if used + sum(width(entry) for entry in kept) > room:
+            kept = []
+        used += sum(width(entry) for entry in kept)
+        full = False
+        for entry in entries:
+            if entry in must or entry in kept:
+                continue
+            if not full and used + width(entry) <= room:
+                used += width(entry)
+                continue
+            full = True
+            for part in entry:
+                part.display = False
