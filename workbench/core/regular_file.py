@@ -44,16 +44,16 @@ def read_regular_file(path: Path, limit: int) -> bytes:
         too_large = UnreadableFile(f"file is larger than {_size_text(limit)}", "too-large")
         if info.st_size > limit:
             raise too_large
-        chunks: list[bytes] = []
-        read = 0
-        while True:
-            chunk = os.read(descriptor, min(READ_CHUNK, limit + 1 - read))
-            if not chunk:
-                return b"".join(chunks)
-            read += len(chunk)
+        # One read of the whole size: one bytes object, no copy to join. More only if the
+        # file grew since fstat, and never past the limit.
+        chunks = [os.read(descriptor, min(info.st_size, limit) + 1)]
+        read = len(chunks[0])
+        while chunks[-1]:
             if read > limit:
                 raise too_large
-            chunks.append(chunk)
+            chunks.append(os.read(descriptor, min(READ_CHUNK, limit + 1 - read)))
+            read += len(chunks[-1])
+        return chunks[0] if len(chunks) <= 2 else b"".join(chunks)
     except OSError as error:
         raise UnreadableFile(f"cannot read file: {error.strerror or error}", "unreadable") from None
     finally:
