@@ -1,6 +1,7 @@
 """Snapshots are the same whatever the environment says about colour, terminal, size, theme or
-animation: the snapshot suite (a sample with ANSI colour, both themes, cards and Portals) passes
-in fresh processes under hostile environments, and review hashes do not move."""
+animation: the snapshot suite (a sample with ANSI colour, both themes, cards and Portals, and
+every whole-app snapshot) passes in fresh processes under hostile environments, and review
+hashes do not move."""
 
 from __future__ import annotations
 
@@ -90,6 +91,37 @@ def test_the_snapshot_suite_passes_under_a_hostile_environment(name: str) -> Non
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     # Five tests, each a text and an SVG snapshot: all the same as committed.
     assert "10 snapshots passed" in result.stdout and "5 passed" in result.stdout, result.stdout
+
+
+APP_HOSTILE = {
+    **HOSTILE,
+    "no-color-only": {"NO_COLOR": "1"},
+    "dumb-terminal": {"TERM": "dumb", "COLUMNS": "20", "LINES": "5"},
+}
+"""The whole app, besides: each setting alone as well as mixed, as a user has them."""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("name", sorted(APP_HOSTILE))
+def test_the_whole_app_snapshots_pass_under_a_hostile_environment(name: str) -> None:
+    result = run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/snapshots/test_app.py",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--color=no",
+            "-n",
+            "0",
+        ],
+        APP_HOSTILE[name],
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "12 snapshots passed" in result.stdout and "6 passed" in result.stdout, result.stdout
 
 
 @pytest.mark.slow

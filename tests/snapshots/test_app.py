@@ -16,6 +16,7 @@ from workbench.app.app import DARK_THEME, LIGHT_THEME, WorkbenchApp
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.fixtures.catalog import VariantRef
 from workbench.project import open_project
+from workbench.rendering.environment import PinnedColours
 from workbench.rendering.screen import screen_text, settle
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,6 +30,10 @@ class AppText(SingleFileSnapshotExtension):
 class AppSVG(SingleFileSnapshotExtension):
     file_extension = "svg"
     _write_mode = WriteMode.TEXT
+
+
+class SnapshotApp(PinnedColours, WorkbenchApp):
+    """The app with its colours pinned: the same snapshot whatever NO_COLOR and the like say."""
 
 
 CASES = [
@@ -128,7 +133,7 @@ async def test_app_snapshot(
     """The whole app looks as approved (text for the diff, SVG for the eye)."""
     del name
     monkeypatch.chdir(REPO)
-    app = WorkbenchApp(open_project, animate=False)
+    app = SnapshotApp(open_project, animate=False)
     async with app.run_test(size=size) as pilot:
         await app.workers.wait_for_complete()
         await settle(pilot)

@@ -5,18 +5,21 @@ and more when a console is made; Textual reads ``NO_COLOR`` (a monochrome filter
 ``TEXTUAL_FILTERS`` (a dim filter), ``TEXTUAL_THEME`` (the first theme) and
 ``TEXTUAL_DIM_FACTOR`` (how dim text is blended, bound as a default argument when Textual is
 imported). A snapshot, an audit or a review decision must not change with any of them, so
-every console here gets an empty environment and the headless app's filters are our own.
+every console here gets an empty environment and a headless app that draws a snapshot (a
+tool card, or the whole app) pins its filters with :class:`PinnedColours`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from rich.color import Color as RichColor
 from rich.style import Style
 from rich.terminal_theme import TerminalTheme
-from textual.filter import NO_DIM, ANSIToTruecolor, dim_color
+from textual.app import App
+from textual.filter import NO_DIM, ANSIToTruecolor, LineFilter, dim_color
 
 PINNED_ENVIRON: Mapping[str, str] = {}
 """What Rich consoles that draw snapshots see of the environment: nothing."""
@@ -54,3 +57,17 @@ class PinnedANSIToTruecolor(ANSIToTruecolor):
 def ansi_filter(terminal_theme: TerminalTheme) -> PinnedANSIToTruecolor:
     """The one filter a snapshot's lines go through, for the terminal theme of its app theme."""
     return PinnedANSIToTruecolor(terminal_theme)
+
+
+class PinnedColours(App[Any]):
+    """Put first among an app's bases to draw snapshots: whatever ``NO_COLOR``,
+    ``TEXTUAL_FILTERS`` and ``TEXTUAL_DIM_FACTOR`` say, its lines go through one filter, the
+    ANSI-to-truecolour one of its theme with the fixed dim factor, and ``:nocolor`` never
+    matches. (Textual reads them into ``App.__init__`` and its imports, not per frame.)"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.no_color = False
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [ansi_filter(self.ansi_theme)]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
-from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,7 +32,7 @@ from textual._ansi_theme import ALABASTER, MONOKAI  # App's defaults; no public 
 from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.containers import VerticalScroll
-from textual.filter import ANSIToTruecolor, LineFilter
+from textual.filter import ANSIToTruecolor
 from textual.pilot import Pilot
 from textual.reactive import reactive
 from textual.scrollbar import ScrollBarRender
@@ -44,7 +43,7 @@ from textual.widget import Widget
 from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
-from workbench.rendering.environment import PINNED_ENVIRON, ansi_filter
+from workbench.rendering.environment import PINNED_ENVIRON, PinnedColours, ansi_filter
 from workbench.rendering.fingerprint import picture_hash
 from workbench.rendering.matrix import SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
@@ -300,7 +299,7 @@ class _PortalView(Widget):
         return self.body
 
 
-class _SnapshotApp(App[None]):
+class _SnapshotApp(PinnedColours):
     # The Portal is a scrolling side panel: its snapshot is what one panel-height shows.
     CSS = f"""
     Screen {{ overflow: hidden; }}
@@ -313,14 +312,7 @@ class _SnapshotApp(App[None]):
         super().__init__()
         self.registry = registry
         self.animation_level = "none"
-        # Whatever NO_COLOR and TEXTUAL_THEME say (see workbench.rendering.environment).
-        self.no_color = False
-        self.theme = THEMES["dark"]
-
-    def get_line_filters(self) -> Sequence[LineFilter]:
-        # Only the ANSI-to-truecolour filter, with a fixed dim factor: no NO_COLOR monochrome,
-        # no TEXTUAL_FILTERS dimming.
-        return [ansi_filter(self.ansi_theme)]
+        self.theme = THEMES["dark"]  # Whatever TEXTUAL_THEME says.
 
     def compose(self) -> ComposeResult:
         yield ToolCard(self.registry, animate=False, id="card")
