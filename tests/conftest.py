@@ -13,11 +13,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from workbench.cli import main
 from workbench.review.decisions import make_decision, record_decisions
 
 _OWN_CACHE: list[str] = []
+
+# Property tests judge what the code does, not how fast a loaded CI machine runs it: no
+# per-example deadline and no "too slow" health check (both failed runs at load 10-15 that
+# passed alone). A test that means to bound time says so in its own settings.
+settings.register_profile("workbench", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("workbench")
 
 
 def pytest_configure(config: pytest.Config) -> None:
