@@ -776,7 +776,9 @@ class LiveScreen(CallScreen):
         project = open_project(config=self.session.config)
         return [
             gap
-            for row in coverage(project.catalog, project.registry)
+            for row in coverage(
+                project.catalog, project.registry, recordings=project.config.recordings
+            )
             if row.tool == tool and row.api == api
             for gap in row.gaps
         ]
