@@ -3,13 +3,14 @@ by itself; the save dialog offers waivers for the kinds the API still lacks."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
-from textual.widgets import Checkbox, Input
+from textual.widgets import Checkbox, Input, Label
 
 from tests.app.test_live_screen import pick, ready, wait_for
 from workbench.app.app import WorkbenchApp
@@ -102,7 +103,9 @@ async def test_the_save_dialog_writes_the_chosen_waivers_with_their_reason(
         await call_weather(pilot, screen)
         dialog = await open_dialog(pilot)
         boxes = {box.id: box for box in dialog.query(Checkbox)}
-        assert set(boxes) == {"waive-empty", "waive-error", "waive-truncated"}
+        # The kinds the API lacks; the one being recorded is covered by this save.
+        assert set(boxes) == {"waive-typical", "waive-empty", "waive-error", "waive-truncated"}
+        assert [name for name, box in boxes.items() if box.disabled] == ["waive-typical"]
         boxes["waive-empty"].value = True
         boxes["waive-truncated"].value = True
         await settle(pilot)
@@ -113,6 +116,9 @@ async def test_the_save_dialog_writes_the_chosen_waivers_with_their_reason(
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert pilot.app.screen is dialog
+        assert "Say why the API cannot produce 'empty', 'truncated'" in str(
+            dialog.query_one("#save-error", Label).render()
+        )
         reason.value = "the demo server always has weather, in one short line"
         await settle(pilot)
         await pilot.press("ctrl+s")
@@ -126,13 +132,18 @@ async def test_the_save_dialog_writes_the_chosen_waivers_with_their_reason(
     ]
     monkeypatch.chdir(tmp_path)
     covered = CliRunner().invoke(main, ["coverage", "--format", "json"])
-    assert '"empty": "waived"' in covered.output.replace("\n", " ") or "waived" in covered.output
+    [row] = json.loads(covered.output)["apis"]
+    assert row["kinds"] == {
+        "typical": "covered",
+        "empty": "waived",
+        "error": "observed",
+        "truncated": "waived",
+        "loading": "covered",
+    }
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_the_save_dialog_fits_with_its_waivers(
-    tmp_path: Path, size: tuple[int, int]
-) -> None:
+async def test_the_save_dialog_fits_with_its_waivers(tmp_path: Path, size: tuple[int, int]) -> None:
     app = make_project(tmp_path)
     async with app.run_test(size=size) as pilot:
         screen = await ready(pilot)
@@ -141,7 +152,7 @@ async def test_the_save_dialog_fits_with_its_waivers(
         height = size[1]
         for selector in ("#save-label", "#waive-error", "#save-reason", "#save"):
             region = dialog.query_one(selector).region
-            assert region.height > 0 and 0 <= region.y and region.bottom <= height, selector
+            assert region.height > 0 and region.y >= 0 and region.bottom <= height, selector
             assert region.right <= size[0], selector
         # Every control can be reached and used from the keyboard.
         dialog.query_one("#waive-error", Checkbox).focus()

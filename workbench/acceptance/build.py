@@ -55,9 +55,7 @@ def build_board(
     cases = [case for case in all_cases if not select or select in case.test_id]
     observed = {
         (row.tool, row.api)
-        for row in coverage(
-            project.catalog, project.registry, recordings=project.config.recordings
-        )
+        for row in coverage(project.catalog, project.registry, recordings=project.config.recordings)
         if row.observed
     }
     items: list[ReviewItem] = []

@@ -22,6 +22,7 @@ from workbench.app.recording import (
     check_request,
     destinations,
     kinds_for,
+    missing_kinds,
     save_recording,
     suggested_id,
     suggested_kind,
@@ -725,6 +726,7 @@ class LiveScreen(CallScreen):
             kinds=kinds_for(catalog, entry.tool, entry.api),
             variant_id=suggested_id(entry.api, entry.args),
             destinations=destinations(catalog, config, entry.tool, entry.api),
+            missing=missing_kinds(catalog, entry.tool, entry.api),
             check=lambda request: check_request(list(entry.record.events), request),
         )
 
