@@ -92,6 +92,17 @@ async def test_a_recorded_mcp_call_passes_check_and_the_review_gate(
     # --require-review still asks for every case to be reviewed, recordings included.
     strict = runner.invoke(main, ["review", "--check", "--require-review"])
     assert strict.exit_code == 1, strict.output
+    # Opting in: once accepted (the snapshots are committed), a change fails like any other.
+    accepted = runner.invoke(main, ["review", "--accept-all", "--note", "first look"])
+    assert accepted.exit_code == 0, accepted.output
+    recording = tmp_path / "recordings" / "demo" / "weather.yaml"
+    text = recording.read_text(encoding="utf-8")
+    assert "sunny" in text
+    recording.write_text(text.replace("sunny", "stormy"), encoding="utf-8")
+    changed = runner.invoke(main, ["review", "--check"])
+    assert changed.exit_code == 1 and "changed (text) and not accepted" in changed.output, (
+        changed.output
+    )
 
 
 async def test_the_save_dialog_writes_the_chosen_waivers_with_their_reason(
