@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,7 @@ async def save_with_dialog(
     return dialog
 
 
-async def test_record_a_call_asks_label_and_kind_and_check_names_the_missing_kinds(
+async def test_record_a_call_asks_label_and_kind_and_check_treats_it_as_observed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app(tmp_path)
@@ -220,18 +221,20 @@ async def test_record_a_call_asks_label_and_kind_and_check_names_the_missing_kin
     # The manifest beside it describes the recorded API only, not the server's other eight.
     manifest = yaml.safe_load((fixture.parent / "manifest.yaml").read_text())
     assert [api["name"] for api in manifest["api"]] == ["weather"]
+    # An MCP tool has no surfaces of its own: its recording is observed, so the kinds it
+    # lacks are not gaps and no Inspector of its own is asked for.
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-audit"])
-    lines = [line for line in result.output.splitlines() if "demo" in line]
-    assert lines == [
-        "demo/weather: surfaces.inspector: demo.weather has no Inspector of its own "
-        "(the generic one is used)",  # A warning: MCP tools draw with the generic one.
-        *(
-            f"recordings/demo/weather.yaml:1: variants: demo.weather no {kind!r} variant and "
-            "no waiver"
-            for kind in ("empty", "error", "truncated")
-        ),
-    ], result.output
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if "demo" in line] == [], result.output
+    covered = CliRunner().invoke(main, ["coverage", "--format", "json"])
+    [row] = [row for row in json.loads(covered.output)["apis"] if row["tool"] == "demo"]
+    assert row["observed"] and row["gaps"] == []
+    assert [kind for kind, status in row["kinds"].items() if status == "observed"] == [
+        "empty",
+        "error",
+        "truncated",
+    ]
 
 
 async def test_unsupported_schema_falls_back_to_raw_json(tmp_path: Path) -> None:

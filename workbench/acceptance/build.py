@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from workbench.core.call_state import Phase
+from workbench.coverage import coverage
 from workbench.project import Project
 from workbench.rendering.matrix import SnapshotCase, snapshot_cases, snapshot_text_of
 from workbench.rendering.renderer import SnapshotRenderer
@@ -52,6 +53,11 @@ def build_board(
     review_file = read_review_file(review_path or project.config.review_file)
     all_cases = snapshot_cases(project.catalog, project.registry)
     cases = [case for case in all_cases if not select or select in case.test_id]
+    observed = {
+        (row.tool, row.api)
+        for row in coverage(project.catalog, project.registry, recordings=project.config.recordings)
+        if row.observed
+    }
     items: list[ReviewItem] = []
     owned = renderer is None
     drawer = renderer or SnapshotRenderer(project.catalog, project.registry)
@@ -71,6 +77,7 @@ def build_board(
                     committed_svg=committed_svg,
                     decision=review_file.decision_for(key.id, picture.hash),
                     order=case_order(case),
+                    observed=(key.tool, key.api) in observed,
                 )
             )
             if on_progress is not None:

@@ -1,7 +1,9 @@
 """The CI gate over a review board: which cases fail it and why, as text, JSON and JUnit XML.
 
 A case fails when it is rejected, or when it is changed or new (against the committed
-snapshot, or against the picture last reviewed) and nobody accepted what it draws now. With
+snapshot, or against the picture last reviewed) and nobody accepted what it draws now; a new
+case of an observed recording (see :mod:`workbench.coverage`) fails only once someone decided
+about it or accepted it (then a change fails as any other). With
 ``require_review`` a case nobody ever reviewed fails too. A review file line that cannot be
 read fails the gate as well: it may have held a rejection.
 """
@@ -59,6 +61,12 @@ def format_text(result: GateResult) -> list[str]:
     board = result.board
     lines.extend(problem.format() for problem in board.review_file.problems)
     lines.extend(stale_line(board, decision) for decision in board.stale)
+    observed = board.observed_new()
+    if observed:
+        lines.append(
+            f"{observed} new case(s) of recordings of tools with no surfaces of their own are "
+            "not gated until accepted (see `recordings/` in the README)"
+        )
     verdict = "the review gate passes" if result.ok else "the review gate fails"
     failing = len(result.failures) + len(board.file_errors)
     lines.append(f"{summary(board)} — {verdict}" + (f" ({failing} failing)" if failing else ""))

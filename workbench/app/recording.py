@@ -37,12 +37,20 @@ OUTCOME_KINDS: dict[Phase, str] = {
 
 @dataclass(frozen=True)
 class SaveRequest:
-    """What the person chose: the variant's label, kind and id, and the file it goes into."""
+    """What the person chose: the variant's label, kind and id, the file it goes into, and
+    the kinds the file waives from now on, with the reason."""
 
     label: str
     kind: str
     variant_id: str
     path: Path
+    waive: tuple[str, ...] = ()
+    reason: str = ""
+
+    @property
+    def waivers(self) -> list[dict[str, str]]:
+        """The waivers as the fixture file writes them."""
+        return [{"kind": kind, "reason": self.reason} for kind in self.waive]
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,15 @@ def kinds_for(catalog: Catalog | None, tool: str, api: str) -> list[str]:
     if entry is not None:
         own = entry.kinds()
     return list(dict.fromkeys([*STANDARD_KINDS, *OUTCOME_KINDS.values(), *sorted(own)]))
+
+
+def missing_kinds(catalog: Catalog | None, tool: str, api: str) -> list[str]:
+    """The standard kinds the API has no variant of and no waiver for (the ones to offer)."""
+    entry = catalog.api_entry(tool, api) if catalog is not None else None
+    if entry is None:
+        return list(STANDARD_KINDS)
+    done = entry.kinds() | set(entry.waivers())
+    return [kind for kind in STANDARD_KINDS if kind not in done]
 
 
 def destinations(
@@ -154,7 +171,7 @@ def save_recording(
         kind=request.kind,
         redactor=redactor,
     )
-    variant_id = save_variant(request.path, tool, api, variant)
+    variant_id = save_variant(request.path, tool, api, variant, waivers=request.waivers)
     written: Path | None = None
     if manifest is not None and not packaged:
         known = catalog.tools.get(tool) if catalog is not None else None

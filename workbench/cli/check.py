@@ -37,7 +37,9 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
 
     Without PATHS it is also the coverage gate: it fails when an API lacks a typical, empty,
     error or truncated variant and has no waiver with a reason, or has an approval policy but
-    no Intervention surface. Then the render audit draws every variant and checks it against
+    no Intervention surface. Recordings of a tool with no surface of its own (an MCP or HTTP
+    tool recorded with F2 in `workbench live`) are observed: their missing kinds are not gaps.
+    Then the render audit draws every variant and checks it against
     the render principles (see `workbench audit`). Each problem is printed as
     FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an error (warnings are printed only).
     """
@@ -52,7 +54,10 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
     gaps = (
         []
         if paths
-        else coverage_problems(coverage(catalog, project.registry), root=project.config.root)
+        else coverage_problems(
+            coverage(catalog, project.registry, recordings=project.config.recordings),
+            root=project.config.root,
+        )
     )
     problems = sorted(
         [*catalog.problems, *gaps],

@@ -36,7 +36,8 @@ def legend() -> str:
     kinds = " · ".join(f"{label} {kind}" for kind, label in KIND_LABELS)
     return (
         f"surfaces: {letters} (a letter: the tool's own; ·: the generic fallback)\n"
-        f"kinds: {kinds} (✓ covered, w waived with a reason, ✗ missing)"
+        f"kinds: {kinds} (✓ covered, w waived with a reason, ✗ missing, "
+        "o observed: only recordings of a tool with no surface of its own, not a gap)"
     )
 
 
@@ -54,7 +55,8 @@ def coverage(output_format: str) -> None:
 
     Surfaces: I Inspector, P Placeholder, S Streaming, R Render, V Intervention, O Portal
     (upper case: the tool's own; '·': the generic fallback). Kinds: ✓ covered, w waived
-    (with a reason), ✗ missing. Exit code 1 when there is a gap (as `workbench check`).
+    (with a reason), ✗ missing, o observed (only recordings of a tool with no surface of its
+    own: not a gap). Exit code 1 when there is a gap (as `workbench check`).
     """
     from rich.console import Console
     from rich.table import Table
@@ -65,7 +67,7 @@ def coverage(output_format: str) -> None:
     from workbench.project import open_project
 
     project = open_project(installed=False)
-    rows = compute(project.catalog, project.registry)
+    rows = compute(project.catalog, project.registry, recordings=project.config.recordings)
     gaps = sum(len(row.gaps) for row in rows)
     if output_format == "json":
         echo_json({"ok": not gaps, "gaps": gaps, "apis": [row.to_json() for row in rows]})
@@ -94,6 +96,8 @@ def coverage(output_format: str) -> None:
                     if status == "covered"
                     else Text("w", style="yellow")
                     if status == "waived"
+                    else Text("o", style="dim")
+                    if status == "observed"
                     else Text("✗", style="bold red")
                 )
             table.add_row(

@@ -63,6 +63,9 @@ class ReviewItem:
     """The decision that applies (about this picture, else the newest about the case)."""
     order: int = 0
     """Position within its variant: phase order, then width, theme, surface."""
+    observed: bool = False
+    """A recording of a tool with no surface of its own (see :mod:`workbench.coverage`):
+    while it is new and nobody decided about it, the gate lets it pass."""
 
     @property
     def id(self) -> str:
@@ -114,6 +117,10 @@ class ReviewItem:
         if review == "accepted":
             return None
         if self.snapshot == "new":
+            if self.observed and review == "unreviewed":
+                # A recording joins the gate when someone opts in: accepting commits its
+                # snapshot (then a change fails), rejecting fails at once.
+                return "never reviewed" if require_review else None
             return "new and not accepted (no committed snapshot)"
         if self.snapshot == "changed":
             what = "text" if self.text_changed else "colours"
@@ -158,6 +165,14 @@ class ReviewBoard:
         result["cases"] = len(self.items)
         result["to review"] = sum(1 for item in self.items if item.group == 0)
         return result
+
+    def observed_new(self) -> int:
+        """New cases of observed recordings nobody decided about: on the board, not gated."""
+        return sum(
+            1
+            for item in self.items
+            if item.observed and item.snapshot == "new" and item.review == "unreviewed"
+        )
 
     def group_counts(self) -> dict[str, int]:
         """How many cases in each of the queue's groups (:data:`GROUPS`), which share none.

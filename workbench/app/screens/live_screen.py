@@ -22,6 +22,7 @@ from workbench.app.recording import (
     check_request,
     destinations,
     kinds_for,
+    missing_kinds,
     save_recording,
     suggested_id,
     suggested_kind,
@@ -725,6 +726,7 @@ class LiveScreen(CallScreen):
             kinds=kinds_for(catalog, entry.tool, entry.api),
             variant_id=suggested_id(entry.api, entry.args),
             destinations=destinations(catalog, config, entry.tool, entry.api),
+            missing=missing_kinds(catalog, entry.tool, entry.api),
             check=lambda request: check_request(list(entry.record.events), request),
         )
 
@@ -768,34 +770,43 @@ class LiveScreen(CallScreen):
             return
         self.app.call_from_thread(self._saved, entry, saved, gaps)
 
-    def _gaps_after(self, tool: str, api: str) -> list[str]:
-        """What ``workbench check`` now says about the one API that was recorded."""
+    def _gaps_after(self, tool: str, api: str) -> tuple[list[str], list[str]]:
+        """What ``workbench check`` now says about the one API that was recorded: its gaps,
+        and the kinds it lacks but is not held to (it is only observed)."""
         from workbench.coverage import coverage
         from workbench.project import open_project
 
         project = open_project(config=self.session.config)
-        return [
-            gap
-            for row in coverage(project.catalog, project.registry)
-            if row.tool == tool and row.api == api
-            for gap in row.gaps
-        ]
+        for row in coverage(
+            project.catalog, project.registry, recordings=project.config.recordings
+        ):
+            if row.tool == tool and row.api == api:
+                observed = [kind for kind, status in row.kinds.items() if status == "observed"]
+                return row.gaps, observed
+        return [], []
 
-    def _saved(self, entry: HistoryEntry, saved: Saved, gaps: list[str]) -> None:
+    def _saved(self, entry: HistoryEntry, saved: Saved, gaps: tuple[list[str], list[str]]) -> None:
         address = f"{display_path(saved.path, self.session.config.root)}#{saved.variant_id}"
         self.query_one("#history", HistoryPanel).mark_saved(entry, address)
         message = f"Saved as {address}"
         if saved.manifest is not None:
             message += f"; {display_path(saved.manifest, self.session.config.root)} now "
             message += f"describes {entry.api}"
-        if gaps:
-            message += f". workbench check: {entry.tool}.{entry.api} " + "; ".join(gaps)
+        problems, observed = gaps
+        name = f"{entry.tool}.{entry.api}"
+        if problems:
+            message += f". workbench check: {name} " + "; ".join(problems)
+        elif observed:
+            message += (
+                f". workbench check: {name} passes as observed (a recording of a tool with no "
+                f"surfaces of its own owes no {', '.join(map(repr, observed))} variant)"
+            )
         else:
-            message += f". workbench check: {entry.tool}.{entry.api} is covered"
+            message += f". workbench check: {name} is covered"
         self.notify(
             clean(message),
             title="Recorded",
-            severity="warning" if gaps else "information",
+            severity="warning" if problems else "information",
             timeout=10,
             markup=False,
         )

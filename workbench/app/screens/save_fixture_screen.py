@@ -1,4 +1,5 @@
-"""F2 in live mode: name a recorded call, say what kind of case it is, and pick its file."""
+"""F2 in live mode: name a recorded call, say what kind of case it is, pick its file, and
+waive (with a reason) the kinds its API still lacks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from workbench.app.recording import Destination, SaveRequest
 from workbench.core.identifiers import slug
@@ -25,7 +26,10 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
     """Asks for the label, the kind and the file before a live call becomes a fixture.
 
     ``check`` says what is wrong with a choice (a kind the result contradicts, an id the file
-    has), or ``None``; the dialog stays open until the choice is one that saves.
+    has), or ``None``; the dialog stays open until the choice is one that saves. ``missing``
+    are the standard kinds the API has no variant of and no waiver for: each can be waived
+    (written into the file's ``waivers`` with the one reason given), so that ``workbench
+    check`` passes for a tool that cannot produce them.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -50,6 +54,7 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
         Input, Select { width: 1fr; }
         #save-what { color: $text-muted; margin: 0 0 1 0; }
         #save-error { color: $error; height: auto; }
+        #save-waive Checkbox { width: auto; margin-right: 1; }
         #save-buttons { height: auto; }
         #save-buttons Button { margin-right: 1; }
     }
@@ -65,6 +70,7 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
         variant_id: str,
         destinations: Sequence[Destination],
         check: Callable[[SaveRequest], str | None],
+        missing: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self._what = what
@@ -74,6 +80,7 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
         self._variant_id = variant_id
         self._destinations = list(destinations)
         self._check = check
+        self._missing = list(missing)
         self._auto_id = variant_id
         """The id last filled in from the label; a different id was typed by the person."""
 
@@ -107,6 +114,24 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
                     id="save-into",
                     compact=True,
                 )
+            if self._missing:
+                with Horizontal(classes="-row", id="save-waive"):
+                    yield Label("Waive", classes="-field")
+                    for kind in self._missing:
+                        yield Checkbox(
+                            kind,
+                            id=f"waive-{kind}",
+                            compact=True,
+                            disabled=kind == self._kind,
+                            tooltip=f"The API cannot produce a {kind!r} case: say why below",
+                        )
+                with Horizontal(classes="-row"):
+                    yield Label("Why", classes="-field")
+                    yield Input(
+                        placeholder="why the API cannot produce the waived kinds",
+                        id="save-reason",
+                        compact=True,
+                    )
             yield Label("", id="save-error")
             with Horizontal(id="save-buttons"):
                 yield Button("Save (ctrl+s)", variant="primary", id="save", compact=True)
@@ -124,6 +149,15 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
             self._auto_id = slug(event.value, fallback="call")[:80]
             field.value = self._auto_id
 
+    @on(Select.Changed, "#save-kind")
+    def _kind_changed(self, event: Select.Changed) -> None:
+        # The kind being recorded is covered by this save: it is not offered as a waiver.
+        for box in self.query(Checkbox):
+            covered = box.id == f"waive-{event.value}"
+            box.disabled = covered
+            if covered:
+                box.value = False
+
     def request(self) -> SaveRequest | str:
         """The choice as a request, or what is wrong with it."""
         label = self.query_one("#save-label", Input).value.strip()
@@ -136,7 +170,23 @@ class SaveFixtureScreen(ModalScreen[SaveRequest | None]):
             return (
                 "The id takes letters, digits, '.', '_' and '-' (it starts with a letter or digit)."
             )
-        return SaveRequest(label, str(kind), variant_id, self._destinations[int(into)].path)
+        waive = tuple(
+            missing
+            for missing in self._missing
+            if missing != str(kind) and self.query_one(f"#waive-{missing}", Checkbox).value
+        )
+        reason = self.query_one("#save-reason", Input).value.strip() if self._missing else ""
+        if waive and len(reason) < 3:
+            kinds = ", ".join(map(repr, waive))
+            return f"Say why the API cannot produce {kinds}: it is kept with the waiver."
+        return SaveRequest(
+            label,
+            str(kind),
+            variant_id,
+            self._destinations[int(into)].path,
+            waive=waive,
+            reason=reason if waive else "",
+        )
 
     @on(Button.Pressed, "#save")
     @on(Input.Submitted)
