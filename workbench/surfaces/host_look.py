@@ -28,7 +28,9 @@ class HostFirstLook:
         """The last fold drawn (how many lines were hidden), for callers that report it."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        lines = console.render_lines(self.card, options, pad=True)
+        # The whole card, however tall: a height in ``options`` (Textual passes the widget's
+        # last one) would crop or pad it before the fold, and the fold would count wrong.
+        lines = console.render_lines(self.card, options.update(height=None), pad=True)
 
         def elision(text: str, like: SegmentLine) -> SegmentLine:
             return self._elision(text, like, console, options)
