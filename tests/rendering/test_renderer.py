@@ -11,8 +11,12 @@ from workbench.config import load_config
 from workbench.project import open_project
 from workbench.rendering.matrix import snapshot_cases
 from workbench.rendering.renderer import PORTAL_VIEW_HEIGHT, SnapshotRenderer
+from workbench.review.cases import parse_case_id
+from workbench.testing.unused import unused_snapshots
 
 REPO = Path(__file__).resolve().parents[2]
+HOSTS = ("claude-code", "codex", "crush", "gemini-cli", "opencode")
+"""Every bundled host but ``none``."""
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +94,7 @@ def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:
             )
         ]
         + ["done-100-light", "portal-80-dark", "portal-80-light"]
+        + [f"{view}-{host}-100-dark" for view in ("look", "model") for host in HOSTS]
     )
     calculator = [
         case.name for case in cases if case.tool == "calculator" and case.variant_id == "arithmetic"
@@ -97,3 +102,45 @@ def test_matrix_covers_phases_widths_light_theme_and_portals(project) -> None:
     assert "portal-80-dark" not in calculator  # No Portal of its own: none snapshotted.
     assert "portal-80-light" not in calculator
     assert len({case.test_id for case in cases}) == len(cases)
+
+
+def test_each_hosts_views_are_cases_drawn_at_the_ending(project, tmp_path: Path) -> None:
+    cases = snapshot_cases(project.catalog, project.registry)
+    by_id = {case.test_id: case for case in cases}
+    base = "local-system/runCommand/twenty-thousand-lines"
+    look = by_id[f"{base}/look-codex-100-dark"]
+    model = by_id[f"{base}/model-codex-100-dark"]
+    assert look.phase.value == model.phase.value == "done" and look.host == "codex"
+    with SnapshotRenderer(project.catalog, project.registry, settle=True) as renderer:
+        folded = renderer.render(look).text
+        card = renderer.render(by_id[f"{base}/done-100-dark"]).text
+        reads = renderer.render(model).text
+    # Codex shows the first 5 and last 5 body lines and says how many it hides.
+    assert len(folded.splitlines()) < len(card.splitlines())
+    assert "│ … +9 lines " in folded
+    assert "Codex CLI (codex" in reads and "what the model reads (62 lines)" in reads
+    assert "showing 40 of 62 lines" in reads  # the delivered text is capped, and says so
+    # Their ids keep the case grammar: the file rule knows them, and never calls them unused.
+    for case in (look, model):
+        parsed = parse_case_id(case.test_id)
+        assert parsed is not None and parsed.prefix == case.surface
+        path = tmp_path / f"{case.test_id}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    stray = tmp_path / base / "look-nohost-100-dark.txt"
+    stray.write_text("x")
+    assert unused_snapshots(tmp_path, set(by_id)) == [stray]
+    assert not any(case.host == "none" for case in cases)
+
+
+def test_a_projects_own_variants_get_no_host_cases(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures" / "calculator"
+    fixtures.mkdir(parents=True)
+    source = REPO / "fixtures" / "calculator" / "calculate.yaml"
+    (fixtures / "calculate.yaml").write_text(source.read_text())
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fixtures"]\ninclude_bundled = false\n'
+    )
+    own = open_project(config=load_config(tmp_path), installed=False)
+    cases = snapshot_cases(own.catalog, own.registry)
+    assert cases and all(case.surface == "card" for case in cases)

@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from workbench.config import bundled_fixtures_dir
 from workbench.core.call_state import Phase
 from workbench.core.sanitize import clean, clean_line
 from workbench.fixtures.catalog import Catalog, VariantRef
+from workbench.hosts import bundled_hosts
 from workbench.review.cases import CaseKey
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
@@ -21,6 +23,11 @@ LIGHT_PHASE_WIDTH = 60
 LIGHT_WIDTH = 100
 """... and the ending at the usual width too."""
 PORTAL_WIDTH = 80
+HOST_VIEW_WIDTH = 100
+"""The hosts' views (first look, model view): the ending, at one width, in the dark theme."""
+LOOK = "look-"
+MODEL = "model-"
+"""Surface prefixes of a host's view: ``look-codex``, ``model-codex``."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,16 @@ class SnapshotCase:
     width: int
     theme: str
     surface: str = "card"
-    """``card`` or ``portal``."""
+    """``card``, ``portal``, ``look-HOST`` (the card as HOST first shows it) or ``model-HOST``
+    (what HOST's model reads of the result)."""
+
+    @property
+    def host(self) -> str | None:
+        """The host whose view this case draws, if it is one."""
+        for prefix in (LOOK, MODEL):
+            if self.surface.startswith(prefix):
+                return self.surface.removeprefix(prefix)
+        return None
 
     @property
     def tool(self) -> str:
@@ -49,7 +65,7 @@ class SnapshotCase:
     @property
     def name(self) -> str:
         """File stem, unique within the variant's folder."""
-        prefix = "portal" if self.surface == "portal" else self.phase.value
+        prefix = self.phase.value if self.surface == "card" else self.surface
         return f"{prefix}-{self.width}-{self.theme}"
 
     @property
@@ -80,11 +96,15 @@ class SnapshotCase:
     @property
     def description(self) -> str:
         """What a reviewer should see, in one line."""
-        what = (
-            "the Portal (first panel-height)"
-            if self.surface == "portal"
-            else f"the tool card at {self.phase.value}"
-        )
+        host = self.host
+        if self.surface == "portal":
+            what = "the Portal (first panel-height)"
+        elif host is not None and self.surface.startswith(LOOK):
+            what = f"the tool card at {self.phase.value} as {host} first shows it (folded)"
+        elif host is not None:
+            what = f"what {host}'s model reads of the result at {self.phase.value}"
+        else:
+            what = f"the tool card at {self.phase.value}"
         return (
             f"{what} of {self.tool}/{self.api} '{clean_line(self.ref.variant.label)}' at "
             f"{self.width} columns, {self.theme} theme"
@@ -134,8 +154,13 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
 
     Dark: every phase at 60 and 100 columns, and the Portal. Light: every phase at 60
     columns, the ending at 100, and the Portal. Dark cases come first and light ones last,
-    so an app-drawn run switches theme only once.
+    so an app-drawn run switches theme only once. A bundled fixture's variant also gets, at
+    its ending, 100 columns, dark, each bundled host's first look and model view (``none``
+    left out: it is the card and the content as they are); a project's own variants do not,
+    so a project's suite does not change under it.
     """
+    bundled = bundled_fixtures_dir().resolve()
+    hosts = [name for name in sorted(bundled_hosts().profiles) if name != "none"]
     dark: list[SnapshotCase] = []
     light: list[SnapshotCase] = []
     for ref in sorted(
@@ -153,5 +178,11 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
             for theme, cases in (("dark", dark), ("light", light)):
                 cases.append(
                     SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, theme, surface="portal")
+                )
+        if ref.fixture.path.resolve().is_relative_to(bundled):
+            for prefix in (LOOK, MODEL):
+                dark.extend(
+                    SnapshotCase(ref, script.phases[-1], HOST_VIEW_WIDTH, "dark", prefix + name)
+                    for name in hosts
                 )
     return dark + light

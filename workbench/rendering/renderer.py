@@ -43,13 +43,15 @@ from textual.widget import Widget
 from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
+from workbench.hosts import bundled_hosts
 from workbench.rendering.environment import PINNED_ENVIRON, PinnedColours, ansi_filter
 from workbench.rendering.fingerprint import picture_hash
-from workbench.rendering.matrix import SnapshotCase
+from workbench.rendering.matrix import LOOK, SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
 from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.host_look import HostFirstLook, model_view_renderable
 from workbench.surfaces.registry import SurfaceRegistry
 
 THEMES = CASE_THEMES
@@ -173,10 +175,24 @@ class CardDrawer:
         """The card (or, for a Portal case, the whole Portal body, not one panel-height)."""
         ctx = self.context(case)
         view: CardView | None
+        host = bundled_hosts().get(case.host) if case.host is not None else None
         if case.surface == "portal":
             view = None
             renderable: RenderableType = portal_renderable(ctx, self.registry)
             width = case.width - PORTAL_CHROME
+        elif host is not None and case.surface.startswith(LOOK):
+            view = compose_card(ctx, self.registry)
+            renderable = HostFirstLook(card_renderable(ctx, self.registry, view=view), host)
+            width = case.width
+        elif host is not None:
+            view = None
+            result = ctx.state.result
+            renderable = (
+                model_view_renderable(result, host, ctx.palette)
+                if result is not None
+                else Text("no result at this phase: nothing reaches the model")
+            )
+            width = case.width
         else:
             view = compose_card(ctx, self.registry)
             renderable = card_renderable(ctx, self.registry, view=view)
@@ -437,7 +453,9 @@ class SnapshotRenderer:
 
     def render(self, case: SnapshotCase, timeout: float = 30.0) -> RenderedSnapshot:
         """Draw one case (thread-safe; with ``settle=True`` served in order by the app)."""
-        if not self.settle:
+        if not self.settle or case.host is not None:
+            # A host's view is a drawing of the card (or of text), not a widget's: drawn
+            # directly in both modes.
             if case.surface == "portal":
                 return _export(self.drawer.draw_portal_frame(case), case.width, case.title)
             return self.draw(case)[0]

@@ -2,7 +2,9 @@
 
 It is the snapshot's path under ``snapshots/`` without the suffix, and the pytest id:
 ``calculator/calculate/add/done-60-dark``; a Portal case names no phase
-(``.../portal-80-dark``: it is drawn at the variant's ending).
+(``.../portal-80-dark``: it is drawn at the variant's ending), nor does a host's view
+(``.../look-codex-100-dark``: the card as Codex first shows it; ``.../model-codex-100-dark``:
+what Codex's model reads), drawn at the ending too.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ class CaseKey:
     width: int
     theme: str
     surface: str = "card"
-    """``card`` or ``portal``."""
+    """``card``, ``portal``, or a host's view: ``look-HOST`` or ``model-HOST``."""
 
     @property
     def name(self) -> str:
         """The snapshot file's stem."""
-        prefix = "portal" if self.surface == "portal" else self.phase
+        prefix = self.phase if self.surface == "card" else self.surface
         return f"{prefix}-{self.width}-{self.theme}"
 
     @property
@@ -55,7 +57,7 @@ class ParsedId:
     api: str
     variant: str
     prefix: str
-    """The phase, or ``portal``."""
+    """The phase, ``portal``, ``look-HOST`` or ``model-HOST``."""
     width: int
     theme: str
 

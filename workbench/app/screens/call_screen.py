@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -11,6 +12,10 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from workbench.app.widgets.call_view import MIN_CARD_WIDTH, CallView, portal_layout
+
+if TYPE_CHECKING:
+    from workbench.config import WorkbenchConfig
+    from workbench.hosts import HostSet
 
 SHORT_SCREEN = 30
 """Below this many rows the details tabs start folded away: the card needs the rows."""
@@ -104,6 +109,9 @@ class CallScreen(Screen[None]):
         """The footer's word for ``binding``: the tree key says what it will do."""
         if binding.action == "toggle_tree":
             return "Show tree" if self.tree_hidden else "Hide tree"
+        if binding.action == "cycle_host_look":
+            host = self.call_view.card.host_look
+            return f"Look: {host.name}" if host is not None else binding.description
         return binding.description
 
     def action_accept_intervention(self) -> None:
@@ -128,6 +136,25 @@ class CallScreen(Screen[None]):
     def action_cycle_width(self) -> None:
         """Frame the card at the next width: fit, 60, 80, 120 columns."""
         self.call_view.cycle_width()
+
+    def action_cycle_host_look(self) -> None:
+        """Show the card as the next host first shows it (folded), or whole again."""
+        self.call_view.cycle_host_look()
+        self.refresh_bindings()  # The footer names the host shown.
+
+    @work(thread=True, exclusive=True, group="hosts")
+    def load_hosts(self, config: WorkbenchConfig) -> None:
+        """Read the project's host profiles and targets (off the UI thread: a project's
+        profile file is read from disk) and offer them in the call view."""
+        from workbench.hosts import load_hosts
+
+        hosts = load_hosts(config)
+        self.app.call_from_thread(self._use_hosts, hosts)
+
+    def _use_hosts(self, hosts: HostSet) -> None:
+        if self.is_attached:
+            self.call_view.use_hosts(hosts)
+            self.refresh_bindings()
 
     def action_toggle_tree(self) -> None:
         """Hide the sidebar (the card gets the whole width) or bring it back."""

@@ -96,6 +96,12 @@ class FixtureScreen(CallScreen):
             show=False,
             tooltip="Show or hide the details tabs: args, content, state, error, manifest",
         ),
+        Binding(
+            "h,f3",
+            "cycle_host_look",
+            "Host look",
+            tooltip="Fold the card as each targeted host first shows it, then show it whole",
+        ),
         Binding("slash", "focus_filter", "Filter", key_display="/", tooltip="Filter the tree"),
         Binding(
             "ctrl+r",
@@ -213,6 +219,7 @@ class FixtureScreen(CallScreen):
         else the first variant of ``fallback``'s API."""
         self.project = project
         self.call_view.registry = project.registry
+        self.load_hosts(project.config)
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
         tree.load(project.catalog)

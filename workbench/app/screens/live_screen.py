@@ -97,6 +97,12 @@ class LiveScreen(CallScreen):
             tooltip="Show or hide the details tabs: args, content, state, error, manifest",
         ),
         Binding(
+            "f3",
+            "cycle_host_look",
+            "Host look",
+            tooltip="Fold the card as each targeted host first shows it, then show it whole",
+        ),
+        Binding(
             "f9",
             "open_link",
             "Open link",
@@ -164,6 +170,7 @@ class LiveScreen(CallScreen):
         self.call_view.query_one("#stage").can_focus = False
         self.query_one("#sources", SourceTree).loading = True
         self.set_interval(FRAME_S, self._draw_running)
+        self.load_hosts(self.session.config)
         self.set_interval(REVISION_POLL_S, self._check_revisions)
         self._start_sources()
 

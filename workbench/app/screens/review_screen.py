@@ -337,7 +337,7 @@ class ReviewScreen(Screen[None]):
         key = item.key
         text = Text()
         text.append(f"{key.tool} › {key.api} › {key.variant}", style="bold")
-        where = "Portal" if key.surface == "portal" else key.phase
+        where = {"portal": "Portal", "card": key.phase}.get(key.surface, key.surface)
         text.append(f" · {where} · {key.width} columns · {key.theme}\n")
         if item.snapshot != "unchanged":
             what = "changed" if item.text_changed or item.snapshot == "new" else "colours changed"
@@ -509,7 +509,7 @@ class ReviewScreen(Screen[None]):
             names = [
                 value.value for value in phases if any(s.key.phase == value.value for s in siblings)
             ]
-            if key.surface == "portal" or key.phase not in names:
+            if key.surface != "card" or key.phase not in names:
                 return
             index = names.index(key.phase) + phase
             if not 0 <= index < len(names):

@@ -25,6 +25,7 @@ from workbench.app.widgets.status_line import StatusLine, StatusPart
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core.call_state import CallState, Phase, phase_path
 from workbench.core.manifest import ToolManifest
+from workbench.hosts import HostProfile, HostSet, bundled_hosts
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 WIDTH_PRESETS: tuple[int | None, ...] = (None, 60, 80, 120)
@@ -140,6 +141,8 @@ class CallView(Horizontal):
         self._status: tuple[StatusPart, ...] = ()
         self._focus_before: Widget | None = None
         """Where the focus was before an Intervention took it; it goes back there after."""
+        self.look_hosts: tuple[HostProfile, ...] = offered_hosts(bundled_hosts())
+        """The hosts whose first look :meth:`cycle_host_look` offers, in order."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-main"):
@@ -228,16 +231,18 @@ class CallView(Horizontal):
         self.set_status(status)
 
     def set_status(self, parts: Sequence[StatusPart]) -> None:
-        """Say ``parts`` under the card (the card's width is always said last)."""
+        """Say ``parts`` under the card (the host's first look, if one is shown, and the
+        card's width are always said last)."""
         self._status = tuple(parts)
         card = self.card
+        look = self._look_part()
         width = StatusPart(
             width_label(self.width_preset, card.card_width),
             priority=100,
             droppable=False,
             min_cells=6,
         )
-        self.status_line.parts = (*self._status, width)
+        self.status_line.parts = (*self._status, *([look] if look else []), width)
 
     # --- interventions -----------------------------------------------------------------------
 
@@ -331,6 +336,53 @@ class CallView(Horizontal):
         self.set_class(is_open and mode == "overlay", "-portal-overlay")
         self.portal.styles.width = width
 
+    # --- the hosts' first look ----------------------------------------------------------------
+
+    def use_hosts(self, hosts: HostSet) -> None:
+        """Offer ``hosts``' first looks (the targeted ones, else every bundled one) and read
+        the Model tab through the targeted ones, when the project names some."""
+        targeted = hosts.targeted()
+        if targeted:
+            self.details.set_hosts(targeted)
+        self.look_hosts = offered_hosts(hosts)
+        shown = self.card.host_look
+        if shown is not None:
+            # The project's own profile of the shown host replaces the old one; a host no
+            # longer offered gives the whole card back.
+            again = next((host for host in self.look_hosts if host.name == shown.name), None)
+            self.card.show_as(again)
+        self.set_status(self._status)
+
+    def cycle_host_look(self) -> HostProfile | None:
+        """The full card, then each offered host's first look, then the full card again;
+        returns the host now shown (``None``: the full card)."""
+        names = [host.name for host in self.look_hosts]
+        shown = self.card.host_look
+        index = names.index(shown.name) if shown is not None and shown.name in names else -1
+        host = self.look_hosts[index + 1] if index + 1 < len(self.look_hosts) else None
+        self.card.show_as(host)
+        self.set_status(self._status)
+        return host
+
+    def _look_part(self) -> StatusPart | None:
+        """What the status line says while a host's first look is shown."""
+        card = self.card
+        host = card.host_look
+        if host is None:
+            return None
+        said = f"as {host.title} first shows it: "
+        look = card.first_look()
+        if host.user is None:
+            said += host.user_note or "shown whole"
+        elif look is None:
+            said += "no call to fold"
+        elif look.hidden:
+            said += f"{look.hidden:,} of {look.body_lines:,} lines hidden until {host.user.expand}"
+        else:
+            said += f"shown whole ({look.body_lines:,} lines, it folds past "
+            said += f"{host.user.head + host.user.tail:,})"
+        return StatusPart(said, style="bold", priority=90, min_cells=24, droppable=False)
+
     # --- width -------------------------------------------------------------------------------
 
     def cycle_width(self) -> None:
@@ -359,3 +411,15 @@ class CallView(Horizontal):
         if card.card_width != width:
             card.card_width = width
         self.set_status(self._status)
+
+
+def offered_hosts(hosts: HostSet) -> tuple[HostProfile, ...]:
+    """The hosts whose first look the TUI offers: the targeted ones, else every bundled host
+    but ``none`` (as the project's profiles describe them)."""
+    targeted = hosts.targeted()
+    if targeted:
+        return tuple(targeted)
+    bundled = bundled_hosts().profiles
+    return tuple(
+        host for name, host in sorted(hosts.profiles.items()) if name in bundled and name != "none"
+    )

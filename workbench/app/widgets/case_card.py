@@ -9,8 +9,10 @@ from textual.theme import BUILTIN_THEMES, Theme
 
 from workbench.app.palette import CASE_THEMES, palette_for
 from workbench.app.widgets.tool_card import ToolCard
+from workbench.hosts import HostProfile, bundled_hosts
 from workbench.surfaces.card import portal_renderable
 from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.host_look import model_view_renderable
 
 PORTAL_CHROME = 3
 """Columns the Portal frame takes: its left border and one cell of padding a side."""
@@ -30,7 +32,8 @@ class CaseCard(ToolCard):
     case_theme: reactive[str] = reactive("dark", layout=True)
     """``dark`` or ``light``: the theme the case is drawn in."""
     surface: reactive[str] = reactive("card", layout=True)
-    """``card``, or ``portal`` for the tool's Portal."""
+    """``card``, ``portal`` for the tool's Portal, or a host's view (``look-HOST``: the card
+    as HOST first shows it; ``model-HOST``: what its model reads)."""
 
     @property
     def theme(self) -> Theme:
@@ -49,6 +52,7 @@ class CaseCard(ToolCard):
 
     def watch_surface(self, surface: str) -> None:
         self.set_class(surface == "portal", "-portal")
+        self.show_as(_host(surface, "look-"))
         self._paint()
 
     def _paint(self) -> None:
@@ -61,6 +65,11 @@ class CaseCard(ToolCard):
             self.styles.border_left = None
 
     def render(self) -> RenderableType:
+        model_host = _host(self.surface, "model-")
+        if model_host is not None and self.call_state is not None:
+            result = self.call_state.result
+            if result is not None:
+                return model_view_renderable(result, model_host, self.palette)
         if self.surface != "portal" or self.call_state is None:
             return super().render()
         ctx = SurfaceContext(
@@ -70,3 +79,10 @@ class CaseCard(ToolCard):
             palette=self.palette,
         )
         return portal_renderable(ctx, self.registry)
+
+
+def _host(surface: str, prefix: str) -> HostProfile | None:
+    """The bundled host a ``prefix``-HOST surface names (the snapshot matrix draws those)."""
+    if not surface.startswith(prefix):
+        return None
+    return bundled_hosts().profiles.get(surface.removeprefix(prefix))

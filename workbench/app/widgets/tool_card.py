@@ -19,8 +19,11 @@ from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
+from workbench.hosts.first_look import FirstLook
+from workbench.hosts.profile import HostProfile
 from workbench.surfaces.card import card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.host_look import HostFirstLook, SegmentLine
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
 SPINNER_INTERVAL = 0.1
@@ -114,6 +117,9 @@ class ToolCard(Widget):
         self._painted: tuple[tuple[object, ...], list[Segment]] | None = None
         """The card's segments as last measured, and what besides the state they were drawn
         with: a state drawn the same needs no repaint."""
+        self.host_look: HostProfile | None = None
+        """The host whose first look the card shows (folded by its user rule); ``None``: the
+        full card."""
         self.compositions = 0
         """How many times the card was composed (each distinct state, width, theme or spinner
         frame once, however often Textual asks): what a flood of events costs the card."""
@@ -129,6 +135,22 @@ class ToolCard(Widget):
         that does not load (never a sample that could be read as a result)."""
         self._problems = (title, tuple(problems))
         self.call_state = None
+
+    def show_as(self, host: HostProfile | None) -> None:
+        """Fold the card the way ``host`` first shows it, or (``None``) show it whole."""
+        self.host_look = host
+        if self.is_mounted:
+            self.refresh(layout=True)  # Folded or whole, the card changes height.
+
+    def first_look(self) -> FirstLook[SegmentLine] | None:
+        """The fold of the card as drawn now (how many lines the host hides), or ``None`` when
+        the card is shown whole or shows no call."""
+        card = self._card()
+        if not isinstance(card, HostFirstLook) or not self.is_mounted:
+            return None
+        options = self.app.console_options.update_width(self.card_width).update(highlight=False)
+        self.app.console.render_lines(card, options)
+        return card.look
 
     @property
     def palette(self) -> Palette:
@@ -199,6 +221,7 @@ class ToolCard(Widget):
             self.card_width,
             self.app.current_theme.name,
             self.frame,
+            self.host_look,
         )
         if self._drawn is not None and all(
             old is new or old == new for old, new in zip(self._drawn[0], key, strict=True)
@@ -215,6 +238,8 @@ class ToolCard(Widget):
             self.body_kind = view.body_kind
             self.body_fallback = view.body_fallback
             card = card_renderable(ctx, self.registry, view=view)
+            if self.host_look is not None:
+                card = HostFirstLook(card, self.host_look)
         self._drawn = (key, card)
         self.compositions += 1
         return card
