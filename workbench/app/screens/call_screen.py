@@ -92,6 +92,10 @@ class CallScreen(Screen[None]):
             focused = self.focused
             if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
                 return None
+        if action == "toggle_folded" and not self.call_view.card.can_fold:
+            # Out of the footer (and a no-op) while the card cannot fold: only a done card of
+            # an API that does not say alwaysExpand folds; approvals and errors never do.
+            return False
         return True
 
     # --- the footer ---------------------------------------------------------------------------
@@ -104,6 +108,8 @@ class CallScreen(Screen[None]):
         """The footer's word for ``binding``: the tree key says what it will do."""
         if binding.action == "toggle_tree":
             return "Show tree" if self.tree_hidden else "Hide tree"
+        if binding.action == "toggle_folded":
+            return "Expand" if self.call_view.card.folded else "Fold"
         return binding.description
 
     def action_accept_intervention(self) -> None:
@@ -128,6 +134,11 @@ class CallScreen(Screen[None]):
     def action_cycle_width(self) -> None:
         """Frame the card at the next width: fit, 60, 80, 120 columns."""
         self.call_view.cycle_width()
+
+    def action_toggle_folded(self) -> None:
+        """Open the folded card (its Render) or fold it to the Inspector and one line."""
+        self.call_view.toggle_folded()
+        self.refresh_bindings()  # The footer's word follows: "Expand" or "Fold".
 
     def action_toggle_tree(self) -> None:
         """Hide the sidebar (the card gets the whole width) or bring it back."""

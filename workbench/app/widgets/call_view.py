@@ -138,6 +138,8 @@ class CallView(Horizontal):
         self.manifest: ToolManifest | None = None
         """The manifest of the shown call's tool."""
         self._status: tuple[StatusPart, ...] = ()
+        self._foldable = False
+        """Whether the card shown last could fold (the footer lists the key only then)."""
         self._focus_before: Widget | None = None
         """Where the focus was before an Intervention took it; it goes back there after."""
 
@@ -207,7 +209,12 @@ class CallView(Horizontal):
         """
         self.state = state
         self.manifest = manifest
-        self.card.show(state, manifest)
+        card = self.card
+        card.show(state, manifest)
+        foldable = card.can_fold
+        if foldable != self._foldable:
+            self._foldable = foldable
+            self.screen.refresh_bindings()  # The fold key is in the footer only when it works.
         stepper = self.stepper
         stepper.phases = phase_path(state, phases) if state is not None else ()
         stepper.current = state.phase if state is not None else None
@@ -330,6 +337,16 @@ class CallView(Horizontal):
         self.set_class(is_open and mode == "docked", "-portal-docked")
         self.set_class(is_open and mode == "overlay", "-portal-overlay")
         self.portal.styles.width = width
+
+    # --- folding -----------------------------------------------------------------------------
+
+    def toggle_folded(self) -> bool | None:
+        """Open the folded card or fold the open one; ``None`` when this card cannot fold
+        (not a ``done`` result, or its API says ``alwaysExpand``)."""
+        card = self.card
+        if not card.can_fold:
+            return None
+        return card.toggle_folded()
 
     # --- width -------------------------------------------------------------------------------
 
