@@ -30,8 +30,8 @@ def select_cases(project: Project, select: str | None = None) -> list[SnapshotCa
 
 def case_order(case: SnapshotCase) -> int:
     """Within a variant: the phases in lifecycle order (``Phase`` is declared in that order),
-    each at its widths and themes; the Portal last."""
-    surface = 1 if case.surface == "portal" else 0
+    each at its widths and themes; then the folded card; the Portal last."""
+    surface = {"collapsed": 1, "portal": 2}.get(case.surface, 0)
     phase_index = _PHASES.index(case.phase)
     return ((surface * 100 + phase_index) * 10_000 + case.width) * 10 + _THEME_ORDER.get(
         case.theme, 9

@@ -21,6 +21,11 @@ LIGHT_PHASE_WIDTH = 60
 LIGHT_WIDTH = 100
 """... and the ending at the usual width too."""
 PORTAL_WIDTH = 80
+COLLAPSED = "collapsed"
+"""The surface of a folded card's case: a ``collapsed`` API's done card as first shown (the
+``card`` cases draw every card open, so the Render stays covered)."""
+FOLDED_CASES: tuple[tuple[int, str], ...] = ((60, "dark"), (100, "dark"), (60, "light"))
+"""Widths and themes a folded card is drawn at."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class SnapshotCase:
     width: int
     theme: str
     surface: str = "card"
-    """``card`` or ``portal``."""
+    """``card`` (open), ``collapsed`` (folded, at the ending) or ``portal``."""
 
     @property
     def tool(self) -> str:
@@ -49,7 +54,7 @@ class SnapshotCase:
     @property
     def name(self) -> str:
         """File stem, unique within the variant's folder."""
-        prefix = "portal" if self.surface == "portal" else self.phase.value
+        prefix = self.surface if self.surface in ("portal", COLLAPSED) else self.phase.value
         return f"{prefix}-{self.width}-{self.theme}"
 
     @property
@@ -80,11 +85,10 @@ class SnapshotCase:
     @property
     def description(self) -> str:
         """What a reviewer should see, in one line."""
-        what = (
-            "the Portal (first panel-height)"
-            if self.surface == "portal"
-            else f"the tool card at {self.phase.value}"
-        )
+        what = {
+            "portal": "the Portal (first panel-height)",
+            COLLAPSED: f"the tool card folded at {self.phase.value} (Inspector and one line)",
+        }.get(self.surface, f"the tool card at {self.phase.value}")
         return (
             f"{what} of {self.tool}/{self.api} '{clean_line(self.ref.variant.label)}' at "
             f"{self.width} columns, {self.theme} theme"
@@ -129,12 +133,20 @@ def audit_cases(catalog: Catalog) -> list[AuditCase]:
     ]
 
 
+def starts_collapsed(catalog: Catalog, ref: VariantRef) -> bool:
+    """The variant's API asks for its done card folded first (``renderDisplayControl``)."""
+    entry = catalog.tools.get(ref.tool)
+    api = entry.manifest.get_api(ref.api) if entry is not None else None
+    return api is not None and api.render_display_control == "collapsed"
+
+
 def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[SnapshotCase]:
     """Every case, in a stable order (generated samples are skipped: they are gaps, not UI).
 
     Dark: every phase at 60 and 100 columns, and the Portal. Light: every phase at 60
-    columns, the ending at 100, and the Portal. Dark cases come first and light ones last,
-    so an app-drawn run switches theme only once.
+    columns, the ending at 100, and the Portal. Every card is drawn open; a ``collapsed``
+    API's done ending is drawn folded too (60 and 100 dark, 60 light). Dark cases come first
+    and light ones last, so an app-drawn run switches theme only once.
     """
     dark: list[SnapshotCase] = []
     light: list[SnapshotCase] = []
@@ -149,6 +161,10 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
         for phase in script.phases:
             light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, "light"))
         light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
+        if script.phases[-1] is Phase.DONE and starts_collapsed(catalog, ref):
+            for width, theme in FOLDED_CASES:
+                folded = SnapshotCase(ref, Phase.DONE, width, theme, surface=COLLAPSED)
+                (dark if theme == "dark" else light).append(folded)
         if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
             for theme, cases in (("dark", dark), ("light", light)):
                 cases.append(

@@ -45,7 +45,7 @@ from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
 from workbench.rendering.environment import PINNED_ENVIRON, PinnedColours, ansi_filter
 from workbench.rendering.fingerprint import picture_hash
-from workbench.rendering.matrix import SnapshotCase
+from workbench.rendering.matrix import COLLAPSED, SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
@@ -178,7 +178,8 @@ class CardDrawer:
             renderable: RenderableType = portal_renderable(ctx, self.registry)
             width = case.width - PORTAL_CHROME
         else:
-            view = compose_card(ctx, self.registry)
+            # A card case is drawn open, a collapsed case folded, whatever the manifest asks.
+            view = compose_card(ctx, self.registry, expanded=case.surface != COLLAPSED)
             renderable = card_renderable(ctx, self.registry, view=view)
             width = case.width
         return Drawing(case, self.draw_renderable(renderable, width, case.theme), ctx, view)
@@ -419,6 +420,7 @@ class SnapshotRenderer:
             target = frame
         else:
             card.show(state, manifest)
+            card.expanded = case.surface != COLLAPSED
             card.card_width = case.width
             target = card
         # Wait until the screen stops changing (the Portal's frame decides on a scrollbar in

@@ -29,12 +29,12 @@ class CaseKey:
     width: int
     theme: str
     surface: str = "card"
-    """``card`` or ``portal``."""
+    """``card``, ``collapsed`` (the card folded, at the ending) or ``portal``."""
 
     @property
     def name(self) -> str:
         """The snapshot file's stem."""
-        prefix = "portal" if self.surface == "portal" else self.phase
+        prefix = self.surface if self.surface in ("portal", "collapsed") else self.phase
         return f"{prefix}-{self.width}-{self.theme}"
 
     @property
