@@ -51,7 +51,8 @@ async def test_a_collapsed_read_opens_and_folds_with_a_key(
         await settle(pilot)
         assert not card.folded and card.size.height > 20
         in_view(app, "1,item-1,37,line 1")
-        assert "e Fold" in footer_entries(app)
+        if size[0] >= 120:  # Open, the key leaves the lead: at 80 columns it gives way.
+            assert "e Fold" in footer_entries(app)
         # Stepping through the phases keeps the choice for this call; f3 folds it again.
         await pilot.press("left_square_bracket", "right_square_bracket")
         await settle(pilot)

@@ -108,21 +108,20 @@ def _render_rows(body: RenderableType, width: int) -> list[Text]:
     return rows
 
 
-def summary_line(body: RenderableType, ctx: SurfaceContext) -> Text:
+def summary_line(body: RenderableType, ctx: SurfaceContext) -> Text | None:
     """The folded card's one line: the Render's own headline (its first row, where every
     bundled Render states the outcome: counts, sizes, status), and the Render's cut note
     ("showing N of M") when it has one, kept whole while the headline is shortened (or left
     out when the note leaves it no room).
 
     Both come from what the Render draws, so the folded card never says more, or other,
-    than the open one.
+    than the open one. ``None`` when the Render is one row already: folding would hide nothing.
     """
     width = ctx.inner_width - len(FOLD_MARK)
     rows = _render_rows(body, width)
+    if len(rows) <= 1:
+        return None
     line = Text(FOLD_MARK, style=ctx.palette.muted)
-    if not rows:
-        line.append("nothing to show", style=f"italic {ctx.palette.muted}")
-        return line
     headline = rows[0]
     cut = next((row for row in rows[1:] if _CUT_NOTE.search(row.plain)), None)
     if cut is not None:
@@ -199,8 +198,9 @@ def compose_card(
         return CardView(inspector, run_surface(surface, ctx), kind, True)
     body, fallback = _resolve_body(ctx, registry, kind)
     folded = can_fold(ctx) and (not expanded if expanded is not None else starts_folded(ctx))
-    if folded and body is not None:
-        return CardView(inspector, summary_line(body, ctx), kind, fallback, folded=True)
+    summary = summary_line(body, ctx) if folded and body is not None else None
+    if summary is not None:
+        return CardView(inspector, summary, kind, fallback, folded=True)
     return CardView(inspector, body, kind, fallback)
 
 

@@ -345,7 +345,7 @@ class FixtureScreen(CallScreen):
         if isinstance(self.focused, TreeFilter):
             return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
         # A folded card's way to open it is next: what it hides is one key away.
-        fold = ("toggle_folded",) if self.call_view.card.can_fold else ()
+        fold = ("toggle_folded",) if self.call_view.card.folded else ()
         return super().footer_first() or ("prev_phase", "next_phase", *fold, "play_pause")
 
     def _status(self) -> list[StatusPart]:

@@ -315,7 +315,7 @@ class LiveScreen(CallScreen):
             return (*self.ANSWER_ACTIONS, "cancel_call")
         if self.current_call is not None:
             return ("cancel_call",)
-        fold = ("toggle_folded",) if self.call_view.card.can_fold else ()
+        fold = ("toggle_folded",) if self.call_view.card.folded else ()
         return ("call", "submit", *fold)  # Idle: calling is what comes next.
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:

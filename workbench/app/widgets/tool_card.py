@@ -19,7 +19,7 @@ from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
-from workbench.surfaces.card import can_fold, card_renderable, compose_card, starts_folded
+from workbench.surfaces.card import can_fold, card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
@@ -114,6 +114,7 @@ class ToolCard(Widget):
         self.empty_hint = empty_hint
         self.body_kind: SurfaceKind | None = None
         self.body_fallback = False
+        self._folded = False
         self._spinner: Timer | None = None
         self._drawn: tuple[tuple[object, ...], RenderableType] | None = None
         """The card last composed, and what it was composed from."""
@@ -144,10 +145,10 @@ class ToolCard(Widget):
     @property
     def folded(self) -> bool:
         """The card shows its Inspector and one summary line, not the Render."""
-        ctx = self.context()
-        if ctx is None or not can_fold(ctx):
+        if self.call_state is None or self._problems is not None:
             return False
-        return not self.expanded if self.expanded is not None else starts_folded(ctx)
+        self._card()
+        return self._folded
 
     def toggle_folded(self) -> bool:
         """Open a folded card or fold an open one; returns whether it is folded now (a card
@@ -248,6 +249,7 @@ class ToolCard(Widget):
             card = Text(self.empty_hint)
         else:
             view = compose_card(ctx, self.registry, expanded=self.expanded)
+            self._folded = view.folded
             self.body_kind = view.body_kind
             self.body_fallback = view.body_fallback
             card = card_renderable(ctx, self.registry, view=view)
