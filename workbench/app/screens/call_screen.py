@@ -92,11 +92,9 @@ class CallScreen(Screen[None]):
             focused = self.focused
             if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
                 return None
-        if action == "toggle_folded" and not self.call_view.card.can_fold:
-            # Out of the footer (and a no-op) while the card cannot fold: only a done card of
-            # an API that does not say alwaysExpand folds; approvals and errors never do.
-            return False
-        return True
+        # The fold key is out of the footer (and a no-op) while the card cannot fold: only a
+        # done card of an API that does not say alwaysExpand folds; approvals and errors never.
+        return action != "toggle_folded" or self.call_view.card.can_fold
 
     # --- the footer ---------------------------------------------------------------------------
 
