@@ -101,7 +101,7 @@ def _render_rows(body: RenderableType, width: int) -> list[Text]:
     )
     rows: list[Text] = []
     for line in console.render_lines(body, console.options.update_width(width), pad=False):
-        row = Text.assemble(*((seg.text, seg.style) for seg in line if not seg.control))
+        row = Text.assemble(*((seg.text, seg.style or "") for seg in line if not seg.control))
         row.rstrip()
         if row.plain.strip():
             rows.append(row)
