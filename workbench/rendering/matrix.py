@@ -87,7 +87,10 @@ class SnapshotCase:
         """What a reviewer should see, in one line."""
         what = {
             "portal": "the Portal (first panel-height)",
-            COLLAPSED: f"the tool card folded at {self.phase.value} (Inspector and one line)",
+            COLLAPSED: (
+                f"the tool card's first look at {self.phase.value} (folded to the Inspector "
+                "and one line, unless the Render is one row)"
+            ),
         }.get(self.surface, f"the tool card at {self.phase.value}")
         return (
             f"{what} of {self.tool}/{self.api} '{clean_line(self.ref.variant.label)}' at "
