@@ -132,3 +132,19 @@ def test_each_display_control(
     assert compose_card(ctx, project.registry).folded is first_look
     assert compose_card(ctx, project.registry, expanded=False).folded is can_fold
     assert compose_card(ctx, project.registry, expanded=True).folded is False
+
+
+def test_workbench_show_prints_the_first_look_and_the_full_card_beside_a_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from click.testing import CliRunner
+
+    from workbench.cli import main
+
+    monkeypatch.chdir(REPO)
+    reference = "fixtures/local-system/readFile.yaml#large-csv"
+    first = CliRunner().invoke(main, ["show", "--width", "60", reference])
+    assert first.exit_code == 0 and len(first.output.splitlines()) == 5, first.output
+    beside = CliRunner().invoke(main, ["show", "--width", "60", "--host", "codex", reference])
+    full = beside.output.split("full card", 1)[1]
+    assert beside.exit_code == 0 and "19,item-19,3,line 19" in full
