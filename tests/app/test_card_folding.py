@@ -53,11 +53,11 @@ async def test_a_collapsed_read_opens_and_folds_with_a_key(
         in_view(app, "1,item-1,37,line 1")
         if size[0] >= 120:  # Open, the key leaves the lead: at 80 columns it gives way.
             assert "e Fold" in footer_entries(app)
-        # Stepping through the phases keeps the choice for this call; f3 folds it again.
+        # Stepping through the phases keeps the choice for this call; ctrl+o folds it again.
         await pilot.press("left_square_bracket", "right_square_bracket")
         await settle(pilot)
         assert not card.folded
-        await pilot.press("f3")
+        await pilot.press("ctrl+o")
         await settle(pilot)
         assert card.folded and card.size.height == 5
 
@@ -94,4 +94,4 @@ async def test_the_fold_key_is_in_the_command_palette(monkeypatch: pytest.Monkey
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await ready(app, pilot)
         commands = {command.title: command.help for command in app.get_system_commands(screen)}
-        assert "Expand" in commands and "e / f3" in commands["Expand"]
+        assert "Expand" in commands and "e / ^o" in commands["Expand"]

@@ -90,7 +90,7 @@ class FixtureScreen(CallScreen):
             "w,f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
         ),
         Binding(
-            "e,f3",
+            "e,ctrl+o",
             "toggle_folded",
             "Expand",
             tooltip="Open a folded done card (its Render) or fold it to the Inspector and one line",

@@ -89,7 +89,7 @@ class LiveScreen(CallScreen):
             "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
         ),
         Binding(
-            "f3",
+            "ctrl+o",
             "toggle_folded",
             "Expand",
             tooltip="Open a folded done card (its Render) or fold it to the Inspector and one line",
