@@ -95,3 +95,29 @@ async def test_the_fold_key_is_in_the_command_palette(monkeypatch: pytest.Monkey
         screen = await ready(app, pilot)
         commands = {command.title: command.help for command in app.get_system_commands(screen)}
         assert "Expand" in commands and "e / ^o" in commands["Expand"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_live_read_arrives_folded_and_ctrl_o_opens_it(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from tests.app.test_live_screen import field, make_app, pick, wait_for
+    from tests.app.test_live_screen import ready as live_ready
+
+    app = make_app(tmp_path)
+    (tmp_path / "notes.txt").write_text("".join(f"line {n}\n" for n in range(1, 41)))
+    async with app.run_test(size=size) as pilot:
+        screen = await live_ready(pilot)
+        form = await pick(pilot, screen, "python", "local-system", "readFile")
+        field(form, "path").value = "notes.txt"
+        await pilot.press("ctrl+s")
+        card = screen.query_one(ToolCard)
+        await wait_for(
+            pilot, lambda: card.call_state is not None and card.call_state.phase is Phase.DONE
+        )
+        await settle(pilot)
+        assert card.folded and card.size.height == 5
+        assert "▸ notes.txt" in screen_text(app)
+        await pilot.press("ctrl+o")  # Typed in a form field's place: the card opens.
+        await settle(pilot)
+        assert not card.folded and card.size.height > 20  # The Render's rows, open.
