@@ -75,6 +75,11 @@ async def open_variant(
     assert card.call_state.phase is (phase or screen.script.phases[-1])
     # Messages handled, the screen laid out and drawn once: what a person sees next.
     await pilot.pause()
+    if card.folded:
+        # A collapsed API's done card first shows one line: what follows is the open Render.
+        await pilot.press("e")
+        await pilot.pause()
+        assert not card.folded
     # The whole card, even the part scrolled out of the stage, plus what else is on screen.
     size = card.outer_size
     card_lines = "\n".join(

@@ -28,10 +28,15 @@ def test_fast_path_equals_settled_screen(project) -> None:
     cases = snapshot_cases(project.catalog, project.registry)
     # Every phase and theme appears in a sample of one case in five; one in two of the
     # Portals taller than their panel (drawn with a scrollbar, the body laid out twice) too.
+    # Every folded card's look in one case of three (the app folds through ToolCard.expanded).
     sample = cases[::5]
+    for phase in {case.phase for case in cases} - {case.phase for case in sample}:
+        sample.append(next(case for case in cases if case.phase is phase))
+    sample += [case for case in cases if case.surface == "collapsed"][::3]
     assert {case.phase for case in sample} >= {
         case.phase for case in cases if case.surface == "card"
     }
+    assert any(case.surface == "collapsed" for case in sample)
     with SnapshotRenderer(project.catalog, project.registry) as fast:
         tall = [
             case

@@ -31,9 +31,10 @@ def select_cases(project: Project, select: str | None = None) -> list[SnapshotCa
 
 def case_order(case: SnapshotCase) -> int:
     """Within a variant: the phases in lifecycle order (``Phase`` is declared in that order),
-    each at its widths and themes; then the Portal, the hosts' first looks and model views."""
-    surface = {"card": 0, "portal": 1}.get(
-        case.surface, 2 if case.surface.startswith("look-") else 3
+    each at its widths and themes; then the folded card, the Portal, the hosts' first looks
+    and model views."""
+    surface = {"card": 0, "collapsed": 1, "portal": 2}.get(
+        case.surface, 3 if case.surface.startswith("look-") else 4
     )
     phase_index = _PHASES.index(case.phase)
     return ((surface * 100 + phase_index) * 10_000 + case.width) * 10 + _THEME_ORDER.get(

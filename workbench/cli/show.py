@@ -123,7 +123,8 @@ def show(
     palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
     ctx = SurfaceContext(state=state, manifest=manifest, width=width, palette=palette)
     renderable = (
-        card_renderable(ctx, project.registry)
+        # The card's first look (renderDisplayControl); beside a host's fold, the full card.
+        card_renderable(ctx, project.registry, expanded=True if hosts else None)
         if surface == "card"
         else portal_renderable(ctx, project.registry)
     )

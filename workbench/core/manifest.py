@@ -139,7 +139,11 @@ class ToolApi(BaseModel):
     description: str = ""
     parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
     human_intervention: HumanIntervention | None = None
-    render_display_control: RenderDisplayControl = "collapsed"
+    render_display_control: RenderDisplayControl = "expand"
+    """The result card's first look: ``collapsed`` (the Inspector and one summary line until a
+    person opens it), ``expand`` (open; a person may fold it) or ``alwaysExpand`` (open, never
+    folded). An API that does not say is open: nothing is hidden that its author did not
+    choose to hide. Only a ``done`` card folds: approvals, errors and skips always show."""
     default_timeout_ms: int | None = Field(default=None, gt=0)
     output_schema: dict[str, Any] | None = None
     url: str | None = None

@@ -28,6 +28,11 @@ HOST_VIEW_WIDTH = 100
 LOOK = "look-"
 MODEL = "model-"
 """Surface prefixes of a host's view: ``look-codex``, ``model-codex``."""
+COLLAPSED = "collapsed"
+"""The surface of a folded card's case: a ``collapsed`` API's done card as first shown (the
+``card`` cases draw every card open, so the Render stays covered)."""
+FOLDED_CASES: tuple[tuple[int, str], ...] = ((60, "dark"), (100, "dark"), (60, "light"))
+"""Widths and themes a folded card is drawn at."""
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,8 @@ class SnapshotCase:
     width: int
     theme: str
     surface: str = "card"
-    """``card``, ``portal``, ``look-HOST`` (the card as HOST first shows it) or ``model-HOST``
-    (what HOST's model reads of the result)."""
+    """``card`` (open), ``collapsed`` (folded, at the ending), ``portal``, ``look-HOST`` (the
+    card as HOST first shows it) or ``model-HOST`` (what HOST's model reads of the result)."""
 
     @property
     def host(self) -> str | None:
@@ -99,6 +104,11 @@ class SnapshotCase:
         host = self.host
         if self.surface == "portal":
             what = "the Portal (first panel-height)"
+        elif self.surface == COLLAPSED:
+            what = (
+                f"the tool card's first look at {self.phase.value} (folded to the Inspector "
+                "and one line, unless the Render is one row)"
+            )
         elif host is not None and self.surface.startswith(LOOK):
             what = f"the tool card at {self.phase.value} as {host} first shows it (folded)"
         elif host is not None:
@@ -149,15 +159,23 @@ def audit_cases(catalog: Catalog) -> list[AuditCase]:
     ]
 
 
+def starts_collapsed(catalog: Catalog, ref: VariantRef) -> bool:
+    """The variant's API asks for its done card folded first (``renderDisplayControl``)."""
+    entry = catalog.tools.get(ref.tool)
+    api = entry.manifest.get_api(ref.api) if entry is not None else None
+    return api is not None and api.render_display_control == "collapsed"
+
+
 def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[SnapshotCase]:
     """Every case, in a stable order (generated samples are skipped: they are gaps, not UI).
 
     Dark: every phase at 60 and 100 columns, and the Portal. Light: every phase at 60
-    columns, the ending at 100, and the Portal. Dark cases come first and light ones last,
-    so an app-drawn run switches theme only once. A bundled fixture's variant also gets, at
-    its ending, 100 columns, dark, each bundled host's first look and model view (``none``
-    left out: it is the card and the content as they are); a project's own variants do not,
-    so a project's suite does not change under it.
+    columns, the ending at 100, and the Portal. Every card is drawn open; a ``collapsed``
+    API's done ending is drawn folded too (60 and 100 dark, 60 light). Dark cases come first
+    and light ones last, so an app-drawn run switches theme only once. A bundled fixture's
+    variant also gets, at its ending, 100 columns, dark, each bundled host's first look and
+    model view (``none`` left out: it is the card and the content as they are); a project's
+    own variants do not, so a project's suite does not change under it.
     """
     bundled = bundled_fixtures_dir().resolve()
     hosts = [name for name in sorted(bundled_hosts().profiles) if name != "none"]
@@ -174,6 +192,10 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
         for phase in script.phases:
             light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, "light"))
         light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
+        if script.phases[-1] is Phase.DONE and starts_collapsed(catalog, ref):
+            for width, theme in FOLDED_CASES:
+                folded = SnapshotCase(ref, Phase.DONE, width, theme, surface=COLLAPSED)
+                (dark if theme == "dark" else light).append(folded)
         if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
             for theme, cases in (("dark", dark), ("light", light)):
                 cases.append(

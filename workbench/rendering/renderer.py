@@ -46,7 +46,7 @@ from workbench.fixtures.catalog import Catalog
 from workbench.hosts import bundled_hosts
 from workbench.rendering.environment import PINNED_ENVIRON, PinnedColours, ansi_filter
 from workbench.rendering.fingerprint import picture_hash
-from workbench.rendering.matrix import LOOK, SnapshotCase
+from workbench.rendering.matrix import COLLAPSED, LOOK, SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
@@ -181,7 +181,8 @@ class CardDrawer:
             renderable: RenderableType = portal_renderable(ctx, self.registry)
             width = case.width - PORTAL_CHROME
         elif host is not None and case.surface.startswith(LOOK):
-            view = compose_card(ctx, self.registry)
+            # The host folds the open card (its own collapsed lines), not Workbench's fold.
+            view = compose_card(ctx, self.registry, expanded=True)
             renderable = HostFirstLook(card_renderable(ctx, self.registry, view=view), host)
             width = case.width
         elif host is not None:
@@ -194,7 +195,8 @@ class CardDrawer:
             )
             width = case.width
         else:
-            view = compose_card(ctx, self.registry)
+            # A card case is drawn open, a collapsed case folded, whatever the manifest asks.
+            view = compose_card(ctx, self.registry, expanded=case.surface != COLLAPSED)
             renderable = card_renderable(ctx, self.registry, view=view)
             width = case.width
         return Drawing(case, self.draw_renderable(renderable, width, case.theme), ctx, view)
@@ -435,6 +437,7 @@ class SnapshotRenderer:
             target = frame
         else:
             card.show(state, manifest)
+            card.expanded = case.surface != COLLAPSED
             card.card_width = case.width
             target = card
         # Wait until the screen stops changing (the Portal's frame decides on a scrollbar in

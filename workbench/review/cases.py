@@ -31,7 +31,8 @@ class CaseKey:
     width: int
     theme: str
     surface: str = "card"
-    """``card``, ``portal``, or a host's view: ``look-HOST`` or ``model-HOST``."""
+    """``card``, ``collapsed`` (the card folded, at the ending), ``portal``, or a host's view:
+    ``look-HOST`` or ``model-HOST``."""
 
     @property
     def name(self) -> str:

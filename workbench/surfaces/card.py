@@ -6,9 +6,11 @@ exactly the same thing.
 
 from __future__ import annotations
 
+import io
+import re
 from dataclasses import dataclass
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
@@ -55,6 +57,85 @@ class CardView:
     body: RenderableType | None
     body_kind: SurfaceKind | None
     body_fallback: bool
+    folded: bool = False
+    """The body is the Render's one summary line, not the Render (``renderDisplayControl``)."""
+
+
+def can_fold(ctx: SurfaceContext) -> bool:
+    """Whether a person may fold this card to its Inspector and one summary line.
+
+    Only a result that arrived (``done``) folds, and only when the API's manifest does not say
+    ``alwaysExpand``: an approval, a question, a run in progress, an error, a timeout, a skip,
+    a cancel or a block always shows what matters in full.
+    """
+    api = ctx.api
+    control = api.render_display_control if api is not None else "expand"
+    return ctx.phase is Phase.DONE and control != "alwaysExpand"
+
+
+def starts_folded(ctx: SurfaceContext) -> bool:
+    """The card's first look is folded: it can fold and the manifest says ``collapsed``."""
+    api = ctx.api
+    return can_fold(ctx) and api is not None and api.render_display_control == "collapsed"
+
+
+_CUT_NOTE = re.compile(r"\bshowing [0-9][0-9,]* of [0-9][0-9,]*")
+FOLD_MARK = "▸ "
+MIN_HEADLINE = 12
+"""Cells the Render's headline needs beside its cut note; with less room the note is the line
+(the cut is what a folded card must not hide; the Inspector above already names the object)."""
+
+
+def _render_rows(body: RenderableType, width: int) -> list[Text]:
+    """``body`` drawn ``width`` cells wide, one ``Text`` per non-blank row (styles kept)."""
+    console = Console(
+        width=width,
+        file=io.StringIO(),
+        color_system="truecolor",
+        force_terminal=True,
+        legacy_windows=False,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        _environ={},
+    )
+    rows: list[Text] = []
+    for line in console.render_lines(body, console.options.update_width(width), pad=False):
+        row = Text.assemble(*((seg.text, seg.style or "") for seg in line if not seg.control))
+        row.rstrip()
+        if row.plain.strip():
+            rows.append(row)
+    return rows
+
+
+def summary_line(body: RenderableType, ctx: SurfaceContext) -> Text | None:
+    """The folded card's one line: the Render's own headline (its first row, where every
+    bundled Render states the outcome: counts, sizes, status), and the Render's cut note
+    ("showing N of M") when it has one, kept whole while the headline is shortened (or left
+    out when the note leaves it no room).
+
+    Both come from what the Render draws, so the folded card never says more, or other,
+    than the open one. ``None`` when the Render is one row already: folding would hide nothing.
+    """
+    width = ctx.inner_width - len(FOLD_MARK)
+    rows = _render_rows(body, width)
+    if len(rows) <= 1:
+        return None
+    line = Text(FOLD_MARK, style=ctx.palette.muted)
+    headline = rows[0]
+    cut = next((row for row in rows[1:] if _CUT_NOTE.search(row.plain)), None)
+    if cut is not None:
+        note = Text(" · ", style=ctx.palette.muted) + cut
+        room = width - note.cell_len
+        if room >= MIN_HEADLINE:
+            headline.truncate(room, overflow="ellipsis")
+            line.append_text(headline)
+            line.append_text(note)
+            return line
+        headline = cut
+    headline.truncate(width, overflow="ellipsis")
+    line.append_text(headline)
+    return line
 
 
 def _resolve_body(
@@ -99,7 +180,14 @@ def inspector_renderable(ctx: SurfaceContext, registry: SurfaceRegistry) -> Rend
     return inspector or Text("")
 
 
-def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
+def compose_card(
+    ctx: SurfaceContext, registry: SurfaceRegistry, *, expanded: bool | None = None
+) -> CardView:
+    """The card's parts in ``ctx.phase``.
+
+    ``expanded`` opens (``True``) or folds (``False``) a card that can fold (:func:`can_fold`);
+    ``None`` takes the first look the API's ``renderDisplayControl`` asks for.
+    """
     inspector = inspector_renderable(ctx, registry)
     kind = surface_kind_for(ctx.phase)
     if kind is None:
@@ -109,6 +197,10 @@ def compose_card(ctx: SurfaceContext, registry: SurfaceRegistry) -> CardView:
         surface = ResolvedSurface(input_request, SurfaceKind.INTERVENTION, fallback=True)
         return CardView(inspector, run_surface(surface, ctx), kind, True)
     body, fallback = _resolve_body(ctx, registry, kind)
+    folded = can_fold(ctx) and (not expanded if expanded is not None else starts_folded(ctx))
+    summary = summary_line(body, ctx) if folded and body is not None else None
+    if summary is not None:
+        return CardView(inspector, summary, kind, fallback, folded=True)
     return CardView(inspector, body, kind, fallback)
 
 
@@ -134,10 +226,15 @@ def phase_label(ctx: SurfaceContext) -> Text:
 
 
 def card_renderable(
-    ctx: SurfaceContext, registry: SurfaceRegistry, *, view: CardView | None = None
+    ctx: SurfaceContext,
+    registry: SurfaceRegistry,
+    *,
+    view: CardView | None = None,
+    expanded: bool | None = None,
 ) -> Panel:
-    """The whole tool card as one renderable, ``ctx.width`` columns wide."""
-    view = view or compose_card(ctx, registry)
+    """The whole tool card as one renderable, ``ctx.width`` columns wide (``expanded`` as in
+    :func:`compose_card`)."""
+    view = view or compose_card(ctx, registry, expanded=expanded)
     palette = ctx.palette
     parts: list[RenderableType] = [view.inspector]
     if view.body is not None:

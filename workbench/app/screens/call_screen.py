@@ -97,7 +97,9 @@ class CallScreen(Screen[None]):
             focused = self.focused
             if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
                 return None
-        return True
+        # The fold key is out of the footer (and a no-op) while the card cannot fold: only a
+        # done card of an API that does not say alwaysExpand folds; approvals and errors never.
+        return action != "toggle_folded" or self.call_view.card.can_fold
 
     # --- the footer ---------------------------------------------------------------------------
 
@@ -112,6 +114,8 @@ class CallScreen(Screen[None]):
         if binding.action == "cycle_host_look":
             host = self.call_view.card.host_look
             return f"Look: {host.name}" if host is not None else binding.description
+        if binding.action == "toggle_folded":
+            return "Expand" if self.call_view.card.folded else "Fold"
         return binding.description
 
     def action_accept_intervention(self) -> None:
@@ -155,6 +159,11 @@ class CallScreen(Screen[None]):
         if self.is_attached:
             self.call_view.use_hosts(hosts)
             self.refresh_bindings()
+
+    def action_toggle_folded(self) -> None:
+        """Open the folded card (its Render) or fold it to the Inspector and one line."""
+        self.call_view.toggle_folded()
+        self.refresh_bindings()  # The footer's word follows: "Expand" or "Fold".
 
     def action_toggle_tree(self) -> None:
         """Hide the sidebar (the card gets the whole width) or bring it back."""

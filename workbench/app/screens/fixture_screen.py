@@ -90,6 +90,12 @@ class FixtureScreen(CallScreen):
             "w,f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
         ),
         Binding(
+            "e,ctrl+o",
+            "toggle_folded",
+            "Expand",
+            tooltip="Open a folded done card (its Render) or fold it to the Inspector and one line",
+        ),
+        Binding(
             "d,f8",
             "toggle_details",
             "Details",
@@ -345,7 +351,9 @@ class FixtureScreen(CallScreen):
         # lead while it waits.
         if isinstance(self.focused, TreeFilter):
             return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
-        return super().footer_first() or ("prev_phase", "next_phase", "play_pause")
+        # A folded card's way to open it is next: what it hides is one key away.
+        fold = ("toggle_folded",) if self.call_view.card.folded else ()
+        return super().footer_first() or ("prev_phase", "next_phase", *fold, "play_pause")
 
     def _status(self) -> list[StatusPart]:
         ref = self.ref

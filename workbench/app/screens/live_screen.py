@@ -90,6 +90,12 @@ class LiveScreen(CallScreen):
             "f7", "cycle_width", "Width", tooltip="Card width: fit the pane, 60, 80, 120 columns"
         ),
         Binding(
+            "ctrl+o",
+            "toggle_folded",
+            "Expand",
+            tooltip="Open a folded done card (its Render) or fold it to the Inspector and one line",
+        ),
+        Binding(
             "f8",
             "toggle_details",
             "Details",
@@ -317,7 +323,8 @@ class LiveScreen(CallScreen):
             return (*self.ANSWER_ACTIONS, "cancel_call")
         if self.current_call is not None:
             return ("cancel_call",)
-        return ("call", "submit")  # Idle: calling is what comes next.
+        fold = ("toggle_folded",) if self.call_view.card.folded else ()
+        return ("call", "submit", *fold)  # Idle: calling is what comes next.
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""

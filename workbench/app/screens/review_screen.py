@@ -306,6 +306,7 @@ class ReviewScreen(Screen[None]):
         card.surface = key.surface
         card.card_width = key.width
         card.show(script.state_at(Phase(key.phase)), entry.manifest if entry else None)
+        card.expanded = key.surface != "collapsed"  # As the snapshot draws it.
         theme = BUILTIN_THEMES[CASE_THEMES[key.theme]]
         background = theme.to_color_system().generate()["background"]
         committed.show(item.committed_svg, item.committed_text, background)
@@ -337,7 +338,11 @@ class ReviewScreen(Screen[None]):
         key = item.key
         text = Text()
         text.append(f"{key.tool} › {key.api} › {key.variant}", style="bold")
-        where = {"portal": "Portal", "card": key.phase}.get(key.surface, key.surface)
+        where = {
+            "portal": "Portal",
+            "card": key.phase,
+            "collapsed": f"{key.phase}, folded",
+        }.get(key.surface, key.surface)
         text.append(f" · {where} · {key.width} columns · {key.theme}\n")
         if item.snapshot != "unchanged":
             what = "changed" if item.text_changed or item.snapshot == "new" else "colours changed"
@@ -515,6 +520,7 @@ class ReviewScreen(Screen[None]):
             if not 0 <= index < len(names):
                 return
             wanted = [s for s in siblings if s.key.phase == names[index]]
+            wanted = [s for s in wanted if s.key.surface == "card"] or wanted
             preferred = [s for s in wanted if s.key.theme == key.theme] or wanted
             choice = next((s for s in preferred if s.key.width == key.width), preferred[0])
         elif width:

@@ -139,6 +139,8 @@ class CallView(Horizontal):
         self.manifest: ToolManifest | None = None
         """The manifest of the shown call's tool."""
         self._status: tuple[StatusPart, ...] = ()
+        self._foldable = False
+        """Whether the card shown last could fold (the footer lists the key only then)."""
         self._focus_before: Widget | None = None
         """Where the focus was before an Intervention took it; it goes back there after."""
         self.look_hosts: tuple[HostProfile, ...] = offered_hosts(bundled_hosts())
@@ -210,7 +212,12 @@ class CallView(Horizontal):
         """
         self.state = state
         self.manifest = manifest
-        self.card.show(state, manifest)
+        card = self.card
+        card.show(state, manifest)
+        foldable = card.can_fold
+        if foldable != self._foldable:
+            self._foldable = foldable
+            self.screen.refresh_bindings()  # The fold key is in the footer only when it works.
         stepper = self.stepper
         stepper.phases = phase_path(state, phases) if state is not None else ()
         stepper.current = state.phase if state is not None else None
@@ -382,6 +389,16 @@ class CallView(Horizontal):
             said += f"shown whole ({look.body_lines:,} lines, it folds past "
             said += f"{host.user.head + host.user.tail:,})"
         return StatusPart(said, style="bold", priority=90, min_cells=24, droppable=False)
+
+    # --- folding -----------------------------------------------------------------------------
+
+    def toggle_folded(self) -> bool | None:
+        """Open the folded card or fold the open one; ``None`` when this card cannot fold
+        (not a ``done`` result, or its API says ``alwaysExpand``)."""
+        card = self.card
+        if not card.can_fold:
+            return None
+        return card.toggle_folded()
 
     # --- width -------------------------------------------------------------------------------
 

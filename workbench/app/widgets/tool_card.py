@@ -21,7 +21,7 @@ from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
 from workbench.hosts.first_look import FirstLook
 from workbench.hosts.profile import HostProfile
-from workbench.surfaces.card import card_renderable, compose_card
+from workbench.surfaces.card import can_fold, card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext
 from workbench.surfaces.host_look import HostFirstLook, SegmentLine
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
@@ -65,6 +65,11 @@ MAX_PROBLEMS = 6
 """Problems listed in the card (the problems panel lists them all)."""
 
 
+def _call_of(state: CallState) -> tuple[str, str, str]:
+    """Which call ``state`` belongs to (a fixture's call id is its variant id, unique per API)."""
+    return (state.tool, state.api, state.call_id)
+
+
 class ToolCard(Widget):
     """A call drawn as a tool card: the Inspector line, then the surface its phase calls for.
 
@@ -90,6 +95,9 @@ class ToolCard(Widget):
     """Columns the card is framed at (the width presets)."""
     frame: reactive[int] = reactive(0)
     """Spinner frame; only advances when ``animated`` is on."""
+    expanded: reactive[bool | None] = reactive(None, repaint=False)
+    """A person opened (``True``) or folded (``False``) the card; ``None`` is the first look
+    the API's ``renderDisplayControl`` asks for. A new call starts from its first look."""
 
     def __init__(
         self,
@@ -109,6 +117,7 @@ class ToolCard(Widget):
         self.empty_hint = empty_hint
         self.body_kind: SurfaceKind | None = None
         self.body_fallback = False
+        self._folded = False
         self._spinner: Timer | None = None
         self._drawn: tuple[tuple[object, ...], RenderableType] | None = None
         """The card last composed, and what it was composed from."""
@@ -126,9 +135,36 @@ class ToolCard(Widget):
 
     def show(self, state: CallState | None, manifest: ToolManifest | None) -> None:
         """Draw ``state`` of a call to a tool described by ``manifest``."""
+        shown = self.call_state
+        if state is None or shown is None or _call_of(state) != _call_of(shown):
+            self.set_reactive(ToolCard.expanded, None)
         self.manifest = manifest
         self._problems = None
         self.call_state = state
+
+    @property
+    def can_fold(self) -> bool:
+        """The shown card may be folded to one line (a ``done`` result, not ``alwaysExpand``)."""
+        ctx = self.context()
+        return ctx is not None and can_fold(ctx)
+
+    @property
+    def folded(self) -> bool:
+        """The card shows its Inspector and one summary line, not the Render."""
+        if self.call_state is None or self._problems is not None:
+            return False
+        self._card()
+        return self._folded
+
+    def toggle_folded(self) -> bool:
+        """Open a folded card or fold an open one; returns whether it is folded now (a card
+        that cannot fold stays open)."""
+        if self.can_fold:
+            self.expanded = self.folded
+        return self.folded
+
+    def watch_expanded(self) -> None:
+        self._refresh_card()
 
     def show_problems(self, title: str, problems: Sequence[Problem]) -> None:
         """Draw, in the card's frame, why there is no call to show: ``problems`` of a fixture
@@ -222,6 +258,7 @@ class ToolCard(Widget):
             self.app.current_theme.name,
             self.frame,
             self.host_look,
+            self.expanded,
         )
         if self._drawn is not None and all(
             old is new or old == new for old, new in zip(self._drawn[0], key, strict=True)
@@ -234,7 +271,10 @@ class ToolCard(Widget):
         elif ctx is None:
             card = Text(self.empty_hint)
         else:
-            view = compose_card(ctx, self.registry)
+            # A host's first look folds the open card its own way, not Workbench's fold.
+            expanded = True if self.host_look is not None else self.expanded
+            view = compose_card(ctx, self.registry, expanded=expanded)
+            self._folded = view.folded
             self.body_kind = view.body_kind
             self.body_fallback = view.body_fallback
             card = card_renderable(ctx, self.registry, view=view)

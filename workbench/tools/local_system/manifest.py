@@ -67,6 +67,7 @@ MANIFEST = ToolManifest.model_validate(
                 "description": "List the entries of a directory (directories first). Set recursive "
                 "to walk sub-directories; hidden entries are skipped unless includeHidden.",
                 "humanIntervention": READ_POLICY,
+                "renderDisplayControl": "collapsed",
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
                     "type": "object",
@@ -99,6 +100,7 @@ MANIFEST = ToolManifest.model_validate(
                 "startLine..endLine of it (1-based, "
                 "inclusive). At most 2,000 lines are returned per call.",
                 "humanIntervention": READ_POLICY,
+                "renderDisplayControl": "collapsed",
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
                     "type": "object",
@@ -125,6 +127,7 @@ MANIFEST = ToolManifest.model_validate(
                 "given content. Parent directories "
                 "are created. Use editFile for small changes to an existing file.",
                 "humanIntervention": WRITE_POLICY,
+                "renderDisplayControl": "expand",
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
                     "type": "object",
@@ -150,6 +153,7 @@ MANIFEST = ToolManifest.model_validate(
                 "once (include surrounding lines to make it unique) unless replaceAll "
                 "is true.",
                 "humanIntervention": WRITE_POLICY,
+                "renderDisplayControl": "expand",
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
                     "type": "object",
@@ -176,6 +180,7 @@ MANIFEST = ToolManifest.model_validate(
                 "description": "Find files whose workspace-relative path matches a glob such as "
                 '"**/*.py" or "docs/*.md".',
                 "humanIntervention": READ_POLICY,
+                "renderDisplayControl": "collapsed",
                 "defaultTimeoutMs": 30_000,
                 "parameters": {
                     "type": "object",
@@ -205,6 +210,7 @@ MANIFEST = ToolManifest.model_validate(
                 "(Python syntax). Returns "
                 "matching lines with their file and line number.",
                 "humanIntervention": READ_POLICY,
+                "renderDisplayControl": "collapsed",
                 "defaultTimeoutMs": 60_000,
                 "parameters": {
                     "type": "object",
@@ -242,6 +248,7 @@ MANIFEST = ToolManifest.model_validate(
                 "code and output. Output streams while it runs. The command is killed "
                 "when the timeout passes.",
                 "humanIntervention": COMMAND_POLICY,
+                "renderDisplayControl": "expand",
                 "defaultTimeoutMs": 120_000,
                 "parameters": {
                     "type": "object",
