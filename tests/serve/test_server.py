@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp.test_utils import make_mocked_request
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from yarl import URL
 
@@ -165,7 +165,12 @@ async def test_the_refusal_log_never_shows_the_token(
 def test_no_websocket_opens_but_at_the_path_carrying_the_token(tail: str) -> None:
     """Any path, query included: a WebSocket is let past the token check only at /ws/TOKEN."""
     policy = AccessPolicy.for_bind("127.0.0.1", 8123, token="T0ken")
-    request = make_mocked_request("GET", "/" + tail, headers={"Upgrade": "websocket"})
+    try:
+        request = make_mocked_request("GET", "/" + tail, headers={"Upgrade": "websocket"})
+    except ValueError:
+        # "//[": yarl reads a request target starting "//" as a host, and refuses it before
+        # any server code runs; there is no request to judge.
+        assume(False)
     refusal = token_refusal(request, policy, websocket=True)
     exact = request.path == "/ws/T0ken" and "token" not in request.query
     assert (refusal is None) is exact
