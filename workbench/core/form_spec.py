@@ -67,9 +67,13 @@ class FieldSpec:
 
     def title_of(self, value: Any, *, item: bool = False) -> str:
         """What the person reads for the option ``value`` (its title, else the value)."""
-        options, titles = (self.item_enum, self.item_enum_titles) if item else (
-            self.enum,
-            self.enum_titles,
+        options, titles = (
+            (self.item_enum, self.item_enum_titles)
+            if item
+            else (
+                self.enum,
+                self.enum_titles,
+            )
         )
         for option, title in zip(options, titles, strict=False):
             if option == value and type(option) is type(value):

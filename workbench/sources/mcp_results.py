@@ -16,13 +16,13 @@ from typing import Any
 
 from workbench.core.manifest import SCHEMAS_CHECKED, ToolApi, ToolManifest, ToolMeta, ToolUi
 from workbench.core.mcp_catalog import NO_CONTENT, ui_resource_uri, ui_visibility
-from workbench.core.result import ToolError, ToolResult, to_result
+from workbench.core.result import ErrorType, ToolError, ToolResult, to_result
 from workbench.sources.quick_schema import plainly_well_formed
 
 MAX_RESOURCE_TEXT = 20_000
 MAX_CONTENT_CHARS = 400_000
 """A result's text beyond this is cut (with a note): a model could not read it anyway."""
-MCP_ERROR = "McpToolError"
+MCP_ERROR = ErrorType.TOOL_REPORTED
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
