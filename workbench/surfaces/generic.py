@@ -99,6 +99,27 @@ def streaming(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows) if rows else None
 
 
+AUDIENCES = {"user": "for the user", "assistant": "for the assistant"}
+
+
+def annotation_note(annotations: Any) -> str:
+    """A block's annotations in a few words: "for the user · priority 0.9" ("" when none).
+
+    Both audiences, or none, is the default (everyone reads it), so it is not said.
+    """
+    if not isinstance(annotations, dict):
+        return ""
+    parts: list[str] = []
+    audience = annotations.get("audience")
+    if isinstance(audience, list) and len(set(audience)) == 1:
+        role = str(audience[0])
+        parts.append(AUDIENCES.get(role, f"for {role}"))
+    priority = annotations.get("priority")
+    if isinstance(priority, int | float) and not isinstance(priority, bool):
+        parts.append(f"priority {priority:g}")
+    return " · ".join(parts)
+
+
 def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> list[RenderableType]:
     """Rich content (images, audio, links, resources) described usefully, not dumped as JSON."""
     rows: list[RenderableType] = []
@@ -106,6 +127,9 @@ def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> l
     for block in shown:
         if not isinstance(block, dict):
             continue
+        note = annotation_note(block.get("annotations"))
+        if note:
+            rows.append(kit.text(note, f"italic {palette.muted}"))
         kind = block.get("type")
         if kind == "text":
             rows.append(kit.capped_text(str(block.get("text", "")), palette, max_lines=8))
@@ -322,6 +346,15 @@ def error_view(ctx: SurfaceContext) -> RenderableType:
         kit.error_box(kit.error_label(ctx.error), ctx.error.message, palette, details=details)
     ]
     state = ctx.result_state
+    if isinstance(state, dict) and isinstance(state.get("blocks"), list):
+        # The text blocks are the message above; the rest (images, links) are drawn as blocks.
+        rows.extend(
+            content_blocks(
+                [b for b in state["blocks"] if isinstance(b, dict) and b.get("type") != "text"],
+                palette,
+            )
+        )
+        state = state.get("structuredContent")
     if state is not None and not restates(state, ctx.error.message):
         rows.append(readable(state, palette, max_lines=12))
     return Group(*rows)
