@@ -386,9 +386,12 @@ def portal(ctx: SurfaceContext) -> RenderableType:
     if ctx.result is not None:
         rows.append(Text("content", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.content, palette, max_lines=400))
-        if ctx.result_state is not None:
+        state = ctx.result_state
+        if state is not None and not restates(state, ctx.content):
+            # A state that only repeats the content (an MCP tool's {"result": text}) is not
+            # drawn a second time.
             rows.append(Text("state", style=f"bold {palette.muted}"))
-            rows.append(kit.json_block(ctx.result_state, palette, max_lines=400))
+            rows.append(kit.json_block(state, palette, max_lines=400))
         if ctx.error is not None:
             rows.append(kit.error_box(kit.error_label(ctx.error), ctx.error.message, palette))
     elif not ctx.output.is_empty():
