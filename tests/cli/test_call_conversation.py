@@ -161,6 +161,27 @@ def test_json_output_names_an_app_tools_ui_resource(runner: CliRunner) -> None:
     assert "ui" not in plain
 
 
+def test_tools_marks_an_app_only_tool_and_keeps_it_out_of_openai(runner: CliRunner) -> None:
+    listing = runner.invoke(main, ["tools", "--config", "mcp.json"])
+    assert listing.exit_code == 0, listing.output
+    lines = listing.stdout.splitlines()
+    [refresh] = [line for line in lines if line.strip().startswith(".refresh")]
+    [clock] = [line for line in lines if line.strip().startswith(".clock")]
+    assert "app only: not offered to the model" in refresh
+    assert "app only" not in clock
+    tools = json.loads(
+        runner.invoke(main, ["tools", "--config", "mcp.json", "--format", "json"]).stdout
+    )
+    [conversation] = [tool for tool in tools["tools"] if tool["source"] == "conversation"]
+    assert conversation["app_only"] == ["refresh"] and "refresh" in conversation["apis"]
+    functions = json.loads(
+        runner.invoke(main, ["tools", "--config", "mcp.json", "--openai"]).stdout
+    )
+    names = [function["function"]["name"] for function in functions]
+    assert any(name.endswith("clock") for name in names)
+    assert not any(name.endswith("refresh") for name in names)
+
+
 DEFAULTS_SCHEMA = {
     "type": "object",
     "properties": {

@@ -112,10 +112,18 @@ def test_the_schemas_of_the_spec_make_forms_and_others_are_refused() -> None:
     assert request.refused is not None and "cannot be shown" in request.refused
 
 
-def test_titled_enums_become_plain_enums_for_the_form() -> None:
+def test_titled_enums_become_plain_enums_for_the_form_and_keep_their_titles() -> None:
     schema = form_schema(EVERYTHING_SCHEMA)
-    assert schema["properties"]["titled"] == {"type": "string", "enum": ["r", "g"]}
-    assert schema["properties"]["titledMulti"]["items"] == {"type": "string", "enum": ["x", "y"]}
+    assert schema["properties"]["titled"] == {
+        "type": "string",
+        "enum": ["r", "g"],
+        "enumNames": ["Red", "Green"],
+    }
+    assert schema["properties"]["titledMulti"]["items"] == {
+        "type": "string",
+        "enum": ["x", "y"],
+        "enumNames": ["Ex", "Why"],
+    }
     assert schema["properties"]["name"] == EVERYTHING_SCHEMA["properties"]["name"]
 
 

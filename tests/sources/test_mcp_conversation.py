@@ -400,7 +400,9 @@ async def test_the_portal_shows_the_ui_and_flags_a_missing_text_fallback(server:
     text = portal("clock")
     assert "app UI (MCP Apps)" in text and "ui://clock/app.html" in text
     assert "https://api.example.com" in text and "clipboardWrite" in text
-    assert "It is 12:00 UTC." in text and "no text fallback" not in text
+    # The app's text is drawn once: as the content, not again as state or as the fallback.
+    assert text.count("It is 12:00 UTC.") == 1 and "no text fallback" not in text
+    assert "text fallback: the content above" in text
     card = render_card(run.state(), server.manifest)
     assert "has an app UI" in card
     run = await run_call(server, "conv", "chart", {})

@@ -115,7 +115,7 @@ async def test_a_bad_timezone_is_an_mcp_tool_error(time_server: McpSource) -> No
     assert run.result.success is False
     assert run.result.error is not None and run.result.error.type == "McpToolError"
     assert "Mars/Olympus_Mons" in run.result.error.message
-    assert "McpToolError" in render_card(run.state(), time_server.list_tools()[0])
+    assert "the tool reported an error" in render_card(run.state(), time_server.list_tools()[0])
 
 
 # --- @modelcontextprotocol/server-everything (installed from npm into a cache) -------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import Annotations, CallToolResult, ImageContent, TextContent
 from rich.console import Console
 
 from workbench.core import events as ev
@@ -83,3 +83,39 @@ def test_a_long_structure_says_how_much_it_shows() -> None:
     )
     shown = drawn(result)
     assert "+28 more · showing 12 of 40 items" in shown
+
+
+def test_annotations_say_who_a_block_is_for_and_its_priority() -> None:
+    result = to_tool_result(
+        CallToolResult(
+            content=[
+                TextContent(
+                    type="text",
+                    text="Your report is ready.",
+                    annotations=Annotations(audience=["user"], priority=0.9),
+                ),
+                TextContent(
+                    type="text",
+                    text="Raw rows follow.",
+                    annotations=Annotations(audience=["assistant"]),
+                ),
+                ImageContent(
+                    type="image",
+                    data="iVBORw0KGgo",
+                    mime_type="image/png",
+                    annotations=Annotations(audience=["user", "assistant"], priority=0.2),
+                ),
+                TextContent(type="text", text="No annotations here."),
+            ]
+        ),
+        tool="reports",
+        api="build",
+    )
+    assert result.state["blocks"][0]["annotations"] == {"audience": ["user"], "priority": 0.9}
+    lines = drawn(result).splitlines()
+    assert lines.index("for the user · priority 0.9") + 1 == lines.index("Your report is ready.")
+    assert lines.index("for the assistant") + 1 == lines.index("Raw rows follow.")
+    # Everyone is the default audience: only the priority is said.
+    assert "priority 0.2" in lines and sum("for the" in line for line in lines) == 2
+    # A block with no annotations gets no note.
+    assert lines[-1] == "No annotations here." and "image" in lines[-2]

@@ -9,6 +9,7 @@ full width, which :meth:`Subject.full_inspector` draws once and keeps.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -123,6 +124,15 @@ class Finding:
     """The waiver's reason, when the fixture file accepts this finding."""
     host: str | None = None
     """The host a host rule read the result through (a waiver can name it)."""
+    server_text: str | None = None
+    """The MCP server whose own text the finding is on ("1 directories" in its result): the
+    project did not write it and cannot fix it, so it is reported as the server's and does
+    not fail the audit."""
+
+    @property
+    def counts(self) -> bool:
+        """Whether the finding fails the audit (not waived, not on a server's own text)."""
+        return self.waived_by is None and self.server_text is None
 
     def message(self) -> str:
         return f"rule {self.number} ({self.rule}): {self.problem} — {self.advice}"
@@ -146,6 +156,8 @@ class Subject:
     """Policy rule globs and audit names: the workbench's words, not the user's."""
     hosts: tuple[HostProfile, ...] = ()
     """The hosts the project targets (``[tool.workbench] hosts``): the host rules read these."""
+    server: str | None = None
+    """The MCP server the tool is (its results are the server's text, not the project's)."""
     _inspectors: dict[tuple[Phase, str], tuple[str, str | None]] = field(
         default_factory=dict, repr=False
     )
@@ -186,6 +198,14 @@ class Subject:
         if key not in self._inspectors:
             self._inspectors[key] = self.draw_inspector(phase, theme)
         return self._inspectors[key]
+
+    def quotes_server(self, problem: str) -> bool:
+        """Whether ``problem`` names text an MCP server wrote (a quoted “…” of its data)."""
+        if self.server is None:
+            return False
+        quoted = re.findall(r"“([^”]+)”", problem)
+        data = self.data_text
+        return bool(quoted) and all(phrase.rstrip("…") in data for phrase in quoted)
 
     @cached_property
     def data_text(self) -> str:

@@ -44,6 +44,8 @@ def format_text(report: AuditReport, *, show_waived: bool = False) -> list[str]:
         shown = [item for item in findings if show_waived or item.waived_by is None]
         for where, finding in _grouped(shown):
             waived = f"  [waived: {finding.waived_by}]" if finding.waived_by else ""
+            if finding.server_text and not finding.waived_by:
+                waived = f"  [the server's own text ({finding.server_text}): not counted]"
             lines.append(clean(f"{variant_label(ref)} {where}: {finding.message()}{waived}"))
     names = ", ".join(sorted(item.name for item in all_rules()))
     for unknown in report.unknown_rules:
@@ -58,11 +60,13 @@ def format_text(report: AuditReport, *, show_waived: bool = False) -> list[str]:
 
 def format_summary(report: AuditReport) -> str:
     open_count = len(report.open_findings)
-    waived = len(report.findings) - open_count
+    servers = sum(1 for item in report.findings if item.waived_by is None and item.server_text)
+    waived = len(report.findings) - open_count - servers
     variants = len(report.subjects)
     parts = [
         f"{open_count} finding{'s' if open_count != 1 else ''}",
         f"{waived} waived",
+        *([f"{servers} on servers' own text"] if servers else []),
         f"{variants} variant{'s' if variants != 1 else ''}",
         f"{report.renders:,} renders",
         f"{report.seconds:.1f} s",
@@ -106,6 +110,7 @@ def to_json(report: AuditReport) -> dict[str, Any]:
                 "advice": finding.advice,
                 "waived": finding.waived_by,
                 "host": finding.host,
+                "serverText": finding.server_text,
             }
             for ref, findings in report.subjects
             for finding in findings
@@ -156,4 +161,4 @@ def format_junit(report: AuditReport) -> str:
 
 
 def _open(findings: list[Finding]) -> list[Finding]:
-    return [finding for finding in findings if finding.waived_by is None]
+    return [finding for finding in findings if finding.counts]

@@ -57,7 +57,7 @@ class AuditReport:
 
     @property
     def open_findings(self) -> list[Finding]:
-        return [finding for finding in self.findings if finding.waived_by is None]
+        return [finding for finding in self.findings if finding.counts]
 
     @property
     def ok(self) -> bool:
@@ -152,6 +152,9 @@ class Auditor:
             draw_inspector=draw_inspector,
             internal_names=internal_names(manifest),
             hosts=self.hosts,
+            server=(manifest.meta.title or manifest.identifier)
+            if manifest is not None and manifest.type == "mcp"
+            else None,
         )
 
     def _checked(self, refs: list[VariantRef], jobs: int) -> Iterator[tuple[list[Finding], int]]:
@@ -184,6 +187,8 @@ class Auditor:
         findings = [finding for item in self.rules for finding in item.run(subject)]
         waivers = list(enumerate(ref.fixture.file.audit_waivers))
         for finding in findings:
+            if subject.quotes_server(finding.problem):
+                finding.server_text = subject.server
             for _, waiver in waivers:
                 if waiver_matches(waiver, ref, finding):
                     finding.waived_by = waiver.reason

@@ -108,13 +108,18 @@ def _audit_problems(project: Project) -> list[Problem]:
         for finding in findings:
             if finding.waived_by is not None:
                 continue
+            message = f"{variant_label(ref)} {finding.key.label}: {finding.message()}"
+            if finding.server_text is not None:
+                # The server's wording, recorded: no one here can fix it, so it does not fail.
+                message += f" (the server's own text, {finding.server_text}: not counted)"
             problems.append(
                 Problem(
                     file=display_path(ref.fixture.path, project.config.root),
                     line=ref.fixture.variant_lines.get(ref.variant.id),
                     field=f"audit.{finding.rule}",
-                    message=f"{variant_label(ref)} {finding.key.label}: {finding.message()}",
+                    message=message,
                     code="audit",
+                    severity="warning" if finding.server_text is not None else "error",
                 )
             )
     for item in [*report.unknown_rules, *report.unused_waivers]:

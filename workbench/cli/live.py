@@ -398,6 +398,14 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
         raise SystemExit(1)
 
 
+APP_ONLY_MARK = "[app only: not offered to the model]"
+
+
+def _app_only(api: Any) -> bool:
+    """An MCP App tool whose ``_meta.ui.visibility`` leaves the model out."""
+    return api.ui is not None and not api.ui.model_visible
+
+
 def _print_tools(
     session: Any,
     entries: list[Any],
@@ -423,6 +431,8 @@ def _print_tools(
                     "tool": entry.tool,
                     "origin": _origin(session, entry),
                     "apis": [api.name for api in entry.manifest.api],
+                    # MCP Apps: APIs only the app's UI may call, never offered to the model.
+                    "app_only": [api.name for api in entry.manifest.api if _app_only(api)],
                 }
                 for entry in entries
             ],
@@ -445,7 +455,8 @@ def _print_tools(
                 )
                 echo(f"    {entry.tool} — {_origin(session, entry)}{flag}")
                 for api in entry.manifest.api:
-                    echo(f"      .{api.name}")
+                    mark = f"  {APP_ONLY_MARK}" if _app_only(api) else ""
+                    echo(f"      .{api.name}{mark}")
     for problem in session.problems:
         # Tool packages that did not load (a broken plugin, a bad --tools spec).
         echo(f"⚠ {problem}")

@@ -47,9 +47,12 @@ class FieldSpec:
     description: str = ""
     default: Any = MISSING
     enum: tuple[Any, ...] = ()
+    enum_titles: tuple[str, ...] = ()
+    """What the person reads for each of ``enum`` (``oneOf`` titles); the value is what is sent."""
     item_kind: FieldKind | None = None
     """For arrays of primitives: the items' kind; arrays of anything else are JSON."""
     item_enum: tuple[Any, ...] = ()
+    item_enum_titles: tuple[str, ...] = ()
     children: tuple[FieldSpec, ...] = ()
     schema: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -61,6 +64,21 @@ class FieldSpec:
     @property
     def label(self) -> str:
         return f"{self.name}{' *' if self.required else ''}"
+
+    def title_of(self, value: Any, *, item: bool = False) -> str:
+        """What the person reads for the option ``value`` (its title, else the value)."""
+        options, titles = (
+            (self.item_enum, self.item_enum_titles)
+            if item
+            else (
+                self.enum,
+                self.enum_titles,
+            )
+        )
+        for option, title in zip(options, titles, strict=False):
+            if option == value and type(option) is type(value):
+                return title
+        return str(value)
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,32 @@ def _type_of(schema: dict[str, Any]) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
+def titled_options(schema: Any) -> tuple[tuple[Any, ...], tuple[str, ...]] | None:
+    """The options of an enum and their titles: ``enum`` (with the older ``enumNames``), or
+    ``oneOf``/``anyOf`` of ``{const, title}`` (the way MCP forms title their choices).
+
+    ``None`` when ``schema`` offers no such list. An option without a title reads as its value.
+    """
+    if not isinstance(schema, dict):
+        return None
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        names = schema.get("enumNames")
+        if isinstance(names, list) and len(names) == len(enum):
+            return tuple(enum), tuple(str(name) for name in names)
+        return tuple(enum), tuple(str(option) for option in enum)
+    for key in ("oneOf", "anyOf"):
+        options = schema.get(key)
+        if not isinstance(options, list) or not options:
+            continue
+        if not all(isinstance(option, dict) and "const" in option for option in options):
+            return None
+        values = tuple(option["const"] for option in options)
+        titles = tuple(str(option.get("title") or option["const"]) for option in options)
+        return values, titles
+    return None
+
+
 def _field(name: str, path: tuple[str, ...], schema: Any, required: bool, depth: int) -> FieldSpec:
     if not isinstance(schema, dict):
         return FieldSpec(name, path, "json", required)
@@ -90,20 +134,30 @@ def _field(name: str, path: tuple[str, ...], schema: Any, required: bool, depth:
         "default": default,
         "schema": schema,
     }
+    options = titled_options(schema)
+    if options is not None and _type_of(schema) != "array":
+        values, titles = options
+        return FieldSpec(name, path, "enum", enum=values, enum_titles=titles, **common)
     if any(key in schema for key in UNSUPPORTED_KEYS):
         return FieldSpec(name, path, "json", **common)
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return FieldSpec(name, path, "enum", enum=tuple(schema["enum"]), **common)
     kind = _type_of(schema)
     if kind in PRIMITIVES:
         return FieldSpec(name, path, kind, **common)  # type: ignore[arg-type]
     if kind == "array":
         items = schema.get("items")
+        item_options = titled_options(items)
+        if item_options is not None:
+            values, titles = item_options
+            return FieldSpec(
+                name,
+                path,
+                "array",
+                item_kind="enum",
+                item_enum=values,
+                item_enum_titles=titles,
+                **common,
+            )
         if isinstance(items, dict) and not any(key in items for key in UNSUPPORTED_KEYS):
-            if isinstance(items.get("enum"), list) and items["enum"]:
-                return FieldSpec(
-                    name, path, "array", item_kind="enum", item_enum=tuple(items["enum"]), **common
-                )
             item_kind = _type_of(items)
             if item_kind in ("string", "integer", "number"):
                 return FieldSpec(name, path, "array", item_kind=item_kind, **common)  # type: ignore[arg-type]
@@ -142,7 +196,10 @@ def build_form(schema: Any) -> FormSpec:
 
 
 def _scalar(
-    kind: FieldKind | None, text: str, enum: tuple[Any, ...] = ()
+    kind: FieldKind | None,
+    text: str,
+    enum: tuple[Any, ...] = (),
+    titles: tuple[str, ...] = (),
 ) -> tuple[Any, str | None]:
     if kind == "integer":
         try:
@@ -163,7 +220,12 @@ def _scalar(
         for option in enum:
             if str(option) == text.strip():
                 return option, None
-        return MISSING, f"{text.strip()!r} is not one of {', '.join(map(str, enum))}"
+        # A title is what the person read, so typing it picks its value.
+        for option, title in zip(enum, titles, strict=False):
+            if title == text.strip():
+                return option, None
+        shown = titles if len(titles) == len(enum) else tuple(map(str, enum))
+        return MISSING, f"{text.strip()!r} is not one of {', '.join(shown)}"
     return text, None
 
 
@@ -176,7 +238,7 @@ def parse_text(spec: FieldSpec, text: str) -> tuple[Any, str | None]:
             return MISSING, ("required" if spec.required else None)
         return text, None
     if spec.kind in ("integer", "number", "enum"):
-        return _scalar(spec.kind, text, spec.enum)
+        return _scalar(spec.kind, text, spec.enum, spec.enum_titles)
     if spec.kind == "boolean":
         lowered = text.strip().lower()
         if lowered in ("true", "yes", "1", "on"):
@@ -189,7 +251,7 @@ def parse_text(spec: FieldSpec, text: str) -> tuple[Any, str | None]:
         for part in [item.strip() for item in text.split(",")]:
             if not part:
                 continue
-            value, error = _scalar(spec.item_kind, part, spec.item_enum)
+            value, error = _scalar(spec.item_kind, part, spec.item_enum, spec.item_enum_titles)
             if error:
                 return MISSING, error
             values.append(value)
@@ -209,7 +271,7 @@ def to_text(spec: FieldSpec, value: Any) -> str:
     if value is MISSING or (value is None and spec.kind != "json"):
         return ""
     if spec.kind == "array" and spec.item_kind is not None and isinstance(value, list):
-        return clean(", ".join(str(item) for item in value))
+        return clean(", ".join(spec.title_of(item, item=True) for item in value))
     if spec.kind in ("json", "array", "object"):
         return safe_json(value, indent=2)
     if spec.kind == "boolean":

@@ -127,6 +127,11 @@ def _titled_options(options: Any) -> list[Any] | None:
     return values
 
 
+def _titles(options: list[dict[str, Any]]) -> list[str]:
+    """The titles of ``{const, title}`` options; an untitled one reads as its value."""
+    return [clean(str(option.get("title") or option["const"])) for option in options]
+
+
 def schema_problem(schema: Any) -> str | None:
     """What makes ``schema`` unusable as an elicitation form (``None``: it is usable).
 
@@ -170,8 +175,9 @@ def schema_problem(schema: Any) -> str | None:
 def form_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """An elicitation schema as a plain JSON Schema a generated form can show.
 
-    Titled enums (``oneOf``/``anyOf`` of ``const``/``title``) become plain ``enum`` lists, so
-    the form offers the values instead of a raw JSON field; everything else is kept.
+    Titled enums (``oneOf``/``anyOf`` of ``const``/``title``) become plain ``enum`` lists with
+    their titles beside them (``enumNames``), so the form offers what the server titled
+    ("Superman") and sends the value (``hero-1``); everything else is kept.
     """
     properties: dict[str, Any] = {}
     for name, sub in (schema.get("properties") or {}).items():
@@ -181,13 +187,17 @@ def form_schema(schema: dict[str, Any]) -> dict[str, Any]:
         item = dict(sub)
         options = _titled_options(item.get("oneOf"))
         if options is not None:
-            item.pop("oneOf")
+            item["enumNames"] = _titles(item.pop("oneOf"))
             item["enum"] = options
         items = item.get("items")
         if isinstance(items, dict):
             options = _titled_options(items.get("anyOf"))
             if options is not None:
-                item["items"] = {"type": "string", "enum": options}
+                item["items"] = {
+                    "type": "string",
+                    "enum": options,
+                    "enumNames": _titles(items["anyOf"]),
+                }
         properties[name] = item
     return {**schema, "properties": properties}
 

@@ -16,13 +16,13 @@ from typing import Any
 
 from workbench.core.manifest import SCHEMAS_CHECKED, ToolApi, ToolManifest, ToolMeta, ToolUi
 from workbench.core.mcp_catalog import NO_CONTENT, ui_resource_uri, ui_visibility
-from workbench.core.result import ToolError, ToolResult, to_result
+from workbench.core.result import ErrorType, ToolError, ToolResult, to_result
 from workbench.sources.quick_schema import plainly_well_formed
 
 MAX_RESOURCE_TEXT = 20_000
 MAX_CONTENT_CHARS = 400_000
 """A result's text beyond this is cut (with a note): a model could not read it anyway."""
-MCP_ERROR = "McpToolError"
+MCP_ERROR = ErrorType.TOOL_REPORTED
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
@@ -42,8 +42,25 @@ def _decode(data: str) -> bytes:
         return b""
 
 
+def _annotations(block: Any) -> dict[str, Any]:
+    """What a block's annotations say about who it is for and how much it matters."""
+    annotations = getattr(block, "annotations", None)
+    kept: dict[str, Any] = {}
+    audience = getattr(annotations, "audience", None)
+    if isinstance(audience, list) and audience:
+        kept["audience"] = [str(role) for role in audience[:4]]
+    priority = getattr(annotations, "priority", None)
+    if isinstance(priority, int | float) and not isinstance(priority, bool):
+        kept["priority"] = float(priority)
+    return {"annotations": kept} if kept else {}
+
+
 def block_summary(block: Any) -> dict[str, Any]:
-    """A JSON-friendly summary of one MCP content block."""
+    """A JSON-friendly summary of one MCP content block (its annotations kept)."""
+    return {**_block_summary(block), **_annotations(block)}
+
+
+def _block_summary(block: Any) -> dict[str, Any]:
     kind = getattr(block, "type", "unknown")
     if kind == "text":
         return {"type": "text", "text": block.text}
@@ -116,7 +133,8 @@ def to_tool_result(result: Any, *, tool: str, api: str) -> ToolResult:
             for summary in summaries
         ]
     structured = result.structured_content
-    rich = any(summary["type"] != "text" for summary in summaries)
+    # Annotated text is kept as blocks too: who a block is for is part of what it says.
+    rich = any(summary["type"] != "text" or "annotations" in summary for summary in summaries)
     state: Any = None
     if structured is not None and not rich:
         state = structured

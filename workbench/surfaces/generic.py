@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from workbench.core.call_state import Phase
+from workbench.core.result import ErrorType
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.mcp_views import ui_section
@@ -39,14 +40,35 @@ def args_summary(args: dict[str, Any], limit: int = 3) -> Text:
     return kit.text(", ".join(parts))
 
 
+def failing_argument(args: dict[str, Any], message: str) -> str | None:
+    """The argument an error message names (its value stands in the message), if one does:
+    "ENOENT: no such file, open '/srv/a.csv'" names ``path``."""
+    found = [
+        (len(text), key)
+        for key, value in args.items()
+        if isinstance(value, str | int | float)
+        and not isinstance(value, bool)
+        and len(text := str(value)) >= 3
+        and text in message
+    ]
+    return max(found)[1] if found else None
+
+
 def inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.phase in (Phase.DONE,):
         suffix = Text("✓", style=ctx.palette.success)
-    line = kit.status_line(
-        ctx, f"Calling {ctx.api_name}", f"Called {ctx.api_name}", args_summary(ctx.args), suffix
+    subject = args_summary(ctx.args)
+    cut = "end"
+    failing = failing_argument(ctx.args, ctx.error.message) if ctx.error is not None else None
+    if failing is not None:
+        # The argument the failure names is what the person looks for: it alone, cut in the
+        # middle so a path keeps its file name.
+        subject = kit.text(f"{failing}: {_short(ctx.args[failing], 400)}")
+        cut = "middle"
+    return kit.status_line(
+        ctx, f"Calling {ctx.api_name}", f"Called {ctx.api_name}", subject, suffix, cut=cut
     )
-    return line
 
 
 def placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -77,6 +99,27 @@ def streaming(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows) if rows else None
 
 
+AUDIENCES = {"user": "for the user", "assistant": "for the assistant"}
+
+
+def annotation_note(annotations: Any) -> str:
+    """A block's annotations in a few words: "for the user · priority 0.9" ("" when none).
+
+    Both audiences, or none, is the default (everyone reads it), so it is not said.
+    """
+    if not isinstance(annotations, dict):
+        return ""
+    parts: list[str] = []
+    audience = annotations.get("audience")
+    if isinstance(audience, list) and len(set(audience)) == 1:
+        role = str(audience[0])
+        parts.append(AUDIENCES.get(role, f"for {role}"))
+    priority = annotations.get("priority")
+    if isinstance(priority, int | float) and not isinstance(priority, bool):
+        parts.append(f"priority {priority:g}")
+    return " · ".join(parts)
+
+
 def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> list[RenderableType]:
     """Rich content (images, audio, links, resources) described usefully, not dumped as JSON."""
     rows: list[RenderableType] = []
@@ -84,6 +127,9 @@ def content_blocks(blocks: list[Any], palette: Any, *, max_items: int = 12) -> l
     for block in shown:
         if not isinstance(block, dict):
             continue
+        note = annotation_note(block.get("annotations"))
+        if note:
+            rows.append(kit.text(note, f"italic {palette.muted}"))
         kind = block.get("type")
         if kind == "text":
             rows.append(kit.capped_text(str(block.get("text", "")), palette, max_lines=8))
@@ -260,15 +306,7 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
             shown.append(readable(structured, palette))
         return Group(*shown)
     if ctx.error is not None:
-        details: list[RenderableType] = []
-        if ctx.error.body is not None:
-            details.append(kit.json_block(ctx.error.body, palette, max_lines=12))
-        rows: list[RenderableType] = [
-            kit.error_box(f"{ctx.error.type}", ctx.error.message, palette, details=details)
-        ]
-        if ctx.result_state is not None:
-            rows.append(kit.json_block(ctx.result_state, palette, max_lines=12))
-        return Group(*rows)
+        return error_view(ctx)
     state = ctx.result_state
     if state is not None and _same_json(ctx.content, state):
         # The content is the state's JSON (an MCP server's text for clients that read only
@@ -278,6 +316,47 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
     if state is not None and not restates(state, ctx.content):
         rows.append(Text("state", style=f"bold {palette.muted}"))
         rows.append(readable(state, palette))
+    return Group(*rows)
+
+
+def _error_details(ctx: SurfaceContext) -> Any:
+    """What an error carries beyond its message, without what the reader already has: empty
+    fields, the server's name on a tool's own error, the code the label names."""
+    error = ctx.error
+    body = error.body if error is not None else None
+    if not isinstance(body, dict):
+        return body
+    known = {"server"} if error is not None and error.type == ErrorType.TOOL_REPORTED else set()
+    if error is not None and error.type == ErrorType.PROTOCOL_ERROR:
+        known.add("code")
+    details = {key: value for key, value in body.items() if value is not None and key not in known}
+    return details or None
+
+
+def error_view(ctx: SurfaceContext) -> RenderableType:
+    """A failure labelled by whose it was (the tool's own, or the protocol's) and drawn as
+    text and an outline, never as JSON."""
+    palette = ctx.palette
+    assert ctx.error is not None
+    details: list[RenderableType] = []
+    body = _error_details(ctx)
+    if body is not None:
+        details.append(readable(body, palette, max_lines=12))
+    rows: list[RenderableType] = [
+        kit.error_box(kit.error_label(ctx.error), ctx.error.message, palette, details=details)
+    ]
+    state = ctx.result_state
+    if isinstance(state, dict) and isinstance(state.get("blocks"), list):
+        # The text blocks are the message above; the rest (images, links) are drawn as blocks.
+        rows.extend(
+            content_blocks(
+                [b for b in state["blocks"] if isinstance(b, dict) and b.get("type") != "text"],
+                palette,
+            )
+        )
+        state = state.get("structuredContent")
+    if state is not None and not restates(state, ctx.error.message):
+        rows.append(readable(state, palette, max_lines=12))
     return Group(*rows)
 
 
@@ -307,11 +386,14 @@ def portal(ctx: SurfaceContext) -> RenderableType:
     if ctx.result is not None:
         rows.append(Text("content", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.content, palette, max_lines=400))
-        if ctx.result_state is not None:
+        state = ctx.result_state
+        if state is not None and not restates(state, ctx.content):
+            # A state that only repeats the content (an MCP tool's {"result": text}) is not
+            # drawn a second time.
             rows.append(Text("state", style=f"bold {palette.muted}"))
-            rows.append(kit.json_block(ctx.result_state, palette, max_lines=400))
+            rows.append(kit.json_block(state, palette, max_lines=400))
         if ctx.error is not None:
-            rows.append(kit.error_box(ctx.error.type, ctx.error.message, palette))
+            rows.append(kit.error_box(kit.error_label(ctx.error), ctx.error.message, palette))
     elif not ctx.output.is_empty():
         rows.append(Text("output", style=f"bold {palette.muted}"))
         rows.append(kit.capped_text(ctx.output.text(), palette, max_lines=400, ansi=True))

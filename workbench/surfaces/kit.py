@@ -20,6 +20,7 @@ from rich.text import Span, Text
 
 from workbench.core.call_state import Phase
 from workbench.core.output_buffer import OutputBuffer
+from workbench.core.result import ErrorType, ToolError
 
 # ansi_text is part of the kit surfaces use (kit.ansi_text): re-exported explicitly.
 from workbench.core.sanitize import ansi_text as ansi_text
@@ -522,6 +523,35 @@ ENDING_VERBS: dict[Phase, str] = {
 """The Inspector's verb when a call ended without running to completion: never "Ran"."""
 
 
+def _protocol_code(error: ToolError) -> int | None:
+    body = error.body
+    code = body.get("code") if isinstance(body, dict) else None
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+def error_label(error: ToolError) -> str:
+    """Whose failure it was, in words: the tool's own, or the protocol's (the tool never ran)."""
+    if error.type == ErrorType.TOOL_REPORTED:
+        return "the tool reported an error"
+    if error.type == ErrorType.PROTOCOL_ERROR:
+        code = _protocol_code(error)
+        if code is not None:
+            return f"protocol error {code}: the server did not run the tool"
+        return "protocol error: the server's answer was unusable"
+    return error.type
+
+
+def error_mark(error: ToolError) -> str:
+    """:func:`error_label` in a few cells, for a one-line Inspector."""
+    if error.type == ErrorType.TOOL_REPORTED:
+        return "tool error"
+    if error.type == ErrorType.PROTOCOL_ERROR:
+        code = _protocol_code(error)
+        # The code alone: "-32601" is what one looks up, and the argument keeps its room.
+        return str(code) if code is not None else "protocol error"
+    return error.type
+
+
 def status_line(
     ctx: SurfaceContext,
     verb_active: str,
@@ -569,7 +599,7 @@ def status_line(
             tail.append(" ")
             tail.append_text(suffix)
         tail.append(" ")
-        tail.append_text(plain(f"✗ {ctx.error.type}", f"bold {palette.error}"))
+        tail.append_text(plain(f"✗ {error_mark(ctx.error)}", f"bold {palette.error}"))
     else:
         prefix.append(verb_done, style="bold")
         if suffix is not None and suffix.plain:

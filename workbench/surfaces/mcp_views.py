@@ -138,8 +138,11 @@ def ui_section(api: ToolApi, result: ToolResult | None, palette: Palette) -> lis
                 )
             )
         else:
+            # The Portal draws the content above: say what it is, not draw it again.
             rows.append(
-                Text("text fallback (what the model and text-only hosts read)", style=palette.muted)
+                kit.join(
+                    ("text fallback: ", palette.muted),
+                    ("the content above (what the model and text-only hosts read)", ""),
+                )
             )
-            rows.append(kit.capped_text(result.content, palette, max_lines=12))
     return rows

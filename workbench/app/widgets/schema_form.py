@@ -111,6 +111,9 @@ class SchemaForm(Vertical):
         self.spec = FormSpec(())
         self._widgets: dict[str, Widget] = {}
         self._errors: dict[str, Label] = {}
+        self._touched: set[str] = set()
+        """Switches the person (or a fill) has set: an untouched one with no default is
+        not sent, since off would be an answer nobody gave."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Pick an API in the tree to call it.", style="dim"), id="form-title")
@@ -143,6 +146,7 @@ class SchemaForm(Vertical):
         fields.remove_children()
         self._widgets.clear()
         self._errors.clear()
+        self._touched.clear()
         counter = itertools.count()
         rows = [self._row(spec, counter) for spec in self.spec.fields]
         if not rows and not self.spec.raw_only:
@@ -184,7 +188,8 @@ class SchemaForm(Vertical):
                 value=bool(initial) if initial is not MISSING else False, id=_widget_id(index)
             )
         elif spec.kind == "enum":
-            options = [(Text(clean(str(option))), option) for option in spec.enum]
+            # The person reads the server's titles ("Superman"); the value ("hero-1") is sent.
+            options = [(Text(clean(spec.title_of(option))), option) for option in spec.enum]
             chosen = next(
                 (
                     option
@@ -273,6 +278,8 @@ class SchemaForm(Vertical):
         widget = self._widgets[spec.key]
         raw = self._text_of(widget)
         if isinstance(widget, Switch):
+            if spec.key not in self._touched and spec.default is MISSING and not spec.required:
+                return MISSING, None
             return bool(raw), None
         if isinstance(widget, Select):
             if raw is Select.NULL:
@@ -301,6 +308,7 @@ class SchemaForm(Vertical):
                 continue
             if isinstance(widget, Switch):
                 widget.value = bool(value)
+                self._touched.add(spec.key)
             elif isinstance(widget, Select):
                 if value in spec.enum:
                     widget.value = value
@@ -352,6 +360,12 @@ class SchemaForm(Vertical):
                 _, error = self._value(spec)
                 self._errors[spec.key].update(Text(clean(error or "")))
                 self._errors[spec.key].set_class(bool(error), "-shown")
+
+    @on(Switch.Changed)
+    def _switch_set(self, event: Switch.Changed) -> None:
+        for key, widget in self._widgets.items():
+            if widget is event.switch:
+                self._touched.add(key)
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -119,6 +119,9 @@ class SourceTree(Tree[NodeData]):
                     label = Text(api.name)
                     if api.ui is not None:
                         label.append("  app UI", style="dim")
+                        if not api.ui.model_visible:
+                            # _meta.ui.visibility leaves the model out: only the app calls it.
+                            label.append(" · app only", style="dim italic")
                     tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
             if state == "ready":
                 self._add_catalog(source_node, source)
