@@ -246,37 +246,43 @@ def _status_line(source: McpSource) -> str:
     return f"[{state}] {source.name}" + (f" — {detail}" if detail else "")
 
 
+def _servers_json(sources: list[McpSource], listing: Callable[[McpSource], dict[str, Any]]) -> None:
+    """Each server's state and what ``listing`` says it publishes, as JSON."""
+    servers = []
+    for source in sources:
+        state, detail = _state(source)
+        servers.append({"server": source.name, "state": state, "detail": detail, **listing(source)})
+    echo_json({"servers": servers})
+
+
+def _some(value: str) -> str | None:
+    return value or None
+
+
 def _print_resources(sources: list[McpSource], output_format: str) -> None:
     if output_format == "json":
-        echo_json(
-            {
-                "servers": [
+        _servers_json(
+            sources,
+            lambda source: {
+                "resources": [
                     {
-                        "server": source.name,
-                        "state": _state(source)[0],
-                        "detail": _state(source)[1],
-                        "resources": [
-                            {
-                                "uri": r.uri,
-                                "name": r.name,
-                                "title": r.title or None,
-                                "mimeType": r.mime_type or None,
-                                "description": r.description or None,
-                            }
-                            for r in source.resources
-                        ],
-                        "templates": [
-                            {
-                                "uriTemplate": t.uri_template,
-                                "name": t.name,
-                                "description": t.description or None,
-                            }
-                            for t in source.templates
-                        ],
+                        "uri": r.uri,
+                        "name": r.name,
+                        "title": _some(r.title),
+                        "mimeType": _some(r.mime_type),
+                        "description": _some(r.description),
                     }
-                    for source in sources
-                ]
-            }
+                    for r in source.resources
+                ],
+                "templates": [
+                    {
+                        "uriTemplate": t.uri_template,
+                        "name": t.name,
+                        "description": _some(t.description),
+                    }
+                    for t in source.templates
+                ],
+            },
         )
         return
     for source in sources:
@@ -294,33 +300,26 @@ def _print_resources(sources: list[McpSource], output_format: str) -> None:
 
 def _print_prompts(sources: list[McpSource], output_format: str) -> None:
     if output_format == "json":
-        echo_json(
-            {
-                "servers": [
+        _servers_json(
+            sources,
+            lambda source: {
+                "prompts": [
                     {
-                        "server": source.name,
-                        "state": _state(source)[0],
-                        "detail": _state(source)[1],
-                        "prompts": [
+                        "name": p.name,
+                        "title": _some(p.title),
+                        "description": _some(p.description),
+                        "arguments": [
                             {
-                                "name": p.name,
-                                "title": p.title or None,
-                                "description": p.description or None,
-                                "arguments": [
-                                    {
-                                        "name": a.name,
-                                        "required": a.required,
-                                        "description": a.description or None,
-                                    }
-                                    for a in p.arguments
-                                ],
+                                "name": a.name,
+                                "required": a.required,
+                                "description": _some(a.description),
                             }
-                            for p in source.prompts
+                            for a in p.arguments
                         ],
                     }
-                    for source in sources
+                    for p in source.prompts
                 ]
-            }
+            },
         )
         return
     for source in sources:
