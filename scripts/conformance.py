@@ -196,6 +196,9 @@ def run_scenario(tools: Path, scenario: str) -> Outcome:
         results = Path(folder)
         env = suite_env(tools)
         env["WORKBENCH_CONFORMANCE_ANSWERS"] = str(results / "answers.yaml")
+        # Each scenario signs in afresh: tokens and client registrations go to its own folder,
+        # never the user's store (a port reused by a later scenario would find old ones).
+        env["XDG_STATE_HOME"] = str(results / "state")
         (results / "answers.yaml").write_text(ACCEPT_ANSWERS)
         done = subprocess.run(
             [
