@@ -139,6 +139,14 @@ def main() -> None:
     scenarios = options.scenario or client_scenarios(tools)
     baseline = read_baseline(options.baseline) if options.baseline else {}
     outcomes = [run_scenario(tools, scenario) for scenario in scenarios]
+    for index, outcome in enumerate(outcomes):
+        if not outcome.passed and outcome.scenario not in baseline:
+            # One more try for an unexpected failure: a scenario the suite runs against live
+            # servers on a loaded machine can miss once; a real regression fails twice.
+            again = run_scenario(tools, outcome.scenario)
+            if again.passed:
+                again.reason = f"passed on a second try (first: {outcome.reason})"
+            outcomes[index] = again
     raise SystemExit(report(outcomes, baseline, check_baseline=options.baseline is not None))
 
 
