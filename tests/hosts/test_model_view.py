@@ -106,3 +106,12 @@ def test_whatever_the_text_the_kept_parts_come_from_it_and_fit_the_cap(
         assert kept <= view.cap.limit + (1 if unit == "lines" else 0)
     else:
         assert view.text == text or view.cut
+
+
+def test_a_stray_brace_in_a_projects_wording_is_shown_as_written() -> None:
+    base = host("gemini-cli")
+    profile = base.model_copy(
+        update={"model": base.model.model_copy(update={"notice": "cut {here"})}
+    )
+    view = model_view(LONG, profile)
+    assert view.cut and view.text.startswith("cut {here\n")

@@ -231,5 +231,11 @@ class _Missing(dict[str, str]):
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
-    """Fill the placeholders a profile uses; an unknown one stays as written."""
-    return template.format_map(_Missing(values)) if template else ""
+    """Fill the placeholders a profile uses; an unknown one, or a stray brace in a project's
+    own profile, leaves the text as written rather than failing the view."""
+    if not template:
+        return ""
+    try:
+        return template.format_map(_Missing(values))
+    except (ValueError, IndexError):
+        return template
