@@ -27,19 +27,19 @@ notifications spawns one task each. :class:`MessageGuard` sits on the transport'
 
 :func:`guarded` wraps any SDK transport (streamable HTTP) with it; the stdio transport of
 :mod:`workbench.sources.mcp_stdio` feeds it raw lines.
+
+:class:`GuardStats` (what it counted) and the SDK log summary live in their own modules and
+are re-exported here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import re
 import time
-from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -62,9 +62,9 @@ from workbench.net.mcp_wire import (
     replace_lone_surrogates,
     request_key,
 )
+from workbench.sources.mcp_guard_stats import NOTIFICATIONS_PER_S, GuardStats, RequestId
+from workbench.sources.sdk_logs import summarize_sdk_logs
 
-NOTIFICATIONS_PER_S = 200
-"""Per notification method; enough for any progress bar, far below a flood."""
 PREVIEW_CHARS = 120
 MAX_TOOL_PROBLEMS = 50
 MAX_TOOLS = 1_000
@@ -85,7 +85,6 @@ _ID_AT_START = re.compile(
 )
 _ID_AT_END = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
 
-RequestId = int | str
 SERVER_REQUESTS = ("elicitation/create", "sampling/createMessage", "roots/list")
 
 
@@ -118,86 +117,6 @@ def _id_in(head: bytes, tail: bytes) -> RequestId | None:
         return None
     value: RequestId = json.loads(match.group(1))
     return value
-
-
-@dataclass
-class GuardStats:
-    """What the guard saw of one connection: the counts its summaries are made of."""
-
-    garbage_lines: int = 0
-    """Lines that were not JSON-RPC and belonged to no request (ignored)."""
-    first_garbage: str | None = None
-    undecodable_lines: int = 0
-    oversized_messages: int = 0
-    too_deep_messages: int = 0
-    answered_errors: int = 0
-    """Pending requests the guard failed because their answer was unusable."""
-    dropped_notifications: Counter[str] = field(default_factory=Counter)
-    coalesced_progress: int = 0
-    tool_problems: list[str] = field(default_factory=list)
-    limit_hits: list[LimitExceeded] = field(default_factory=list)
-    malformed_requests: int = 0
-    """Server -> client requests the SDK refuses as invalid (e.g. a broken elicitation)."""
-    mismatched_ids: int = 0
-    """Answers whose id no request had (each failed the request(s) it could be meant for)."""
-    first_mismatched: RequestId | None = None
-    late_answers: int = 0
-    """Answers to requests already answered or cancelled (ignored, as JSON-RPC allows)."""
-    stray_answers: int = 0
-    """Answers without an id that no single waiting request could take."""
-    surrogate_messages: int = 0
-    """Messages whose lone surrogate escapes were spelled as U+FFFD."""
-    tools_cut: tuple[int, int] | None = None
-    """``(kept, listed)`` when a ``tools/list`` answer held more than ``max_tools``."""
-
-    def cut_tools(self, kept: int, listed: int) -> None:
-        self.tools_cut = (kept, listed)
-
-    def record_limit(self, exceeded: LimitExceeded) -> None:
-        self.limit_hits.append(exceeded)
-        del self.limit_hits[:-8]
-
-    def summary(self) -> str:
-        """One line of counts (empty when the stream was clean)."""
-        parts = []
-        if self.garbage_lines:
-            first = f" (first: {self.first_garbage!r})" if self.first_garbage else ""
-            parts.append(f"{self.garbage_lines:,} non-JSON-RPC line(s) ignored{first}")
-        if self.undecodable_lines:
-            parts.append(f"{self.undecodable_lines:,} line(s) of invalid UTF-8")
-        if self.oversized_messages:
-            parts.append(f"{self.oversized_messages:,} message(s) over max_message_bytes")
-        if self.too_deep_messages:
-            parts.append(f"{self.too_deep_messages:,} message(s) over max_json_depth")
-        dropped = sum(self.dropped_notifications.values())
-        if dropped:
-            kinds = ", ".join(
-                f"{method} {count:,}" for method, count in self.dropped_notifications.most_common(3)
-            )
-            parts.append(
-                f"{dropped:,} notification(s) over {NOTIFICATIONS_PER_S}/s dropped ({kinds})"
-            )
-        if self.coalesced_progress:
-            parts.append(f"{self.coalesced_progress:,} progress update(s) coalesced")
-        if self.malformed_requests:
-            parts.append(f"{self.malformed_requests:,} malformed request(s) to the client refused")
-        if self.tools_cut is not None:
-            kept, listed = self.tools_cut
-            parts.append(f"showing {kept:,} of {listed:,} tools the server listed in one answer")
-        if self.mismatched_ids:
-            parts.append(
-                f"{self.mismatched_ids:,} answer(s) with an id no request had "
-                f"(first: {json.dumps(self.first_mismatched)[:80]})"
-            )
-        if self.late_answers:
-            parts.append(f"{self.late_answers:,} late answer(s) to finished requests ignored")
-        if self.stray_answers:
-            parts.append(f"{self.stray_answers:,} answer(s) without an id ignored")
-        if self.surrogate_messages:
-            parts.append(
-                f"{self.surrogate_messages:,} message(s) with lone surrogates (shown as U+FFFD)"
-            )
-        return "; ".join(parts)
 
 
 class MessageGuard:
@@ -663,55 +582,13 @@ async def guarded(transport: Transport, guard: MessageGuard) -> AsyncIterator[Tr
                 group.cancel_scope.cancel()
 
 
-SDK_LOGGERS = (
-    "mcp.client.stdio",
-    "mcp.client.streamable_http",
-    "mcp.client.client",
-    "mcp.shared.jsonrpc_dispatcher",
-    "client",  # The SDK's session logs under this bare name.
-)
-REPEATS_SHOWN = 3
-
-
-class SummarizeSdkLogs(logging.Filter):
-    """One line per SDK log record, and a count instead of the same line over and over.
-
-    The SDK logs a full traceback for every unparseable line or body, each quoting what the
-    server sent: 20,000 garbage lines made 17.9 MB of stderr. Here a record keeps its message
-    and the exception's type and first line; after :data:`REPEATS_SHOWN` of one kind, only
-    every tenfold count is let through, saying how many there were.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: Counter[tuple[str, str]] = Counter()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        key = (record.name, str(record.msg)[:80])
-        self.seen[key] += 1
-        count = self.seen[key]
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            first = (str(error).splitlines() or [""])[0][:200]
-            record.msg = f"{record.getMessage()} ({type(error).__name__}: {first})"
-            record.args = None
-            record.exc_info = None
-            record.exc_text = None
-        if count <= REPEATS_SHOWN:
-            return True
-        if count >= 10 and count % 10 ** (len(str(count)) - 1) == 0:  # 10, 20 .. 100, 200 ..
-            record.msg = f"{record.getMessage()} [seen {count:,} times]"
-            record.args = None
-            return True
-        return False
-
-
-_sdk_filter = SummarizeSdkLogs()
-
-
-def summarize_sdk_logs() -> None:
-    """Put :class:`SummarizeSdkLogs` on the SDK's client loggers (once)."""
-    for name in SDK_LOGGERS:
-        logger = logging.getLogger(name)
-        if _sdk_filter not in logger.filters:
-            logger.addFilter(_sdk_filter)
+__all__ = [
+    "GUARD_ERROR",
+    "NOTIFICATIONS_PER_S",
+    "SERVER_SENT",
+    "GuardStats",
+    "MessageGuard",
+    "RequestId",
+    "guarded",
+    "summarize_sdk_logs",
+]
