@@ -35,7 +35,7 @@ from workbench.core.interventions import (
     elicitation_request,
     sampling_request,
 )
-from workbench.core.runtime import CallContext
+from workbench.core.runtime import CallContext, ProgressSink
 from workbench.sources.server_log import ServerLog
 
 LOG_LINE_CHARS = 2_000
@@ -70,6 +70,8 @@ class McpConversation:
         """How many of each request and notification the server sent."""
         self.on_list_changed: Callable[[ListKind], None] | None = None
         """Called (cheaply: it should only schedule work) when a list changed."""
+        self.task_progress: dict[str | int, ProgressSink] = {}
+        """Progress tokens of task-augmented calls, which outlive their ``tools/call``."""
 
     # --- calls in flight -----------------------------------------------------------------------
 
@@ -81,6 +83,17 @@ class McpConversation:
             yield
         finally:
             self.calls.remove(ctx)
+
+    def _task_progress(self, params: Any) -> None:
+        """Progress on a task's token: its ``tools/call`` was answered, so the SDK drops it."""
+        token = getattr(params, "progress_token", None)
+        sink = self.task_progress.get(token) if isinstance(token, (str, int)) else None
+        progress = getattr(params, "progress", None)
+        if sink is None or not isinstance(progress, (int, float)):
+            return
+        total = getattr(params, "total", None)
+        message = getattr(params, "message", None)
+        sink(float(progress), total, capped_text(message, 200) if message else None)
 
     def _call(self) -> CallContext | None:
         return self.calls[-1] if self.calls else None
@@ -176,6 +189,8 @@ class McpConversation:
             return
         self.counts[method] += 1
         params = getattr(message, "params", None)
+        if method == "notifications/progress" and self.task_progress:
+            self._task_progress(params)
         if method in ("notifications/message", "notifications/progress"):
             return  # The logging and progress callbacks have them.
         if method in _LIST_CHANGED:

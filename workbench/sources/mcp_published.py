@@ -74,6 +74,8 @@ class PublishedCatalog:
     conversation: McpConversation | None
     _client: Client | None
     _guard: MessageGuard | None
+    task_tools: set[str]
+    """The tools called as tasks (``taskSupport: required``, 2025-11-25 connections)."""
     _refresh_task: asyncio.Task[None] | None
     _background: set[asyncio.Task[None]]
 
@@ -101,12 +103,19 @@ class PublishedCatalog:
         if self.spec.tools is not None:
             tools = [tool for tool in tools if tool.name in self.spec.tools]
         self.notes = [note for note in self.notes if "task-augmented" not in note]
+        from workbench.sources.mcp_tasks import runs_as_task
+
+        self.task_tools = {
+            tool.name for tool in tools if runs_as_task(tool, client.protocol_version)
+        }
         for tool in tools:
-            execution = getattr(tool, "execution", None)
-            if getattr(execution, "task_support", None) == "required":
+            execution = tool.execution
+            required = execution is not None and execution.task_support == "required"
+            if required and tool.name not in self.task_tools:
                 self.notes.append(
                     f"{clean(tool.name)[:80]} runs only as an MCP task (taskSupport: required), "
-                    "which this client does not support: task-augmented calls fail"
+                    "which this client does not support on a 2026-07-28 connection: "
+                    "task-augmented calls fail"
                 )
         title = (
             (getattr(info, "title", None) or self.server_name)

@@ -148,6 +148,7 @@ class McpSource(PublishedCatalog, ToolSource):
         """Problems found after the handshake (catalog, log level, UI resources, tasks)."""
         self._refresh_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self.task_tools: set[str] = set()
 
     @property
     def problems(self) -> list[str]:
@@ -398,6 +399,9 @@ class McpSource(PublishedCatalog, ToolSource):
         self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
     ) -> ToolResult:
         from mcp import InputRequiredRoundsExceededError, MCPError
+        from pydantic import ValidationError
+
+        from workbench.sources.mcp_tasks import TaskFailed, call_as_task
 
         client = self._client
         conversation = self.conversation
@@ -413,9 +417,20 @@ class McpSource(PublishedCatalog, ToolSource):
         hits_before = len(self._guard.stats.limit_hits) if self._guard is not None else 0
         try:
             with conversation.in_call(ctx):
-                result = await self._call_visiting_urls(
-                    client, conversation, api, args, ctx, on_progress
-                )
+                if api in self.task_tools:
+                    result = await call_as_task(
+                        client,
+                        conversation,
+                        api,
+                        args,
+                        progress=ctx.progress,
+                        on_progress=on_progress,
+                        result_timeout_s=BACKSTOP_TIMEOUT_S,
+                    )
+                else:
+                    result = await self._call_visiting_urls(
+                        client, conversation, api, args, ctx, on_progress
+                    )
         except _UrlsDeclined as declined:
             return failure(
                 ErrorType.REQUEST_REFUSED,
@@ -425,6 +440,17 @@ class McpSource(PublishedCatalog, ToolSource):
             )
         except MCPError as error:
             return await self._call_failed(api, error, hits_before)
+        except TaskFailed as ended:
+            return failure(ErrorType.TOOL_FAILED, f"{self.name} ran {api}, but {ended}")
+        except ValidationError as error:
+            if api not in self.task_tools:
+                raise
+            # A task's answers are checked here, not by the SDK (see mcp_tasks).
+            return failure(
+                ErrorType.PROTOCOL_ERROR,
+                f"{self.name} answered the task of {api} unusably: "
+                f"{clean(str(error).splitlines()[0])[:300]}",
+            )
         except InputRequiredRoundsExceededError as error:
             # 2026-07-28: the server answered "input required" round after round.
             return failure(
