@@ -256,6 +256,18 @@ async def test_everything_structured_content_becomes_state(everything: McpSource
     assert "temperature" in text and "Cloudy" in text
 
 
+async def test_everything_research_query_runs_as_a_task(everything: McpSource) -> None:
+    # taskSupport "required": answered with a task, polled, its result fetched.
+    assert "simulate-research-query" in everything.task_tools
+    run = await run_call(everything, everything.name, "simulate-research-query", {"topic": "owls"})
+    assert run.result.success is True, run.result
+    assert run.result.content is not None
+    assert run.result.content.startswith("# Research Report: owls")
+    assert "Status progressed: `working` → `completed`" in run.result.content
+    statuses = [event.message for event in run.events if isinstance(event, ev.Progress)]
+    assert any((message or "").startswith("task working") for message in statuses)
+
+
 async def test_the_npm_cache_is_reused(everything_entry: Path) -> None:
     assert str(everything_entry).startswith(str(CACHE))
     assert (everything_entry.parents[4] / ".installed").is_file()
