@@ -99,6 +99,14 @@ async def test_a_failed_task_returns_the_tools_own_error(tmp_path: Path) -> None
     assert "the research failed" in result.error.message
 
 
+async def test_an_unusable_task_answer_is_a_protocol_error_not_a_crash(tmp_path: Path) -> None:
+    outcome = await call(tmp_path, "tasks.research", {"bad_task": True})
+    result = outcome.state.result
+    assert result is not None and result.error is not None
+    assert result.error.type == "ProtocolError"
+    assert result.error.message.startswith("tasks answered the task of research unusably: ")
+
+
 async def test_a_task_past_its_deadline_ends_in_exactly_one_failed_result_and_is_cancelled(
     tmp_path: Path,
 ) -> None:

@@ -5,7 +5,7 @@ python tasks.py [--log FILE]
 ``research`` runs only as a task (``taskSupport: required``): it takes ``steps`` (each
 ``step_s`` long), reports each as the task's ``statusMessage`` and as progress on the call's
 progress token, and ends ``completed`` with a text result (or ``failed`` with ``fail``).
-``lookup`` may run either way (``optional``). Every request received is appended to
+``bad_task`` answers with an unusable task. ``lookup`` may run either way (``optional``). Every request received is appended to
 ``--log`` (one method per line, ``tasks/cancel`` with its task id) so a test can see what
 the client sent. Written against the wire format, so nothing smooths it over.
 """
@@ -104,6 +104,10 @@ def call(rid: Any, params: dict[str, Any]) -> None:
             send({"jsonrpc": "2.0", "id": rid, "error": error})
         else:
             send({"jsonrpc": "2.0", "id": rid, "result": text_result(f"{name}: found it")})
+        return
+    if arguments.get("bad_task"):
+        # A CreateTaskResult whose task has no status and a numeric id.
+        send({"jsonrpc": "2.0", "id": rid, "result": {"task": {"taskId": 5}}})
         return
     task_id = f"task-{len(tasks) + 1}"
     task = {
