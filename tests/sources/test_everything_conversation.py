@@ -87,7 +87,9 @@ async def call(source: McpSource, api: str, args: dict[str, object], **options: 
 async def test_every_capability_declared_unlocks_seventeen_tools(everything: McpSource) -> None:
     assert everything.manifest is not None
     assert everything.manifest.api_names() == TOOLS
-    assert any("simulate-research-query runs only as an MCP task" in p for p in everything.problems)
+    # The task-only tool is called as a task: no longer a problem to report.
+    assert everything.task_tools == {"simulate-research-query"}
+    assert not any("MCP task" in problem for problem in everything.problems)
 
 
 async def test_echo_sum_structured_and_annotated(everything: McpSource) -> None:
@@ -222,11 +224,24 @@ async def test_sampling_request_is_answered_by_a_person(everything: McpSource) -
     assert "User rejected sampling request" in rejected.result.content  # type: ignore[attr-defined]
 
 
-async def test_the_task_only_tool_fails_with_the_servers_reason(everything: McpSource) -> None:
-    run = await call(everything, "simulate-research-query", {"topic": "tea"})
-    assert run.result.success is False  # type: ignore[attr-defined]
-    assert "requires task augmentation" in run.result.content  # type: ignore[attr-defined]
-    assert "requires task augmentation" in render_card(run.state(), everything.manifest)  # type: ignore[attr-defined]
+async def test_the_task_only_tool_asks_its_question_while_running_as_a_task(
+    everything: McpSource,
+) -> None:
+    # An ambiguous query: the task turns input_required, and its question arrives while the
+    # client waits on tasks/result; the answer goes back and the task completes.
+    person = Person(InputAnswer("decline"))
+    run = await call(
+        everything,
+        "simulate-research-query",
+        {"topic": "tea", "ambiguous": True},
+        input_gate=person,
+    )
+    assert run.result.success is True, run.result  # type: ignore[attr-defined]
+    assert "# Research Report: tea (User declined" in run.result.content  # type: ignore[attr-defined]
+    [question] = person.asked
+    assert isinstance(question, ElicitationRequest)
+    assert "could have multiple interpretations" in question.message
+    assert "Research Report: tea" in render_card(run.state(), everything.manifest)  # type: ignore[attr-defined]
 
 
 async def test_simulated_logging_and_subscriber_updates_arrive(everything: McpSource) -> None:
