@@ -4,10 +4,11 @@ python tasks.py [--log FILE]
 
 ``research`` runs only as a task (``taskSupport: required``): it takes ``steps`` (each
 ``step_s`` long), reports each as the task's ``statusMessage`` and as progress on the call's
-progress token, and ends ``completed`` with a text result (or ``failed`` with ``fail``).
-``bad_task`` answers with an unusable task. ``lookup`` may run either way (``optional``). Every request received is appended to
-``--log`` (one method per line, ``tasks/cancel`` with its task id) so a test can see what
-the client sent. Written against the wire format, so nothing smooths it over.
+progress token, and ends ``completed`` with a text result (or ``failed`` with ``fail``);
+``bad_task`` answers with an unusable task. ``lookup`` may run either way (``optional``).
+Every request received is appended to ``--log`` (one method per line, with its task id or
+tool name) so a test can see what the client sent. Written against the wire format, so
+nothing smooths it over.
 """
 
 from __future__ import annotations
