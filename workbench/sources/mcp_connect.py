@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.sources.mcp_guard_stats import MAX_TOOLS
 from workbench.sources.oauth import OAuthSettings
 
 if TYPE_CHECKING:
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from workbench.core.limits import Limits
     from workbench.sources.mcp_guard import MessageGuard
     from workbench.sources.mcp_stdio import StderrTail
-
-MAX_TOOLS = 1_000
 
 
 @dataclass

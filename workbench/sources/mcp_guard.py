@@ -62,13 +62,16 @@ from workbench.net.mcp_wire import (
     replace_lone_surrogates,
     request_key,
 )
-from workbench.sources.mcp_guard_stats import NOTIFICATIONS_PER_S, GuardStats, RequestId
+from workbench.sources.mcp_guard_stats import (
+    MAX_TOOLS,
+    NOTIFICATIONS_PER_S,
+    GuardStats,
+    RequestId,
+)
 from workbench.sources.sdk_logs import summarize_sdk_logs
 
 PREVIEW_CHARS = 120
 MAX_TOOL_PROBLEMS = 50
-MAX_TOOLS = 1_000
-"""Tools kept from one ``tools/list`` answer; the rest are counted, never validated."""
 GUARD_ERROR = "workbench"
 """Key in ``error.data`` of the errors the guard answers with, so a caller can tell them apart."""
 SERVER_SENT = "workbench/server-error"
@@ -584,6 +587,7 @@ async def guarded(transport: Transport, guard: MessageGuard) -> AsyncIterator[Tr
 
 __all__ = [
     "GUARD_ERROR",
+    "MAX_TOOLS",
     "NOTIFICATIONS_PER_S",
     "SERVER_SENT",
     "GuardStats",

@@ -11,6 +11,8 @@ from workbench.core.limits import LimitExceeded
 NOTIFICATIONS_PER_S = 200
 """Per notification method; enough for any progress bar, far below a flood."""
 RequestId = int | str
+MAX_TOOLS = 1_000
+"""Tools kept from one ``tools/list`` answer; the rest are counted, never validated."""
 
 
 @dataclass

@@ -26,6 +26,7 @@ from workbench.core.mcp_catalog import (
 )
 from workbench.core.sanitize import clean
 from workbench.sources.base import SourceState, SourceStatus
+from workbench.sources.mcp_guard_stats import MAX_TOOLS
 from workbench.sources.mcp_results import manifest_from_tools
 from workbench.sources.server_log import ServerLog
 
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
 HANDSHAKE_TIMEOUT_S = 20.0
 MAX_TOOL_PAGES = 50
-MAX_TOOLS = 1_000
 MAX_CATALOG_PAGES = 20
 MAX_CATALOG_ITEMS = 500
 """Resources, templates and prompts listed per server (a server that pages forever stops)."""

@@ -25,7 +25,8 @@ from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.core.sanitize import clean, clean_output
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
-from workbench.sources.mcp_connect import MAX_TOOLS, Connection, ConnectionEvents, McpServerSpec
+from workbench.sources.mcp_connect import Connection, ConnectionEvents, McpServerSpec
+from workbench.sources.mcp_guard_stats import MAX_TOOLS
 from workbench.sources.mcp_published import (
     HANDSHAKE_TIMEOUT_S,
     LIST_CHANGED_DEBOUNCE_S,
