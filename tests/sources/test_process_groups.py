@@ -23,6 +23,7 @@ from tests.app.test_untrusted_terminal import CTRL_Q, CTRL_S, Terminal
 from tests.sources.helpers import FAULTY, faulty_spec, pid_gone, run_call
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
+from workbench.sources import mcp_stdio
 from workbench.sources.base import SourceState
 from workbench.sources.mcp_source import McpSource
 
@@ -73,6 +74,26 @@ async def test_stopping_the_source_leaves_nothing(flags: list[str], tmp_path: Pa
     assert source.status.state is SourceState.READY, source.status
     pids = pids_from(pidfile)
     assert len(pids) == 3 and not any(pid_gone(pid) for pid in pids)
+    result = await source.invoke("faulty", "echo", {"text": "hi"}, CallContext())
+    assert result.content == "hi"
+    started = time.monotonic()
+    await source.stop()
+    assert time.monotonic() - started < LEFTOVER_BOUND_S
+    assert_all_gone(pids, timeout_s=0.5)
+
+
+async def test_a_server_asking_after_its_stdin_closed_is_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """server-everything asks for roots 350 ms after the handshake: asked once its stdin is
+    closed, it waits for an answer that cannot come, kept alive by its request timer. It is
+    terminated then, not after the stdin grace (made far longer than the bound here)."""
+    monkeypatch.setattr(mcp_stdio, "STDIN_GRACE_S", 20.0)
+    pidfile = tmp_path / "pids"
+    source = McpSource(faulty_spec("--ask-on-eof", "--pidfile", str(pidfile)))
+    await source.start()
+    assert source.status.state is SourceState.READY, source.status
+    pids = pids_from(pidfile)
     result = await source.invoke("faulty", "echo", {"text": "hi"}, CallContext())
     assert result.content == "hi"
     started = time.monotonic()

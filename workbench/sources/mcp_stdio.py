@@ -19,7 +19,11 @@ This transport, built on public SDK pieces (the ``Transport`` contract, ``Sessio
 - spawns the server to the end even when cancelled meanwhile (a ctrl-c during the start),
   then ends it: asyncio would otherwise wait for ever for pipes it never connected;
 - when the server closes its stdout but keeps running, ends the call streams at once, says
-  so (``on_output_closed``) and ends the session: nothing it does can reach us any more.
+  so (``on_output_closed``) and ends the session: nothing it does can reach us any more;
+- when, its stdin closed, the server asks us something (``roots/list``, a ping), it is
+  waiting for an answer it can never get: its own request timeout, not its stdin's EOF, would
+  end it, so the stdin grace is not waited out before SIGTERM. Its stdout is read to the end,
+  so a server writing as it exits is never blocked on a full pipe.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from dataclasses import dataclass, field
 
 import anyio
 import anyio.abc
+import mcp_types
 from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 
@@ -231,10 +236,16 @@ async def stdio_transport(
     write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
     splitter = _LineSplitter(guard.limits.max_message_bytes)
     stdout_done = anyio.Event()
+    asked_while_stopping = anyio.Event()
     stopping = False
 
     async def deliver(messages: list[SessionMessage]) -> None:
         for message in messages:
+            if stopping:
+                # Nobody reads any more: drop it, but note a request, which only an answer ends.
+                if isinstance(message.message, mcp_types.JSONRPCRequest):
+                    asked_while_stopping.set()
+                continue
             await read_send.send(message)
 
     async def read_stdout() -> None:
@@ -306,7 +317,7 @@ async def stdio_transport(
         with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await stdin.aclose()
         with anyio.move_on_after(STDIN_GRACE_S):
-            while process.returncode is None:
+            while process.returncode is None and not asked_while_stopping.is_set():
                 await anyio.sleep(POLL_S)
         # Always, even when the server exited: its children may not have.
         await terminate_group(pgid, grace_s=TERM_GRACE_S)

@@ -4,6 +4,7 @@ python faulty.py [--bad-tools] [--deep-tools N]
                  [--grandchild plain|holds-stdout|ignores-term|setpgid]
                  [--ignore-term] [--close-stdout-at-start] [--pidfile FILE]
                  [--protocol-faults] [--many-tools N] [--initialize-error CODE]
+                 [--ask-on-eof]
 
 Each tool is a fault; ``tools/call`` arguments tune it. Written against the wire format, so
 nothing between the bytes and the client smooths them over.
@@ -34,6 +35,12 @@ parser.add_argument("--pidfile", default=None, help="where the pids of server an
 parser.add_argument("--protocol-faults", action="store_true", help="add the PROTOCOL_TOOLS")
 parser.add_argument("--many-tools", type=int, default=0, help="list this many more tools")
 parser.add_argument("--initialize-error", type=int, help="answer initialize with this error")
+parser.add_argument(
+    "--ask-on-eof",
+    action="store_true",
+    help="on stdin EOF, ask the client for its roots and wait for the answer (as a Node SDK "
+    "server whose request timer keeps it alive does)",
+)
 options = parser.parse_args()
 
 out = sys.stdout.buffer
@@ -268,6 +275,9 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": rid, "result": {}})
         else:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "unknown"}})
+    if options.ask_on_eof:
+        send({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"})
+        time.sleep(300)  # The answer can never come; SIGTERM ends it.
     if options.ignore_term:
         time.sleep(300)  # Deaf to stdin EOF as well: only SIGKILL ends it.
 
