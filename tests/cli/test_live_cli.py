@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -59,6 +60,68 @@ def test_a_failed_result_exits_1(runner: CliRunner) -> None:
     assert result.exit_code == 1
     assert result.stdout.strip() == "Could not calculate '1/0': division by zero at column 3."
     assert result.stderr.strip() == "[failed] DivisionByZero: division by zero"
+
+
+AS_THE_PROGRAM = """
+import atexit, sys
+from pathlib import Path
+
+folder = Path(sys.argv[1])
+
+
+class Kept:
+    def __del__(self) -> None:  # Runs only when the interpreter frees its modules.
+        (folder / "torn-down").write_text("yes")
+
+
+kept = Kept()
+atexit.register(lambda: (folder / "atexit").write_text("yes"))
+print("started", flush=True)
+sys.argv = ["workbench", *sys.argv[2:]]
+from workbench.cli import main
+
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("expression", "code", "output"), [("2+2", 0, "2+2 = 4"), ("1/0", 1, "Could not calculate")]
+)
+def test_call_as_the_program_ends_after_atexit_without_the_teardown(
+    tmp_path: Path, expression: str, code: int, output: str
+) -> None:
+    """Once the result is out and nothing it started runs, ``workbench call`` ends the
+    process: its exit code and what it printed stand, atexit handlers (logging's, a
+    coverage tool's) run, and no time goes into freeing every module one by one."""
+    args = ["call", "calculator.calculate", "--args", json.dumps({"expression": expression})]
+    done = subprocess.run(
+        [sys.executable, "-c", AS_THE_PROGRAM, str(tmp_path), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr
+    assert done.stdout.startswith("started\n") and output in done.stdout
+    assert (tmp_path / "atexit").read_text() == "yes"
+    assert not (tmp_path / "torn-down").exists()
+
+
+def test_tools_as_the_program_ends_without_the_teardown(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", AS_THE_PROGRAM, str(tmp_path), "tools", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    listing = json.loads(done.stdout.removeprefix("started\n"))
+    assert "calculator" in {tool["tool"] for tool in listing["tools"]}
+    assert (tmp_path / "atexit").read_text() == "yes"
+    assert not (tmp_path / "torn-down").exists()
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,13 @@ itself reaches its first screen without the other commands' imports.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
-from workbench.cli.output import echo, fail_usage, install_log_handler
+from workbench.cli.output import Done, echo, exit_done, fail_usage, install_log_handler
 
 SUBCOMMANDS: dict[str, str] = {
     "audit": "workbench.cli.audit:audit",
@@ -64,6 +66,16 @@ class WorkbenchGroup(click.Group):
         except click.UsageError as error:
             _usage_error(error)
             raise
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        """As click's; a command that is :class:`Done` ends the process at once when this
+        process is the ``workbench`` command (its arguments are the process's own)."""
+        try:
+            return super().main(args, *rest, **extra)
+        except Done as done:
+            if args is not None:  # Called with arguments (a test's runner): a plain exit.
+                raise SystemExit(done.code) from None
+            exit_done(done)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *SUBCOMMANDS})

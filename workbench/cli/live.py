@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from workbench.cli.output import echo, echo_json, fail_usage
+from workbench.cli.output import Done, echo, echo_json, fail_usage
 from workbench.core.interventions import LOG_LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -322,7 +322,8 @@ def call(
             echo(line, err=True)
         if result.error is not None:
             echo(f"[{state.phase.value}] {result.error.type}: {result.error.message}", err=True)
-    raise SystemExit(0 if result.success else 1)
+    # The sources are stopped and their processes gone (call_once's finally): nothing is left.
+    raise Done(0 if result.success else 1)
 
 
 def _fixture_call(address: str) -> tuple[str, dict[str, Any]]:
@@ -394,8 +395,8 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
     for name, detail in failed:
         # A server that did not start (a 401, a crash) fails the listing: CI must not pass it.
         echo(f"workbench: {name} failed: {detail}", err=True)
-    if failed:
-        raise SystemExit(1)
+    # The sources are stopped and their processes gone (gather's finally): nothing is left.
+    raise Done(1 if failed else 0)
 
 
 APP_ONLY_MARK = "[app only: not offered to the model]"
