@@ -124,6 +124,42 @@ def test_tools_as_the_program_ends_without_the_teardown(tmp_path: Path) -> None:
     assert not (tmp_path / "torn-down").exists()
 
 
+SPAWN_WATCH = """
+import sys
+import anyio
+
+open_process = anyio.open_process
+
+
+async def watched(*args, **kwargs):
+    print("sdk imported at spawn:", "mcp" in sys.modules, file=sys.stderr, flush=True)
+    return await open_process(*args, **kwargs)
+
+
+anyio.open_process = watched
+sys.argv = ["workbench", *sys.argv[1:]]
+from workbench.cli import main
+
+main()
+"""
+
+
+def test_a_stdio_server_starts_before_the_sdk_is_imported(tmp_path: Path) -> None:
+    """The server boots (node: most of a second) while the SDK loads (half a second)."""
+    server = shlex.join([sys.executable, str(FAULTY)])
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWN_WATCH, "tools", "--mcp", server],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "[ready] faulty" in done.stdout
+    assert "sdk imported at spawn: False" in done.stderr.splitlines()
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

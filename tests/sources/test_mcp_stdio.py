@@ -113,6 +113,23 @@ async def test_the_spec_environment_reaches_the_server_and_ours_only_when_asked(
         await source.stop()
 
 
+@pytest.mark.parametrize("term", [None, "xterm", "() { echo shell function; }"])
+async def test_the_default_environment_is_the_sdks(
+    monkeypatch: pytest.MonkeyPatch, term: str | None
+) -> None:
+    """Read without importing the SDK (the server starts first), and still the SDK's own."""
+    from mcp.client.stdio import get_default_environment
+
+    from workbench.sources.mcp_connect import default_environment
+
+    if term is None:
+        monkeypatch.delenv("TERM", raising=False)
+    else:
+        monkeypatch.setenv("TERM", term)
+    monkeypatch.setenv("LOGNAME", "someone")
+    assert default_environment() == get_default_environment()
+
+
 async def test_a_crash_mid_call_is_a_connection_closed_result_with_the_exit_code(
     crashable: McpSource,
 ) -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from workbench.core.limits import Limits
     from workbench.sources.mcp_guard import MessageGuard
     from workbench.sources.mcp_stdio import StderrTail
+    from workbench.sources.process_group import StdioLaunch
 
 
 @dataclass
@@ -107,8 +108,14 @@ class ConnectionEvents:
     on_output_closed: Callable[[], None]
 
 
-def connect(spec: McpServerSpec, limits: Limits, events: ConnectionEvents) -> Connection:
-    """The connection for ``spec``: in-process, streamable HTTP, or stdio."""
+def connect(
+    spec: McpServerSpec,
+    limits: Limits,
+    events: ConnectionEvents,
+    started: anyio.abc.Process | None = None,
+) -> Connection:
+    """The connection for ``spec``: in-process, streamable HTTP, or stdio (``started``: its
+    command, already started from :func:`stdio_launch`)."""
     from workbench.sources.mcp_guard import summarize_sdk_logs
 
     summarize_sdk_logs()
@@ -116,7 +123,7 @@ def connect(spec: McpServerSpec, limits: Limits, events: ConnectionEvents) -> Co
         return Connection(spec.server)  # In-process: our own code, nothing to guard against.
     if spec.url:
         return connect_http(spec.url, spec, limits, events)
-    return connect_stdio(spec, limits, events)
+    return connect_stdio(spec, limits, events, started)
 
 
 def connect_http(
@@ -164,29 +171,64 @@ def connect_http(
     )
 
 
-def connect_stdio(spec: McpServerSpec, limits: Limits, events: ConnectionEvents) -> Connection:
-    """A command started in its own process group, its stdout read line by line, guarded."""
-    from mcp.client.stdio import get_default_environment
+SAFE_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+"""What a stdio server inherits by default: the SDK's ``DEFAULT_INHERITED_ENV_VARS`` (POSIX)."""
 
+
+def default_environment() -> dict[str, str]:
+    """The SDK's ``get_default_environment()``, without importing the SDK (half a second):
+    the safe variables that are set, shell functions (``() {...}``) left out."""
+    return {
+        key: value
+        for key in SAFE_ENVIRONMENT
+        if (value := os.environ.get(key)) is not None and not value.startswith("()")
+    }
+
+
+def stdio_launch(spec: McpServerSpec) -> tuple[StdioLaunch, list[str]]:
+    """What starts ``spec``'s command, and the names of the variables it is started with.
+
+    A workbench user expects their environment (PATH, virtualenv) to reach the server, unless
+    the config opts out to keep secrets from it.
+    """
+    from workbench.sources.process_group import StdioLaunch
+
+    base = dict(os.environ) if spec.inherit_env else default_environment()
+    launch = StdioLaunch(
+        command=spec.command or "",
+        args=tuple(spec.args),
+        env={**base, **spec.env},
+        cwd=spec.cwd,
+    )
+    return launch, sorted({*base, *spec.env})
+
+
+def connect_stdio(
+    spec: McpServerSpec,
+    limits: Limits,
+    events: ConnectionEvents,
+    started: anyio.abc.Process | None = None,
+) -> Connection:
+    """A command started in its own process group, its stdout read line by line, guarded.
+
+    ``started``: the command, already started from :func:`stdio_launch` (POSIX only).
+    """
     from workbench.sources.mcp_guard import GuardStats, MessageGuard, guarded
-    from workbench.sources.mcp_stdio import StderrTail, StdioLaunch, stdio_transport
+    from workbench.sources.mcp_stdio import StderrTail, stdio_transport
 
     guard = MessageGuard(limits, GuardStats(), max_tools=MAX_TOOLS)
     stderr = StderrTail(limits.max_stderr_bytes)
-    # A workbench user expects their environment (PATH, virtualenv) to reach the server,
-    # unless the config opts out to keep secrets from it.
-    base = dict(os.environ) if spec.inherit_env else get_default_environment()
-    environment = sorted({*base, *spec.env})
+    launch, environment = stdio_launch(spec)
     if os.name != "posix":
         # No process groups or death signals there: the SDK's own transport, guarded.
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
 
         params = StdioServerParameters(
-            command=spec.command or "",
-            args=spec.args,
-            env={**base, **spec.env},
-            cwd=spec.cwd,
+            command=launch.command,
+            args=list(launch.args),
+            env=dict(launch.env or {}),
+            cwd=launch.cwd,
             encoding_error_handler="replace",
         )
         return Connection(
@@ -195,17 +237,12 @@ def connect_stdio(spec: McpServerSpec, limits: Limits, events: ConnectionEvents)
             stderr=stderr,
             environment=environment,
         )
-    launch = StdioLaunch(
-        command=spec.command or "",
-        args=tuple(spec.args),
-        env={**base, **spec.env},
-        cwd=spec.cwd,
-    )
     transport = stdio_transport(
         launch,
         guard,
         stderr,
         on_spawn=events.on_spawn,
         on_output_closed=events.on_output_closed,
+        started=started,
     )
     return Connection(transport, guard=guard, stderr=stderr, environment=environment)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +27,12 @@ from workbench.core.result import ErrorType, ToolResult, failure
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.core.sanitize import clean, clean_output
 from workbench.sources.base import SourceState, SourceStatus, ToolSource
-from workbench.sources.mcp_connect import Connection, ConnectionEvents, McpServerSpec
+from workbench.sources.mcp_connect import (
+    Connection,
+    ConnectionEvents,
+    McpServerSpec,
+    stdio_launch,
+)
 from workbench.sources.mcp_guard_stats import MAX_TOOLS
 from workbench.sources.mcp_published import (
     HANDSHAKE_TIMEOUT_S,
@@ -185,19 +192,25 @@ class McpSource(PublishedCatalog, ToolSource):
             await self.stop(keep_status=True)
 
     async def _run(self) -> None:
-        import mcp_types as types
-        from mcp import Client
-
-        from workbench.sources.mcp_conversation import McpConversation
-
         connection: Connection | None = None
-        conversation = McpConversation(
-            self.spec.name or self.spec.target, roots=self.roots, log=self.server_log
-        )
-        conversation.on_list_changed = self._list_changed
-        self.conversation = conversation
+        started: anyio.abc.Process | None = None
         try:
-            connection = self._connect()
+            started = await self._start_stdio_server()
+            if started is not None:
+                # The server boots (node, python: most of a second) while the SDK is imported,
+                # in a thread: a ctrl-c meanwhile ends the server at once, not after the import.
+                await asyncio.to_thread(importlib.import_module, "mcp")
+            import mcp_types as types
+            from mcp import Client
+
+            from workbench.sources.mcp_conversation import McpConversation
+
+            conversation = McpConversation(
+                self.spec.name or self.spec.target, roots=self.roots, log=self.server_log
+            )
+            conversation.on_list_changed = self._list_changed
+            self.conversation = conversation
+            connection = self._connect(started)
             if self._guard is not None:
                 self._guard.on_request_problem = conversation.malformed_request
             async with Client(
@@ -234,6 +247,11 @@ class McpSource(PublishedCatalog, ToolSource):
                 raise
         finally:
             self._client = None
+            if started is not None and started.returncode is None:
+                # Started, but no transport took it over (its stop ends it otherwise).
+                from workbench.sources.process_group import kill_at_once
+
+                await kill_at_once(started)
             for task in [*self._background, *([self._refresh_task] if self._refresh_task else [])]:
                 task.cancel()
             self._background.clear()
@@ -243,7 +261,19 @@ class McpSource(PublishedCatalog, ToolSource):
                 self._close_auth()
                 self._close_auth = None
 
-    def _connect(self) -> Connection:
+    async def _start_stdio_server(self) -> anyio.abc.Process | None:
+        """A stdio server's command, started before anything imports the SDK (POSIX: the
+        SDK's own transport starts it elsewhere); ``None`` for other transports."""
+        if self.spec.transport != "stdio" or os.name != "posix":
+            return None
+        from workbench.sources.process_group import spawn_in_session
+
+        launch, _ = stdio_launch(self.spec)
+        process = await spawn_in_session(launch)
+        self._processes.append(process)
+        return process
+
+    def _connect(self, started: anyio.abc.Process | None = None) -> Connection:
         """The connection for the spec; the source keeps its guard, stderr and sign-in."""
         from workbench.sources.mcp_connect import connect
 
@@ -256,6 +286,7 @@ class McpSource(PublishedCatalog, ToolSource):
                 on_spawn=self._processes.append,
                 on_output_closed=self._output_closed,
             ),
+            started,
         )
         if connection.guard is not None:
             self._guard = connection.guard

@@ -28,11 +28,9 @@ This transport, built on public SDK pieces (the ``Transport`` contract, ``Sessio
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import os
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -44,11 +42,13 @@ from mcp.shared.message import SessionMessage
 
 from workbench.sources.mcp_guard import MessageGuard
 from workbench.sources.process_group import (
-    kill_group_now,
-    leader_argv,
-    resolve_command,
+    StdioLaunch,
+    close_transport,
+    spawn_in_session,
     terminate_group,
 )
+
+__all__ = ["StderrTail", "StdioLaunch", "stdio_transport"]
 
 READ_CHUNK = 1 << 20
 ENDS_KEPT = 512
@@ -100,16 +100,6 @@ class StderrTail:
             body = body.split("\n", 1)[1] if "\n" in body else body
             return f"[{self.total - self._size:,} earlier bytes of stderr not kept]\n{body}"
         return body
-
-
-@dataclass(frozen=True)
-class StdioLaunch:
-    """What to run: an ``mcpServers`` stdio entry, with its environment already decided."""
-
-    command: str
-    args: Sequence[str] = ()
-    env: Mapping[str, str] | None = None
-    cwd: str | None = None
 
 
 def _first_bytes(parts: list[bytes], count: int) -> bytes:
@@ -173,42 +163,6 @@ class _LineSplitter:
             start = newline + 1
 
 
-def _close_transport(process: anyio.abc.Process) -> None:
-    """Close the asyncio subprocess transport: nothing public does once its pipes are gone."""
-    transport = getattr(getattr(process, "_process", None), "_transport", None)
-    close = getattr(transport, "close", None)
-    if callable(close):
-        with contextlib.suppress(OSError):
-            close()
-
-
-async def _spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> anyio.abc.Process:
-    """``anyio.open_process`` in a new session, run to its end even when we are cancelled.
-
-    asyncio connects a new process's pipes in a task of its own; a cancel that lands before
-    they are all connected (a ctrl-c during the start: ``asyncio.run`` cancels every task)
-    leaves ``create_subprocess_exec`` waiting for them for ever (CPython 3.11), with the
-    server started and nobody to end it. Spawning takes milliseconds, so a cancel waits for
-    it, kills what it started, and only then goes through.
-    """
-    spawning = asyncio.ensure_future(
-        anyio.open_process(argv, env=env, cwd=cwd, start_new_session=True)
-    )
-    try:
-        return await asyncio.shield(spawning)
-    except asyncio.CancelledError:
-        while not spawning.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({spawning})
-        if not spawning.cancelled() and spawning.exception() is None:
-            process = spawning.result()
-            kill_group_now(process.pid)
-            with contextlib.suppress(asyncio.CancelledError), anyio.move_on_after(TERM_GRACE_S):
-                await process.wait()
-            _close_transport(process)
-        raise
-
-
 @asynccontextmanager
 async def stdio_transport(
     launch: StdioLaunch,
@@ -217,17 +171,21 @@ async def stdio_transport(
     *,
     on_spawn: Callable[[anyio.abc.Process], None] | None = None,
     on_output_closed: Callable[[], None] | None = None,
+    started: anyio.abc.Process | None = None,
 ) -> AsyncIterator[TransportStreams]:
     """Start the server and yield the SDK's ``(read, write)`` streams; see the module docs.
 
-    ``on_output_closed`` is called when the server closes its stdout and keeps running,
-    before the pending requests learn that the connection closed.
+    ``started``: the server, already started from ``launch`` by
+    :func:`~workbench.sources.process_group.spawn_in_session` (it boots while the SDK is
+    imported); from here on it is this transport's to end. ``on_spawn`` is called only for a
+    server this transport starts. ``on_output_closed`` is called when the server closes its
+    stdout and keeps running, before the pending requests learn that the connection closed.
     """
-    env = dict(launch.env) if launch.env is not None else dict(os.environ)
-    executable = resolve_command(launch.command, env, launch.cwd)
-    process = await _spawn(leader_argv(executable, launch.args), env, launch.cwd)
-    if on_spawn is not None:
-        on_spawn(process)
+    process = started
+    if process is None:
+        process = await spawn_in_session(launch)
+        if on_spawn is not None:
+            on_spawn(process)
     pgid = process.pid
     assert process.stdin is not None and process.stdout is not None
     assert process.stderr is not None
@@ -323,7 +281,7 @@ async def stdio_transport(
         await terminate_group(pgid, grace_s=TERM_GRACE_S)
         with anyio.move_on_after(TERM_GRACE_S):
             await process.wait()
-        _close_transport(process)
+        close_transport(process)
 
     async with anyio.create_task_group() as group:
         group.start_soon(read_stdout)

@@ -16,6 +16,7 @@ cgroups, which an unprivileged user cannot create.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -23,12 +24,26 @@ import signal
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+import anyio.abc
 
 GROUP_LEADER = Path(__file__).with_name("group_leader.py")
 POLL_S = 0.02
+KILL_WAIT_S = 0.5
+"""How long a process killed at once (a cancelled start) has to be reaped."""
+
+
+@dataclass(frozen=True)
+class StdioLaunch:
+    """What to run: an ``mcpServers`` stdio entry, with its environment already decided."""
+
+    command: str
+    args: Sequence[str] = ()
+    env: Mapping[str, str] | None = None
+    cwd: str | None = None
 
 
 def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> str:
@@ -52,6 +67,51 @@ def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> st
 def leader_argv(command: str, args: Sequence[str]) -> list[str]:
     """The argv that runs ``command`` under the group leader script (isolated, no site)."""
     return [sys.executable, "-I", "-S", str(GROUP_LEADER), command, *args]
+
+
+def close_transport(process: anyio.abc.Process) -> None:
+    """Close the asyncio subprocess transport: nothing public does once its pipes are gone."""
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(OSError):
+            close()
+
+
+async def spawn_in_session(launch: StdioLaunch) -> anyio.abc.Process:
+    """Start ``launch`` under the group leader, in a new session, run to its end even when
+    we are cancelled.
+
+    asyncio connects a new process's pipes in a task of its own; a cancel that lands before
+    they are all connected (a ctrl-c during the start: ``asyncio.run`` cancels every task)
+    leaves ``create_subprocess_exec`` waiting for them for ever (CPython 3.11), with the
+    server started and nobody to end it. Spawning takes milliseconds, so a cancel waits for
+    it, kills what it started, and only then goes through. Raises :class:`FileNotFoundError`
+    or :class:`PermissionError` for a command that cannot run.
+    """
+    env = dict(launch.env) if launch.env is not None else dict(os.environ)
+    executable = resolve_command(launch.command, env, launch.cwd)
+    argv = leader_argv(executable, launch.args)
+    spawning = asyncio.ensure_future(
+        anyio.open_process(argv, env=env, cwd=launch.cwd, start_new_session=True)
+    )
+    try:
+        return await asyncio.shield(spawning)
+    except asyncio.CancelledError:
+        while not spawning.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({spawning})
+        if not spawning.cancelled() and spawning.exception() is None:
+            await kill_at_once(spawning.result())
+        raise
+
+
+async def kill_at_once(process: anyio.abc.Process) -> None:
+    """SIGKILL the session ``process`` leads, reap it (bounded), and close its pipes."""
+    kill_group_now(process.pid)
+    with contextlib.suppress(asyncio.CancelledError), anyio.move_on_after(KILL_WAIT_S):
+        await process.wait()
+    close_transport(process)
 
 
 def session_members(sid: int) -> list[int] | None:
