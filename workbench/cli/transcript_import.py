@@ -158,6 +158,7 @@ def import_transcripts(
 
             try:
                 chosen = detect_format(path) if transcript_format == "auto" else transcript_format
+                importer.summary.formats.add(chosen)
                 for entry in read_transcript(path, chosen, on_bytes=on_bytes):
                     if isinstance(entry, ToolCall):
                         importer.add(entry, chosen)

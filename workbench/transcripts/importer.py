@@ -122,8 +122,8 @@ def kind_of(call: ToolCall) -> str:
         return call.outcome
     if call.outcome == "failed":
         return "error"
-    if not (call.content or "").strip() and call.state in (None, {}, []):
-        return "empty"
+    if not (call.content or "").strip():
+        return "empty"  # The model read nothing back, whatever the structured state holds.
     if call.truncated:
         return "truncated"
     return "typical"

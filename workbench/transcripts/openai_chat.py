@@ -21,9 +21,13 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 
 
 def looks_like(data: dict[str, Any]) -> bool:
-    return data.get("role") in ROLES and (
-        "tool_calls" in data or data.get("role") == "tool" or isinstance(data.get("content"), str)
-    )
+    """A message only Chat Completions has: one with ``tool_calls``, or a ``tool`` message."""
+    return data.get("role") in ROLES and ("tool_calls" in data or data.get("role") == "tool")
+
+
+def looks_like_message(data: dict[str, Any]) -> bool:
+    """A plain ``{role, content: "..."}`` message (any message format has those)."""
+    return data.get("role") in ROLES and isinstance(data.get("content"), str)
 
 
 def where(record: Record) -> str:

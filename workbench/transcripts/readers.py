@@ -105,13 +105,18 @@ def records_of(
 
 def sniff(records: Iterable[Record | TranscriptProblem]) -> str | None:
     """The format of the first records that any format recognises, or ``None``."""
+    weak: str | None = None
     for record in islice(records, SNIFF_RECORDS):
         if isinstance(record, TranscriptProblem):
             continue
         for name, looks_like in _SNIFFERS:
             if looks_like(record.data):
                 return name
-    return None
+        if weak is None and openai_chat.looks_like_message(record.data):
+            weak = "openai-chat"
+    # Plain {role, content: "..."} messages are in every message format: only when nothing
+    # more telling came up are they taken for Chat Completions.
+    return weak
 
 
 def detect_format(path: Path, file: str | None = None) -> str:
