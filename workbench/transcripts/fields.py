@@ -20,9 +20,19 @@ _TRUNCATION = re.compile(
 ``Total output lines:``, gemini-cli's "truncated")."""
 
 
+_TRUNCATION_WORDS = ("truncated", "omitted", "too large", "total output lines")
+"""One of these is in every text :data:`_TRUNCATION` matches: a cheap test that skips the
+regex on most outputs."""
+
+
 def says_truncated(text: str | None) -> bool:
     """Whether the agent says, in the text the model read, that it cut the output."""
-    return bool(text) and _TRUNCATION.search(text or "") is not None
+    if not text:
+        return False
+    lowered = text.lower()
+    if not any(word in lowered for word in _TRUNCATION_WORDS):
+        return False
+    return _TRUNCATION.search(text) is not None
 
 
 def timestamp(value: Any) -> datetime | None:

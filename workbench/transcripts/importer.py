@@ -22,7 +22,7 @@ from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.source_map import SourceError, load_with_lines
 from workbench.fixtures.list_append import AppendRefused, append_to_list
 from workbench.fixtures.models import FixtureFile
-from workbench.fixtures.recorder import RecordingError, dump_fixture, save_manifest_api
+from workbench.fixtures.recorder import RecordingError, dump_fixture_fast, save_manifest_api
 from workbench.transcripts.fields import first_line
 from workbench.transcripts.model import ToolCall
 from workbench.transcripts.redaction import Redactor
@@ -185,17 +185,46 @@ def fixture_path(root: Path, tool: str, api: str) -> Path:
 
 def _normal(value: Any) -> Any:
     """A value as it reads back from YAML (what comparing with a file needs)."""
-    return load_with_lines(dump_fixture(value)).data
+    return load_with_lines(dump_fixture_fast(value)).data
+
+
+def _valid(document: dict[str, Any], report: FileReport) -> bool:
+    try:
+        FixtureFile.model_validate(document)
+    except ValueError as error:
+        report.refused = f"the result would not be a valid fixture file ({error})"
+        report.added.clear()
+        return False
+    return True
 
 
 def write_variants(
-    path: Path, tool: str, api: str, variants: Iterable[dict[str, Any]], *, dry_run: bool
+    path: Path,
+    tool: str,
+    api: str,
+    variants: Iterable[dict[str, Any]],
+    *,
+    dry_run: bool,
+    own_file: bool = False,
 ) -> FileReport:
     """Add the variants whose id the file lacks; same id and content is unchanged, same id and
-    other content is conflicting (the file's variant stays). Nothing is written on a dry run."""
+    other content is conflicting (the file's variant stays). Nothing is written on a dry run.
+
+    ``own_file``: this import created the file (its ``variants`` list is the last thing in
+    it, as :func:`dump_fixture_fast` wrote it), so a later batch is added at its end without
+    parsing it again; ``variants`` hold no id it has.
+    """
     report = FileReport(path, tool, api)
     incoming = list(variants)
     with locked(path) if not dry_run else contextlib.nullcontext():
+        if own_file:
+            report.added = [variant["id"] for variant in incoming]
+            if not _valid({"tool": tool, "api": api, "variants": incoming}, report):
+                return report
+            if not dry_run:
+                text = path.read_bytes().decode("utf-8")
+                write_atomically(path, text + dump_fixture_fast(incoming))
+            return report
         if path.exists():
             try:
                 text = path.read_bytes().decode("utf-8")
@@ -228,34 +257,36 @@ def write_variants(
         if not new:
             return report
         if data is None:
-            candidate = dump_fixture({"tool": tool, "api": api, "variants": new})
-        else:
-            candidate = text
-            try:
-                for variant in new:
-                    candidate = append_to_list(
-                        candidate,
-                        "variants",
-                        variant,
-                        json_file=path.suffix.lower() == ".json",
-                        dump_yaml=dump_fixture,
-                    )
-            except AppendRefused as error:
-                report.refused = str(error)
-                report.added.clear()
-                return report
+            document = {"tool": tool, "api": api, "variants": new}
+            if _valid(document, report) and not dry_run:
+                write_atomically(path, dump_fixture_fast(document))
+            return report
+        candidate = text
+        try:
+            for variant in new:
+                # As text at the end of the list: the author's bytes around it stay as they were.
+                candidate = append_to_list(
+                    candidate,
+                    "variants",
+                    variant,
+                    json_file=path.suffix.lower() == ".json",
+                    dump_yaml=dump_fixture_fast,
+                )
+        except AppendRefused as error:
+            report.refused = str(error)
+            report.added.clear()
+            return report
         try:
             reloaded = (
                 json.loads(candidate)
                 if path.suffix.lower() == ".json"
                 else load_with_lines(candidate).data
             )
-            FixtureFile.model_validate(reloaded)
         except (ValueError, SourceError) as error:
-            report.refused = f"the result would not be a valid fixture file ({error})"
+            report.refused = f"the result would not parse ({error})"
             report.added.clear()
             return report
-        if not dry_run:
+        if _valid(reloaded, report) and not dry_run:
             write_atomically(path, candidate)
     return report
 
@@ -336,7 +367,10 @@ class Importer:
         if not variants:
             return
         report = self._report(key)
-        written = write_variants(report.path, *key, variants, dry_run=self.dry_run)
+        own_file = report.created and bool(report.added) and not self.dry_run
+        written = write_variants(
+            report.path, *key, variants, dry_run=self.dry_run, own_file=own_file
+        )
         report.created = report.created or written.created
         report.added += written.added
         report.unchanged += written.unchanged

@@ -49,21 +49,32 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = (
         MARK,
     ),
     (
-        "assignment",
-        re.compile(
-            r"(?m)((?:^|(?<=[\s;&|'\"(]))(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*"
-            r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE|AUTH)[A-Za-z0-9_]*"
-            r"\s*=\s*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`;&|)]+)",
-            re.IGNORECASE,
-        ),
-        f"\\1{MARK}",
-    ),
-    (
         "URL credentials",
         re.compile(r"(\b[a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+@"),
         f"\\1{MARK}@",
     ),
 )
+
+_ASSIGNMENT = re.compile(
+    r"(?<![A-Za-z0-9_$])((?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*)"
+    r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`;&|)]+)"
+)
+"""``NAME=value`` (a ``.env`` line, ``export NAME=...``, an inline ``NAME=... command``); the
+value is a secret when the name says so (:data:`_SECRET_NAME`)."""
+_SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|PRIVATE|AUTH", re.IGNORECASE
+)
+
+_CLUES: dict[str, tuple[str, ...]] = {
+    "private key": ("PRIVATE KEY",),
+    "header": ("authorization", "cookie", "api-key", "x-auth-token"),
+    "bearer token": ("bearer", "token", "basic"),
+    "API key": ("sk-", "gh", "github_pat_", "glpat-", "xox", "AKIA", "AIza", "hf_", "npm_", "sk_"),
+    "URL credentials": ("://",),
+}
+"""Text a pattern cannot match without: a cheap test (lower-cased for the case-blind ones)
+that spares the regex scan of most long outputs."""
+_CASE_BLIND = frozenset({"header", "bearer token"})
 
 _SECRET_KEY = re.compile(
     r"^(?:(?:proxy-)?authorization|cookie|set-cookie|x-api-key|api[_-]?key|apikey|secret|"
@@ -90,17 +101,31 @@ class Redactor:
 
     def text(self, value: str) -> str:
         if self.enabled:
+            lowered = value.lower()
             for kind, pattern, replacement in _PATTERNS:
+                haystack = lowered if kind in _CASE_BLIND else value
+                if not any(clue in haystack for clue in _CLUES[kind]):
+                    continue
                 value, count = pattern.subn(replacement, value)
                 if count:
                     self.counts[kind] += count
+                    lowered = value.lower()
+            if "=" in value:
+                value = _ASSIGNMENT.sub(self._assignment, value)
         if self._home is not None and self._home in value:
             self.counts["home directory"] += value.count(self._home)
             value = value.replace(self._home, "~")
-        value, count = _HOME.subn("~", value)
-        if count:
-            self.counts["home directory"] += count
+        if "Users" in value or "/home/" in value:
+            value, count = _HOME.subn("~", value)
+            if count:
+                self.counts["home directory"] += count
         return value
+
+    def _assignment(self, match: re.Match[str]) -> str:
+        if _SECRET_NAME.search(match[2]) is None or match[3] == MARK:
+            return match[0]
+        self.counts["assignment"] += 1
+        return match[1] + MARK
 
     def value(self, value: Any) -> Any:
         """``value`` with every string in it redacted (dict keys too: a path can be a key)."""
