@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.transcripts.redaction import Redactor
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
     from workbench.transcripts.importer import ImportSummary
     from workbench.transcripts.model import TranscriptProblem
-    from workbench.transcripts.redaction import Redactor
 
 FORMAT_NAMES = (
     "auto",
@@ -125,7 +125,6 @@ def import_transcripts(
     from workbench.transcripts.importer import Importer
     from workbench.transcripts.model import ToolCall, TranscriptProblem
     from workbench.transcripts.readers import UnknownFormat, detect_format, read_transcript
-    from workbench.transcripts.redaction import Redactor
 
     config = load_config()
     mapping = _mapping(config, mappings)
@@ -230,8 +229,10 @@ def _report(
         echo(f"{summary.unfinished} calls have no result in the transcript and were left out")
     if problems.count:
         echo(f"{problems.count} problems (those records were left out):", err=True)
+        # A record's type is the one thing of the file a problem names: redacted too.
+        terminal = Redactor(enabled=redactor.enabled)
         for problem in problems.shown:
-            echo(f"  {problem.format()}", err=True)
+            echo(f"  {terminal.text(problem.format())}", err=True)
         if problems.count > len(problems.shown):
             echo(f"  (showing {len(problems.shown)} of {problems.count})", err=True)
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import re
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core.file_writes import locked, write_atomically
+from workbench.core.file_writes import locked, temporary_name, write_atomically
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.source_map import SourceError, load_with_lines
 from workbench.fixtures.list_append import AppendRefused, append_to_list
@@ -198,6 +200,23 @@ def _valid(document: dict[str, Any], report: FileReport) -> bool:
     return True
 
 
+def _append_atomically(path: Path, text: str) -> None:
+    """``text`` added at the end of ``path``, replacing the file in one step (as
+    :func:`write_atomically` does) without holding the file in memory: a long import's file
+    grows by a batch at a time."""
+    temporary = path.parent / temporary_name(path)
+    try:
+        with path.open("rb") as source, temporary.open("xb") as target:
+            shutil.copyfileobj(source, target)
+            target.write(text.encode("utf-8"))
+        shutil.copymode(path, temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
 def write_variants(
     path: Path,
     tool: str,
@@ -222,8 +241,7 @@ def write_variants(
             if not _valid({"tool": tool, "api": api, "variants": incoming}, report):
                 return report
             if not dry_run:
-                text = path.read_bytes().decode("utf-8")
-                write_atomically(path, text + dump_fixture_fast(incoming))
+                _append_atomically(path, dump_fixture_fast(incoming))
             return report
         if path.exists():
             try:
