@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from workbench.transcripts.importer import Importer, kind_of, resolve
-from workbench.transcripts.model import Message, ToolCall, TranscriptProblem
+from workbench.transcripts.model import Message, ToolCall, TranscriptProblem, turns
 from workbench.transcripts.readers import FORMATS, detect_format, read_transcript
 from workbench.transcripts.redaction import Redactor
 
@@ -186,3 +186,16 @@ def test_a_call_without_a_result_comes_last_and_is_not_written(tmp_path: Path) -
     summary = importer.finish()
     assert summary.unfinished == 1 and summary.calls == 0
     assert not (tmp_path / "fixtures").exists()
+
+
+def test_turns_group_the_conversation_by_what_the_user_asked() -> None:
+    found = list(turns(read_transcript(SAMPLES / "claude-code.jsonl")))
+    assert [turn.prompt.text if turn.prompt else None for turn in found] == [
+        "Why does the build fail? The key is in .env"
+    ]
+    (turn,) = found
+    assert [call.id for call in turn.calls] == list(EXPECTED["claude-code"])
+    assert len(turn.problems) == 2
+    first = list(turns(read_transcript(SAMPLES / "codex.jsonl")))
+    assert first[0].prompt is not None
+    assert first[0].prompt.text == "List the source files and fix the typo"

@@ -11,6 +11,8 @@ wrong``, never the line's content) for what it cannot read. A JSON Lines file is
 a time, so memory is bounded by the longest line and the calls still waiting for a result; a
 file that is one JSON document (a gemini-cli recording, a saved request body, an OTLP export)
 is parsed whole. A call that never got a result comes last, with outcome ``unfinished``.
+:func:`~.model.turns` groups the entries into :class:`~.model.Turn` items (one per thing the
+user asked), as lazily; a turn's ``calls`` are in the order they started.
 
 Formats (:data:`~.readers.FORMATS`): ``claude-code``, ``codex``, ``gemini``, ``acp``,
 ``openai-chat``, ``openai-responses``, ``anthropic``, ``otel``; ``auto`` sniffs the first

@@ -7,6 +7,7 @@ file ends), a :class:`TranscriptProblem` for a line it cannot use. Nothing here 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -94,3 +95,39 @@ class TranscriptProblem:
 
 
 Entry = Message | ToolCall | TranscriptProblem
+
+
+@dataclass(slots=True)
+class Turn:
+    """What follows one thing the user asked: the model's text and thinking, its tool calls
+    (a subagent's among them, with ``parent_call`` set) and the problems met on the way."""
+
+    prompt: Message | None
+    """The user's message that opened the turn (``None`` before the first one)."""
+    entries: list[Message | ToolCall] = field(default_factory=list)
+    problems: list[TranscriptProblem] = field(default_factory=list)
+
+    @property
+    def calls(self) -> list[ToolCall]:
+        """The turn's calls in the order they started (entries come as they ended)."""
+        return sorted(
+            (entry for entry in self.entries if isinstance(entry, ToolCall)),
+            key=lambda call: call.line,
+        )
+
+
+def turns(entries: Iterable[Entry]) -> Iterator[Turn]:
+    """Group a reader's entries into turns, lazily: each turn is yielded when the next user
+    message (not a subagent's) arrives, or at the end, so a long session is never all read."""
+    current = Turn(prompt=None)
+    for entry in entries:
+        if isinstance(entry, Message) and entry.role == "user" and entry.parent_call is None:
+            if current.prompt is not None or current.entries or current.problems:
+                yield current
+            current = Turn(prompt=entry)
+        elif isinstance(entry, TranscriptProblem):
+            current.problems.append(entry)
+        else:
+            current.entries.append(entry)
+    if current.prompt is not None or current.entries or current.problems:
+        yield current
