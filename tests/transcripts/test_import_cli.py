@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -164,3 +165,11 @@ def test_a_folder_imports_the_transcripts_under_it(project: Path) -> None:
     result = run("import", str(SAMPLES), "--dry-run")
     assert result.exit_code == 0, result.output
     assert "Would import 45 calls" in result.stdout
+
+
+def test_a_fifo_is_a_problem_not_a_hang(project: Path) -> None:
+    fifo = project / "session.jsonl"
+    os.mkfifo(fifo)
+    result = run("import", str(fifo))
+    assert result.exit_code == 0, result.output
+    assert f"{fifo}: file: not a regular file" in result.stderr

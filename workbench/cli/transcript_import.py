@@ -139,8 +139,13 @@ def import_transcripts(
     importer = Importer(
         root, redactor=redactor, mapping=mapping, known=_known_apis(config), dry_run=dry_run
     )
-    files = list(_transcripts(paths))
     problems = _Problems()
+    files: list[Path] = []
+    for path in _transcripts(paths):
+        if path.is_file():
+            files.append(path)
+        else:  # A FIFO or a device would block the read, or never end.
+            problems.add(TranscriptProblem(str(path), None, "file", "not a regular file"))
     total = sum(max(1, -(-path.stat().st_size // MEBIBYTE)) for path in files)
     with ProgressReport("Importing (MiB)", total) as progress:
         for path in files:
