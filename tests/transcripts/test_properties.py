@@ -6,14 +6,16 @@ from __future__ import annotations
 import io
 import json
 import string
+from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workbench.transcripts.importer import variant_of
 from workbench.transcripts.model import ToolCall, TranscriptProblem
-from workbench.transcripts.readers import read_records
-from workbench.transcripts.records import jsonl_records
+from workbench.transcripts.readers import read_records, records_of
+from workbench.transcripts.records import Record, jsonl_records
 from workbench.transcripts.redaction import Redactor
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=20)
@@ -147,3 +149,44 @@ def test_a_secret_is_redacted_whatever_surrounds_it(before: str, secret: str, af
 def test_a_header_value_is_redacted(header: str, value: str) -> None:
     redacted = Redactor().value({"headers": f"{header}: {value}", "raw": {header: value}})
     assert value not in json.dumps(redacted)
+
+
+SAMPLES = Path(__file__).parent / "samples"
+SAMPLE_FORMATS = {
+    "claude-code.jsonl": "claude-code",
+    "codex.jsonl": "codex",
+    "gemini.json": "gemini",
+    "acp.jsonl": "acp",
+    "openai-chat.json": "openai-chat",
+    "openai-responses.json": "openai-responses",
+    "anthropic.json": "anthropic",
+    "otel.json": "otel",
+}
+
+
+def mutated(data: st.DataObject, value: Any, depth: int = 0) -> Any:
+    """``value`` with one part somewhere inside it replaced by any JSON value."""
+    if depth > 8 or not isinstance(value, dict | list) or not value or data.draw(st.booleans()):
+        return data.draw(json_values)
+    if isinstance(value, dict):
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: mutated(data, value[key], depth + 1)}
+    index = data.draw(st.integers(0, len(value) - 1))
+    return [*value[:index], mutated(data, value[index], depth + 1), *value[index + 1 :]]
+
+
+@settings(max_examples=400)
+@given(st.sampled_from(sorted(SAMPLE_FORMATS)), st.data())
+def test_a_record_of_any_shape_never_stops_a_reader(name: str, data: st.DataObject) -> None:
+    records = [record for record in records_of(SAMPLES / name, name) if isinstance(record, Record)]
+    index = data.draw(st.integers(0, len(records) - 1))
+    changed = mutated(data, records[index].data)
+    if not isinstance(changed, dict):
+        changed = {"value": changed}
+    records[index] = Record(records[index].line, changed, records[index].where)
+    entries = list(read_records(records, SAMPLE_FORMATS[name], name))
+    redactor = Redactor()
+    for entry in entries:
+        if isinstance(entry, ToolCall):
+            variant = variant_of(entry, redactor)
+            assert variant["id"] and variant["label"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import says_truncated, string, text_of
+from workbench.transcripts.fields import items, says_truncated, string, text_of
 from workbench.transcripts.model import Entry, Message, MessageRole, ToolCall, TranscriptProblem
 from workbench.transcripts.records import Record
 
@@ -24,10 +24,18 @@ CHUNKS: dict[str, MessageRole] = {
     "agent_message_chunk": "assistant",
     "agent_thought_chunk": "thinking",
 }
-QUIET = frozenset(
-    {"plan", "available_commands_update", "current_mode_update", "session_info_update"}
+QUIET = (
+    "plan",
+    "available_commands_update",
+    "current_mode_update",
+    "session_info_update",
 )
-QUIET_METHODS = frozenset({"session/prompt", "session/new", "session/load", "initialize"})
+QUIET_METHODS = (
+    "session/prompt",
+    "session/new",
+    "session/load",
+    "initialize",
+)
 
 
 def looks_like(data: dict[str, Any]) -> bool:
@@ -68,7 +76,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             kind = update.get("sessionUpdate") if isinstance(update, dict) else None
             if not isinstance(update, dict):
                 yield TranscriptProblem(file, record.line, "session/update", "no `update` object")
-            elif kind in CHUNKS:
+            elif isinstance(kind, str) and kind in CHUNKS:
                 role = CHUNKS[kind]
                 if role != chunk_role:
                     yield from flush()
@@ -109,7 +117,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 _update(calls[call_id], tool_call)
             options = {
                 str(option.get("optionId")): str(option.get("kind"))
-                for option in params.get("options") or []
+                for option in items(params.get("options"))
                 if isinstance(option, dict)
             }
             if isinstance(data.get("id"), str | int):

@@ -15,8 +15,16 @@ from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProb
 from workbench.transcripts.records import Record
 
 FORMAT = "anthropic"
-CALL_BLOCKS = frozenset({"tool_use", "mcp_tool_use", "server_tool_use"})
-RESULT_BLOCKS = frozenset({"tool_result", "mcp_tool_result", "web_search_tool_result"})
+CALL_BLOCKS = (
+    "tool_use",
+    "mcp_tool_use",
+    "server_tool_use",
+)
+RESULT_BLOCKS = (
+    "tool_result",
+    "mcp_tool_result",
+    "web_search_tool_result",
+)
 
 
 def looks_like(data: dict[str, Any]) -> bool:

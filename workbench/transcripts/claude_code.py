@@ -19,9 +19,17 @@ from workbench.transcripts.model import Entry, Message, MessageRole, ToolCall, T
 from workbench.transcripts.records import Record
 
 FORMAT = "claude-code"
-SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
-PASSED_OVER = frozenset(
-    {"summary", "system", "file-history-snapshot", "queue-operation", "progress", "attachment"}
+SUBAGENT_TOOLS = (
+    "Task",
+    "Agent",
+)
+PASSED_OVER = (
+    "summary",
+    "system",
+    "file-history-snapshot",
+    "queue-operation",
+    "progress",
+    "attachment",
 )
 DENIED = "The user doesn't want to proceed with this tool use"
 INTERRUPTED = "[Request interrupted by user"

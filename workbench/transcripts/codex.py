@@ -22,36 +22,52 @@ from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProb
 from workbench.transcripts.records import Record
 
 FORMAT = "codex"
-LINE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
-CALL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
-OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
-QUIET_ITEMS = frozenset({"reasoning", "web_search_call", "ghost_snapshot", "compaction"})
-QUIET_EVENTS = frozenset(
-    {
-        "token_count",
-        "task_started",
-        "task_complete",
-        "exec_command_begin",
-        "exec_command_output_delta",
-        "mcp_tool_call_begin",
-        "patch_apply_begin",
-        "exec_approval_request",
-        "apply_patch_approval_request",
-        "agent_reasoning_raw_content",
-        "web_search_begin",
-        "web_search_end",
-        "turn_diff",
-        "entered_review_mode",
-        "exited_review_mode",
-        "background_event",
-        "stream_error",
-        "error",
-        "user_message",
-        "agent_message",
-        "agent_reasoning",
-        "plan_update",
-        "view_image_tool_call",
-    }
+LINE_TYPES = (
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+)
+CALL_ITEMS = (
+    "function_call",
+    "custom_tool_call",
+    "local_shell_call",
+)
+OUTPUT_ITEMS = (
+    "function_call_output",
+    "custom_tool_call_output",
+)
+QUIET_ITEMS = (
+    "reasoning",
+    "web_search_call",
+    "ghost_snapshot",
+    "compaction",
+)
+QUIET_EVENTS = (
+    "token_count",
+    "task_started",
+    "task_complete",
+    "exec_command_begin",
+    "exec_command_output_delta",
+    "mcp_tool_call_begin",
+    "patch_apply_begin",
+    "exec_approval_request",
+    "apply_patch_approval_request",
+    "agent_reasoning_raw_content",
+    "web_search_begin",
+    "web_search_end",
+    "turn_diff",
+    "entered_review_mode",
+    "exited_review_mode",
+    "background_event",
+    "stream_error",
+    "error",
+    "user_message",
+    "agent_message",
+    "agent_reasoning",
+    "plan_update",
+    "view_image_tool_call",
 )
 REJECTED = ("exec command rejected", "patch rejected", "rejected by user", "user declined")
 

@@ -106,6 +106,11 @@ def arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     return {"input": value}, "the arguments are not an object"
 
 
+def items(value: Any) -> list[Any]:
+    """``value`` if it is a list, else nothing: a misshapen record is read as far as it goes."""
+    return value if isinstance(value, list) else []
+
+
 def string(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 

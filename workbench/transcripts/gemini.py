@@ -13,12 +13,18 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import says_truncated, string, text_of, timestamp
+from workbench.transcripts.fields import items, says_truncated, string, text_of, timestamp
 from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
 from workbench.transcripts.records import Record
 
 FORMAT = "gemini"
-MESSAGE_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
+MESSAGE_TYPES = (
+    "user",
+    "gemini",
+    "info",
+    "error",
+    "warning",
+)
 
 
 def looks_like(data: dict[str, Any]) -> bool:
@@ -48,7 +54,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             continue
         if kind != "gemini":
             continue
-        for thought in data.get("thoughts") or []:
+        for thought in items(data.get("thoughts")):
             if isinstance(thought, dict):
                 words = " — ".join(
                     str(thought[key]) for key in ("subject", "description") if thought.get(key)

@@ -25,7 +25,7 @@ from workbench.core.source_map import SourceError, load_with_lines
 from workbench.fixtures.list_append import AppendRefused, append_to_list
 from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import RecordingError, dump_fixture_fast, save_manifest_api
-from workbench.transcripts.fields import first_line
+from workbench.transcripts.fields import first_line, items
 from workbench.transcripts.model import ToolCall
 from workbench.transcripts.redaction import Redactor
 
@@ -258,7 +258,7 @@ def write_variants(
             report.created = True
         existing = {
             str(item.get("id")): item
-            for item in ((data or {}).get("variants") or [])
+            for item in items((data or {}).get("variants"))
             if isinstance(item, dict)
         }
         new: list[dict[str, Any]] = []

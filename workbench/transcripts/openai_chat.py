@@ -17,7 +17,14 @@ from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProb
 from workbench.transcripts.records import Record
 
 FORMAT = "openai-chat"
-ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+ROLES = (
+    "system",
+    "developer",
+    "user",
+    "assistant",
+    "tool",
+    "function",
+)
 
 
 def looks_like(data: dict[str, Any]) -> bool:

@@ -17,10 +17,19 @@ from workbench.transcripts.openai_chat import finish_from_text
 from workbench.transcripts.records import Record
 
 FORMAT = "openai-responses"
-CALLS = frozenset({"function_call", "custom_tool_call"})
-OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
-QUIET = frozenset(
-    {"web_search_call", "file_search_call", "image_generation_call", "mcp_list_tools"}
+CALLS = (
+    "function_call",
+    "custom_tool_call",
+)
+OUTPUTS = (
+    "function_call_output",
+    "custom_tool_call_output",
+)
+QUIET = (
+    "web_search_call",
+    "file_search_call",
+    "image_generation_call",
+    "mcp_list_tools",
 )
 
 

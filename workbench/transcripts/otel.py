@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import arguments, nanos, says_truncated, string
+from workbench.transcripts.fields import arguments, items, nanos, says_truncated, string
 from workbench.transcripts.model import Entry, ToolCall, TranscriptProblem
 from workbench.transcripts.records import Record
 
@@ -36,21 +36,32 @@ def _value(value: Any) -> Any:
         except (TypeError, ValueError):
             return None
     if "arrayValue" in value:
-        return [_value(item) for item in (value["arrayValue"] or {}).get("values") or []]
+        return [_value(item) for item in _values(value["arrayValue"])]
+    if "kvlistValue" in value:  # A structured attribute (arguments sent as an object).
+        return {
+            str(item.get("key")): _value(item.get("value"))
+            for item in _values(value["kvlistValue"])
+            if isinstance(item, dict)
+        }
     return None
+
+
+def _values(container: Any) -> list[Any]:
+    return items(container.get("values")) if isinstance(container, dict) else []
 
 
 def _attributes(span: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for attribute in span.get("attributes") or []:
+    for attribute in items(span.get("attributes")):
         if isinstance(attribute, dict) and isinstance(attribute.get("key"), str):
             found[attribute["key"]] = _value(attribute.get("value"))
     return found
 
 
 def _spans(document: dict[str, Any], file: str, line: int | None) -> Iterator[Any]:
-    for resource in document.get("resourceSpans") or []:
-        for scope in (resource or {}).get("scopeSpans") or [] if isinstance(resource, dict) else []:
+    for resource in items(document.get("resourceSpans")):
+        scopes = items(resource.get("scopeSpans")) if isinstance(resource, dict) else []
+        for scope in scopes:
             spans = scope.get("spans") if isinstance(scope, dict) else None
             if not isinstance(spans, list):
                 yield TranscriptProblem(file, line, "scopeSpans", "no `spans` list")
