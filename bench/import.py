@@ -36,7 +36,7 @@ mode, path, into = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 from workbench.transcripts.importer import Importer
 from workbench.transcripts.model import ToolCall
 from workbench.transcripts.readers import read_transcript
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 base = rss_kb()
 wall, cpu = time.perf_counter(), time.process_time()
 calls = 0
@@ -45,7 +45,7 @@ if mode == "json.loads":
         for line in stream:
             json.loads(line)
 else:
-    importer = Importer(into, redactor=Redactor(), dry_run=mode == "read")
+    importer = Importer(into, redactor=TranscriptRedactor(), dry_run=mode == "read")
     for entry in read_transcript(path, "claude-code"):
         if isinstance(entry, ToolCall):
             importer.add(entry, "claude-code")

@@ -139,7 +139,7 @@ def test_no_secret_reaches_a_file_or_the_terminal(project: Path) -> None:
         assert secret not in files
         assert secret not in output
     assert re.search(r"Redacted [1-9][0-9]* secrets \(", result.stdout)
-    assert "[REDACTED]" in files
+    assert "[redacted]" in files
     assert "~/work/app" in files
 
 

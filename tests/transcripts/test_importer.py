@@ -11,14 +11,14 @@ from workbench.core.source_map import load_with_lines
 from workbench.fixtures.models import FixtureFile
 from workbench.transcripts import importer
 from workbench.transcripts.model import ToolCall
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 
 
 def test_a_long_import_grows_its_file_a_batch_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(importer, "BATCH", 3)
-    run = importer.Importer(tmp_path, redactor=Redactor())
+    run = importer.Importer(tmp_path, redactor=TranscriptRedactor())
     for index in range(8):
         call = ToolCall(f"c{index}", "Bash", {"command": f"echo {index}"}, 1)
         call.content, call.outcome = f"out {index}", "done"
@@ -44,10 +44,10 @@ def test_a_variant_keeps_the_time_and_redacts_but_its_id() -> None:
         ended=datetime(2026, 1, 1, 10, 0, 1, 250_000, tzinfo=UTC),
         prompt="Fetch the page",
     )
-    redactor = Redactor()
+    redactor = TranscriptRedactor()
     variant = importer.variant_of(call, redactor)
     assert variant["id"] == "call_sk-proj-ABCDEFGHIJKLMNOPQRST"
-    assert variant["args"] == {"headers": {"Authorization": "[REDACTED]"}}
+    assert variant["args"] == {"headers": {"Authorization": "[redacted]"}}
     assert variant["kind"] == "denied" and variant["outcome"] == "skipped"
     assert variant["result"] == {
         "success": False,

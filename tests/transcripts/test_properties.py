@@ -16,7 +16,7 @@ from workbench.transcripts.importer import variant_of
 from workbench.transcripts.model import ToolCall, TranscriptProblem
 from workbench.transcripts.readers import read_records, records_of
 from workbench.transcripts.records import Record, jsonl_records
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=20)
 json_values = st.recursive(
@@ -138,7 +138,7 @@ SECRETS = st.one_of(
 
 @given(st.text(max_size=60), SECRETS, st.text(max_size=60))
 def test_a_secret_is_redacted_whatever_surrounds_it(before: str, secret: str, after: str) -> None:
-    redacted = Redactor(home=None).text(f"{before} {secret} {after}")
+    redacted = TranscriptRedactor(home=None).text(f"{before} {secret} {after}")
     assert secret not in redacted
 
 
@@ -147,7 +147,7 @@ def test_a_secret_is_redacted_whatever_surrounds_it(before: str, secret: str, af
     st.text(string.ascii_letters + string.digits + "=;._-", min_size=8, max_size=40),
 )
 def test_a_header_value_is_redacted(header: str, value: str) -> None:
-    redacted = Redactor().value({"headers": f"{header}: {value}", "raw": {header: value}})
+    redacted = TranscriptRedactor().value({"headers": f"{header}: {value}", "raw": {header: value}})
     assert value not in json.dumps(redacted)
 
 
@@ -185,7 +185,7 @@ def test_a_record_of_any_shape_never_stops_a_reader(name: str, data: st.DataObje
         changed = {"value": changed}
     records[index] = Record(records[index].line, changed, records[index].where)
     entries = list(read_records(records, SAMPLE_FORMATS[name], name))
-    redactor = Redactor()
+    redactor = TranscriptRedactor()
     for entry in entries:
         if isinstance(entry, ToolCall):
             variant = variant_of(entry, redactor)

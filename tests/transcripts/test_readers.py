@@ -13,7 +13,7 @@ import pytest
 from workbench.transcripts.importer import Importer, kind_of, resolve
 from workbench.transcripts.model import Message, ToolCall, TranscriptProblem, turns
 from workbench.transcripts.readers import FORMATS, detect_format, read_transcript
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 
 SAMPLES = Path(__file__).parent / "samples"
 FILES = {
@@ -181,7 +181,7 @@ def test_a_call_without_a_result_comes_last_and_is_not_written(tmp_path: Path) -
     sample.write_text("\n".join(lines) + "\n")
     found = list(read_transcript(sample))
     assert isinstance(found[-1], ToolCall) and found[-1].outcome == "unfinished"
-    importer = Importer(tmp_path / "fixtures", redactor=Redactor())
+    importer = Importer(tmp_path / "fixtures", redactor=TranscriptRedactor())
     importer.add(found[-1], "claude-code")
     summary = importer.finish()
     assert summary.unfinished == 1 and summary.calls == 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
@@ -135,7 +135,7 @@ def import_transcripts(
             "passwords) will be written into the fixtures as they are",
             err=True,
         )
-    redactor = Redactor(enabled=not no_redact)
+    redactor = TranscriptRedactor(enabled=not no_redact)
     importer = Importer(
         root, redactor=redactor, mapping=mapping, known=_known_apis(config), dry_run=dry_run
     )
@@ -186,7 +186,7 @@ def import_transcripts(
 def _report(
     summary: ImportSummary,
     problems: _Problems,
-    redactor: Redactor,
+    redactor: TranscriptRedactor,
     root: Path,
     *,
     dry_run: bool,
@@ -235,7 +235,7 @@ def _report(
     if problems.count:
         echo(f"{problems.count} problems (those records were left out):", err=True)
         # A record's type is the one thing of the file a problem names: redacted too.
-        terminal = Redactor(enabled=redactor.enabled)
+        terminal = TranscriptRedactor(enabled=redactor.enabled)
         for problem in problems.shown:
             echo(f"  {terminal.text(problem.format())}", err=True)
         if problems.count > len(problems.shown):

@@ -27,7 +27,7 @@ from workbench.fixtures.models import FixtureFile
 from workbench.fixtures.recorder import RecordingError, dump_fixture_fast, save_manifest_api
 from workbench.transcripts.fields import first_line, items
 from workbench.transcripts.model import ToolCall
-from workbench.transcripts.redaction import Redactor
+from workbench.transcripts.redaction import TranscriptRedactor
 
 AGENT_TOOLS = {"claude-code": "claude-code", "codex": "codex", "gemini": "gemini-cli"}
 """Formats whose plain tool names are the agent's built-in tools (UI-only packages)."""
@@ -131,7 +131,7 @@ def kind_of(call: ToolCall) -> str:
     return "typical"
 
 
-def variant_of(call: ToolCall, redactor: Redactor) -> dict[str, Any]:
+def variant_of(call: ToolCall, redactor: TranscriptRedactor) -> dict[str, Any]:
     """The fixture variant of ``call``, every string redacted by ``redactor``."""
     result: dict[str, Any]
     kind = kind_of(call)
@@ -335,7 +335,7 @@ class Importer:
         self,
         root: Path,
         *,
-        redactor: Redactor,
+        redactor: TranscriptRedactor,
         mapping: Mapping[str, str] | None = None,
         known: Mapping[str, frozenset[str]] | None = None,
         dry_run: bool = False,

@@ -1,7 +1,7 @@
 """Secrets out before anything is written: API keys, bearer tokens, Authorization and cookie
 values, private keys, ``.env``-style assignments, credentials in URLs; the home directory as ``~``.
 
-A :class:`Redactor` walks strings, lists and dicts (a value under a key such as
+A :class:`TranscriptRedactor` walks strings, lists and dicts (a value under a key such as
 ``Authorization`` or ``api_key`` is redacted whole) and counts what it replaced, by kind, for
 the import summary. The patterns aim at what leaks in practice; a miss is a bug to report.
 """
@@ -13,7 +13,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-MARK = "[REDACTED]"
+from workbench.core.redact import REDACTED
+
+MARK = REDACTED
+"""The same mark as a live recording's (:mod:`workbench.core.redact`, whose header and key
+rules these extend for what a whole agent session holds)."""
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     (
@@ -87,7 +91,7 @@ _SECRET_KEY = re.compile(
 _HOME = re.compile(r"(?:/home|/Users)/[A-Za-z0-9._-]+(?=/|\b)|[A-Z]:\\Users\\[A-Za-z0-9._ -]+")
 
 
-class Redactor:
+class TranscriptRedactor:
     """Replaces secrets (and home directories) in transcript values; counts what it replaced.
 
     With ``enabled=False`` it only moves home directories to ``~`` (``--no-redact``).
