@@ -173,3 +173,16 @@ def test_a_fifo_is_a_problem_not_a_hang(project: Path) -> None:
     result = run("import", str(fifo))
     assert result.exit_code == 0, result.output
     assert f"{fifo}: file: not a regular file" in result.stderr
+
+
+def test_format_choices_are_the_readers() -> None:
+    from workbench.cli.transcript_import import FORMAT_NAMES
+    from workbench.transcripts.readers import FORMATS
+
+    assert ("auto", *FORMATS) == FORMAT_NAMES
+
+
+def test_progress_is_plain_lines_in_a_log(project: Path) -> None:
+    result = run("import", str(SAMPLES / "codex.jsonl"), "--dry-run")
+    assert "Importing (MiB): 1/1 (100%)" in result.stderr
+    assert "\r" not in result.stderr
