@@ -6,6 +6,7 @@ an MCP call, a record nobody knows and (where the format has them) a subagent's 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,12 @@ def test_turns_group_the_conversation_by_what_the_user_asked() -> None:
     first = list(turns(read_transcript(SAMPLES / "codex.jsonl")))
     assert first[0].prompt is not None
     assert first[0].prompt.text == "List the source files and fix the typo"
+
+
+def test_a_document_on_one_line_is_read_as_its_records(tmp_path: Path) -> None:
+    document = json.loads((SAMPLES / "gemini.json").read_text())
+    minified = tmp_path / "session.json"
+    minified.write_text(json.dumps(document) + "\n" + json.dumps(document) + "\n")
+    calls = [entry for entry in read_transcript(minified) if isinstance(entry, ToolCall)]
+    assert [call.id for call in calls] == 2 * list(EXPECTED["gemini"])
+    assert {call.line for call in calls} == {1, 2}

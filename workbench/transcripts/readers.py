@@ -68,22 +68,32 @@ class UnknownFormat(Exception):
         super().__init__(f"{file}: {self.reason}")
 
 
-def _document_records(document: Any, file: str) -> Iterator[Record | TranscriptProblem]:
+CONTAINER_KEYS = ("messages", "input", "output", "items", "data")
+"""Where a document (a gemini-cli recording, a request or response body) keeps its records."""
+
+
+def _is_container(data: dict[str, Any]) -> bool:
+    """A document holding records, not a record: no ``type``, ``role`` or JSON-RPC of its own."""
+    return not any(key in data for key in ("type", "role", "jsonrpc", "resourceSpans")) and any(
+        isinstance(data.get(key), list) for key in CONTAINER_KEYS
+    )
+
+
+def _document_records(
+    document: Any, file: str, line: int | None = None
+) -> Iterator[Record | TranscriptProblem]:
     """The records of a JSON document: the items of its list of messages, items or spans."""
     if isinstance(document, list):
-        yield from items_of(document, file, "")
+        yield from items_of(document, file, "", line)
         return
     if not isinstance(document, dict):
-        yield TranscriptProblem(file, None, "document", "neither an object nor a list")
+        yield TranscriptProblem(file, line, "document", "neither an object nor a list")
         return
-    if "resourceSpans" in document:
-        yield Record(None, document, "")
+    if _is_container(document):
+        key = next(key for key in CONTAINER_KEYS if isinstance(document.get(key), list))
+        yield from items_of(document[key], file, key, line)
         return
-    for key in ("messages", "input", "output", "items", "data"):
-        if isinstance(document.get(key), list):
-            yield from items_of(document[key], file, key)
-            return
-    yield Record(None, document, "")
+    yield Record(line, document, "")
 
 
 def records_of(
@@ -100,7 +110,12 @@ def records_of(
         yield from _document_records(document, file)
         return
     with path.open("rb") as stream:
-        yield from jsonl_records(stream, file, on_bytes)
+        for record in jsonl_records(stream, file, on_bytes):
+            if isinstance(record, Record) and _is_container(record.data):
+                # A document on one line (a minified recording, a request body per line).
+                yield from _document_records(record.data, file, record.line)
+            else:
+                yield record
 
 
 def sniff(records: Iterable[Record | TranscriptProblem]) -> str | None:
