@@ -11,7 +11,6 @@ or from another branch): what a failure prints of it goes through the sanitizer.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from workbench.core.sanitize import clean, clean_line
 from workbench.rendering.matrix import SnapshotCase
+from workbench.review.diff import snapshot_diff
 from workbench.review.store import SnapshotStore, read_file, write_file
 
 CASE_PARAM = "workbench_case"
@@ -88,14 +88,7 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
         return True
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
-        for line in difflib.unified_diff(
-            str(snapshot_data).splitlines(),
-            str(serialized_data).splitlines(),
-            fromfile="snapshot",
-            tofile="received",
-            lineterm="",
-            n=3,
-        ):
+        for line in snapshot_diff(str(snapshot_data), str(serialized_data)):
             yield clean_line(line)
 
 

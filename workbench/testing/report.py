@@ -8,7 +8,6 @@ diff.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
+from workbench.review.diff import snapshot_diff
 from workbench.review.store import SnapshotStore
 
 STATUSES = ("passed", "failed", "new", "updated")
@@ -39,16 +39,7 @@ class SnapshotOutcome:
     def diff(self) -> str:
         if self.expected_text is None:
             return ""
-        return "\n".join(
-            difflib.unified_diff(
-                self.expected_text.splitlines(),
-                self.text.splitlines(),
-                fromfile="snapshot",
-                tofile="received",
-                lineterm="",
-                n=3,
-            )
-        )
+        return "\n".join(snapshot_diff(self.expected_text, self.text))
 
 
 @dataclass
