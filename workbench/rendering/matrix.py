@@ -52,6 +52,10 @@ class SnapshotCase:
     """``card`` (open), ``collapsed`` (folded, at the ending), ``portal``, ``look-HOST`` (the
     card as HOST first shows it) or ``model-HOST`` (what HOST's model reads of the result)."""
 
+    def __post_init__(self) -> None:
+        # A theme given by name ("dark") is the table's member, so a mistyped one fails here.
+        object.__setattr__(self, "theme", CaseTheme(self.theme))
+
     @property
     def host(self) -> str | None:
         """The host whose view this case draws, if it is one."""
@@ -71,10 +75,6 @@ class SnapshotCase:
     @property
     def variant_id(self) -> str:
         return self.ref.variant.id
-
-    def __post_init__(self) -> None:
-        # A theme given by name ("dark") is the table's member, so a mistyped one fails here.
-        object.__setattr__(self, "theme", CaseTheme(self.theme))
 
     @property
     def name(self) -> str:
