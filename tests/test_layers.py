@@ -18,10 +18,17 @@ REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = REPO / "pyproject.toml"
 
 
-def contract(contract_type: str) -> dict[str, Any]:
+def contract(contract_type: str, *, forbidding: str | None = None) -> dict[str, Any]:
+    """The one contract of ``contract_type`` (of the forbidden ones, the one forbidding
+    ``forbidding``)."""
     config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
-    [found] = [item for item in contracts if item["type"] == contract_type]
+    [found] = [
+        item
+        for item in contracts
+        if item["type"] == contract_type
+        and (forbidding is None or forbidding in item["forbidden_modules"])
+    ]
     return found
 
 
@@ -44,7 +51,7 @@ def test_the_import_contracts_hold(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_pure_layers_import_no_textual() -> None:
-    pure = modules_under(contract("forbidden")["source_modules"])
+    pure = modules_under(contract("forbidden", forbidding="textual")["source_modules"])
     # Discovery really walked the packages (a typo in the contract must not pass vacuously).
     assert {"workbench.core.reducer", "workbench.tools.task.surfaces", "workbench.session"} <= set(
         pure
@@ -64,3 +71,20 @@ def test_the_pure_layers_import_no_textual() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert result.stdout.strip() == "", f"Textual imported by a pure layer: {result.stdout}"
+
+
+def test_drawing_a_snapshot_loads_no_part_of_the_app() -> None:
+    # The snapshot run, the audit and their renderer draw cards without the TUI package.
+    drawing = modules_under(contract("forbidden", forbidding="workbench.app")["source_modules"])
+    assert "workbench.rendering.renderer" in drawing
+    code = (
+        "import importlib, sys\n"
+        f"for name in {[*drawing, 'workbench.audit', 'workbench.testing.report']!r}:\n"
+        "    importlib.import_module(name)\n"
+        "leaked = sorted(m for m in sys.modules if m.startswith('workbench.app'))\n"
+        "print(','.join(leaked))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert result.stdout.strip() == "", f"the app imported to draw: {result.stdout}"
