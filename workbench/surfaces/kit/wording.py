@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from workbench.core.limits import format_size
 from workbench.core.sanitize import plain
 
 
@@ -64,13 +65,8 @@ def part_of(part: int, total: int, singular: str, plural_form: str | None = None
 
 
 def human_size(size: int) -> str:
-    """``512 B``, ``1.5 KB``, ``3.2 MB``: a byte count for people."""
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} B"
+    """``512 B``, ``1.5 KB``, ``3.2 MB``: a byte count for people (rounded, base 1024)."""
+    return format_size(size, rounded=True)
 
 
 def seconds(milliseconds: int | float) -> str:
