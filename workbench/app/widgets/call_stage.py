@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual import events
 from textual.containers import ScrollableContainer
 from textual.message import Message
@@ -20,17 +22,16 @@ class CallStage(ScrollableContainer):
     }
     """
 
+    @dataclass
     class Resized(Message):
         """The room for the card changed; handled by ``on_call_stage_resized``."""
 
-        def __init__(self, control: CallStage, width: int) -> None:
-            super().__init__()
-            self._control = control
-            self.width = width
+        call_stage: CallStage
+        width: int
 
         @property
         def control(self) -> CallStage:
-            return self._control
+            return self.call_stage
 
     def on_resize(self, event: events.Resize) -> None:
         del event

@@ -7,6 +7,7 @@ Every screen that shows a call (fixture replay, live call, review) shows it with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from textual.app import ComposeResult
@@ -107,17 +108,16 @@ class CallView(Horizontal):
     portal_mode: reactive[PortalMode] = reactive("docked", init=False)
     """Whether the open Portal sits beside the card or covers it (set from the view's width)."""
 
+    @dataclass
     class PortalToggled(Message):
         """The Portal opened or closed; handled by ``on_call_view_portal_toggled``."""
 
-        def __init__(self, control: CallView, is_open: bool) -> None:
-            super().__init__()
-            self._control = control
-            self.is_open = is_open
+        call_view: CallView
+        is_open: bool
 
         @property
         def control(self) -> CallView:
-            return self._control
+            return self.call_view
 
     def __init__(
         self,

@@ -94,17 +94,16 @@ class HistoryPanel(ListView):
     }
     """
 
+    @dataclass
     class EntrySelected(Message):
         """A call was picked; handled by ``on_history_panel_entry_selected``."""
 
-        def __init__(self, control: HistoryPanel, entry: HistoryEntry) -> None:
-            super().__init__()
-            self._control = control
-            self.entry = entry
+        history_panel: HistoryPanel
+        entry: HistoryEntry
 
         @property
         def control(self) -> HistoryPanel:
-            return self._control
+            return self.history_panel
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ person writes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -64,17 +65,16 @@ class InputRequestBar(Intervention):
     }
     """
 
+    @dataclass
     class Answered(Message):
         """The person answered; handled by ``on_input_request_bar_answered``."""
 
-        def __init__(self, control: InputRequestBar, answer: InputAnswer) -> None:
-            super().__init__()
-            self._control = control
-            self.answer = answer
+        input_request_bar: InputRequestBar
+        answer: InputAnswer
 
         @property
         def control(self) -> InputRequestBar:
-            return self._control
+            return self.input_request_bar
 
     def __init__(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -40,25 +41,18 @@ class InterventionBar(Intervention):
     }
     """
 
+    @dataclass
     class Decided(Message):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
-        def __init__(
-            self,
-            control: InterventionBar,
-            action: ApprovalAction,
-            args: dict[str, Any] | None,
-            reason: str,
-        ) -> None:
-            super().__init__()
-            self._control = control
-            self.action = action
-            self.args = args
-            self.reason = reason
+        intervention_bar: InterventionBar
+        action: ApprovalAction
+        args: dict[str, Any] | None
+        reason: str
 
         @property
         def control(self) -> InterventionBar:
-            return self._control
+            return self.intervention_bar
 
     def __init__(
         self,

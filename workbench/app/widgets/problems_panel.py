@@ -6,6 +6,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -95,13 +96,12 @@ class ProblemsPanel(Vertical):
     }
     """
 
+    @dataclass
     class Edited(Message):
         """A problem's file was opened in the editor (and may have changed): read it again."""
 
-        def __init__(self, panel: ProblemsPanel, path: Path) -> None:
-            super().__init__()
-            self.panel = panel
-            self.path = path
+        panel: ProblemsPanel
+        path: Path
 
         @property
         def control(self) -> ProblemsPanel:

@@ -3,6 +3,8 @@ section grouped by tool, API and variant."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
@@ -41,17 +43,16 @@ class ReviewQueue(Tree[ReviewItem | None]):
     }
     """
 
+    @dataclass
     class CaseHighlighted(Message):
         """The cursor is on a case; handled by ``on_review_queue_case_highlighted``."""
 
-        def __init__(self, control: ReviewQueue, item: ReviewItem) -> None:
-            super().__init__()
-            self._control = control
-            self.item = item
+        review_queue: ReviewQueue
+        item: ReviewItem
 
         @property
         def control(self) -> ReviewQueue:
-            return self._control
+            return self.review_queue
 
     def __init__(
         self,

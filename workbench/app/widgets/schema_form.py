@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rich.text import Text
@@ -86,17 +87,16 @@ class SchemaForm(Vertical):
     raw_mode: reactive[bool] = reactive(False)
     """Editing the arguments as one JSON object."""
 
+    @dataclass
     class Submitted(Message):
         """Valid arguments were submitted; handled by ``on_schema_form_submitted``."""
 
-        def __init__(self, control: SchemaForm, args: dict[str, Any]) -> None:
-            super().__init__()
-            self._control = control
-            self.args = args
+        schema_form: SchemaForm
+        args: dict[str, Any]
 
         @property
         def control(self) -> SchemaForm:
-            return self._control
+            return self.schema_form
 
     def __init__(
         self,

@@ -49,32 +49,30 @@ class SourceTree(Tree[NodeData]):
     }
     """
 
+    @dataclass
     class ApiSelected(Message):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        def __init__(self, control: SourceTree, address: ApiAddress, picked: bool = False) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
-            self.picked = picked
-            """Chosen with enter (go fill in its form), not only moved onto."""
+        source_tree: SourceTree
+        address: ApiAddress
+        picked: bool = False
+        """Chosen with enter (go fill in its form), not only moved onto."""
 
         @property
         def control(self) -> SourceTree:
-            return self._control
+            return self.source_tree
 
+    @dataclass
     class CatalogSelected(Message):
         """A resource, template or prompt was chosen (enter or click); handled by
         ``on_source_tree_catalog_selected``."""
 
-        def __init__(self, control: SourceTree, address: CatalogAddress) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
+        source_tree: SourceTree
+        address: CatalogAddress
 
         @property
         def control(self) -> SourceTree:
-            return self._control
+            return self.source_tree
 
     def __init__(
         self,

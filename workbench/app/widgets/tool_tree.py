@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,30 +44,28 @@ class ToolTree(Tree[NodeData]):
     }
     """
 
+    @dataclass
     class VariantSelected(Message):
         """A variant was picked; handled by ``on_tool_tree_variant_selected``."""
 
-        def __init__(self, control: ToolTree, ref: VariantRef) -> None:
-            super().__init__()
-            self._control = control
-            self.ref = ref
+        tool_tree: ToolTree
+        ref: VariantRef
 
         @property
         def control(self) -> ToolTree:
-            return self._control
+            return self.tool_tree
 
+    @dataclass
     class BrokenVariantSelected(Message):
         """A variant that did not load was picked: show its problem."""
 
-        def __init__(self, control: ToolTree, path: Path, line: int) -> None:
-            super().__init__()
-            self._control = control
-            self.path = path
-            self.line = line
+        tool_tree: ToolTree
+        path: Path
+        line: int
 
         @property
         def control(self) -> ToolTree:
-            return self._control
+            return self.tool_tree
 
     def __init__(
         self,

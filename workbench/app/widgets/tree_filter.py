@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -17,16 +18,15 @@ class TreeFilter(Input):
         Binding("escape", "leave", "Back to tree", show=True),
     ]
 
+    @dataclass
     class Left(Message):
         """The user left the filter with ``escape``; handled by ``on_tree_filter_left``."""
 
-        def __init__(self, control: TreeFilter) -> None:
-            super().__init__()
-            self._control = control
+        tree_filter: TreeFilter
 
         @property
         def control(self) -> TreeFilter:
-            return self._control
+            return self.tree_filter
 
     def action_leave(self) -> None:
         self.post_message(self.Left(self))
