@@ -6,12 +6,14 @@ import dataclasses
 import importlib
 import inspect
 import pkgutil
+import typing
 
 import pytest
 from textual.message import Message
 
 import workbench.app.screens as screens
 import workbench.app.widgets as widgets
+from workbench.app.widgets.messages import WidgetMessage
 
 
 def _messages() -> list[type[Message]]:
@@ -44,16 +46,14 @@ def test_a_message_with_data_is_a_dataclass(message: type[Message]) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    [message for message in MESSAGES if "control" in vars(message)],
+    [message for message in MESSAGES if issubclass(message, WidgetMessage)],
     ids=lambda message: message.__qualname__,
 )
 def test_control_is_the_widget_that_posted(message: type[Message]) -> None:
     owner_name = message.__qualname__.split(".")[0]
-    first = dataclasses.fields(message)[0]  # type: ignore[arg-type]
-    assert first.type == owner_name
+    (declared,) = typing.get_args(message.__orig_bases__[0])  # type: ignore[attr-defined]
+    assert declared.__forward_arg__ == owner_name
     widget = object()
-    values = {
-        field.name: widget if index == 0 else None
-        for index, field in enumerate(dataclasses.fields(message))  # type: ignore[arg-type]
-    }
+    fields = dataclasses.fields(message)  # type: ignore[arg-type]
+    values = {field.name: widget if index == 0 else None for index, field in enumerate(fields)}
     assert message(**values).control is widget

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from textual import events
 from textual.containers import ScrollableContainer
-from textual.message import Message
+
+from workbench.app.widgets.messages import WidgetMessage
 
 
 class CallStage(ScrollableContainer):
@@ -23,15 +24,10 @@ class CallStage(ScrollableContainer):
     """
 
     @dataclass
-    class Resized(Message):
+    class Resized(WidgetMessage["CallStage"]):
         """The room for the card changed; handled by ``on_call_stage_resized``."""
 
-        call_stage: CallStage
         width: int
-
-        @property
-        def control(self) -> CallStage:
-            return self.call_stage
 
     def on_resize(self, event: events.Resize) -> None:
         del event

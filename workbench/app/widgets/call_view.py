@@ -12,7 +12,6 @@ from typing import Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -20,6 +19,7 @@ from workbench.app.widgets.call_stage import CallStage
 from workbench.app.widgets.details_pane import DetailsPane, TabDrawer
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.status_line import StatusLine, StatusPart
@@ -109,15 +109,10 @@ class CallView(Horizontal):
     """Whether the open Portal sits beside the card or covers it (set from the view's width)."""
 
     @dataclass
-    class PortalToggled(Message):
+    class PortalToggled(WidgetMessage["CallView"]):
         """The Portal opened or closed; handled by ``on_call_view_portal_toggled``."""
 
-        call_view: CallView
         is_open: bool
-
-        @property
-        def control(self) -> CallView:
-            return self.call_view
 
     def __init__(
         self,

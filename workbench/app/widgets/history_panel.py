@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Label, ListItem, ListView
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.status_line import StatusPart, fit_parts
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
@@ -95,15 +95,10 @@ class HistoryPanel(ListView):
     """
 
     @dataclass
-    class EntrySelected(Message):
+    class EntrySelected(WidgetMessage["HistoryPanel"]):
         """A call was picked; handled by ``on_history_panel_entry_selected``."""
 
-        history_panel: HistoryPanel
         entry: HistoryEntry
-
-        @property
-        def control(self) -> HistoryPanel:
-            return self.history_panel
 
     def __init__(
         self,

@@ -18,13 +18,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.app.widgets.answer_form import AnswerForm
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
     ElicitationRequest,
@@ -66,15 +66,10 @@ class InputRequestBar(Intervention):
     """
 
     @dataclass
-    class Answered(Message):
+    class Answered(WidgetMessage["InputRequestBar"]):
         """The person answered; handled by ``on_input_request_bar_answered``."""
 
-        input_request_bar: InputRequestBar
         answer: InputAnswer
-
-        @property
-        def control(self) -> InputRequestBar:
-            return self.input_request_bar
 
     def __init__(
         self,

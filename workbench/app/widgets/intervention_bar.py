@@ -10,11 +10,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.call_state import CallState
 from workbench.core.sanitize import clean, safe_json
 from workbench.policy.verdict import ApprovalAction
@@ -42,17 +42,12 @@ class InterventionBar(Intervention):
     """
 
     @dataclass
-    class Decided(Message):
+    class Decided(WidgetMessage["InterventionBar"]):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
-        intervention_bar: InterventionBar
         action: ApprovalAction
         args: dict[str, Any] | None
         reason: str
-
-        @property
-        def control(self) -> InterventionBar:
-            return self.intervention_bar
 
     def __init__(
         self,

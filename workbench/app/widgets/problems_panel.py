@@ -14,10 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.problems import MAX_MESSAGE, Problem
 from workbench.core.sanitize import clean
 
@@ -97,15 +97,10 @@ class ProblemsPanel(Vertical):
     """
 
     @dataclass
-    class Edited(Message):
+    class Edited(WidgetMessage["ProblemsPanel"]):
         """A problem's file was opened in the editor (and may have changed): read it again."""
 
-        panel: ProblemsPanel
         path: Path
-
-        @property
-        def control(self) -> ProblemsPanel:
-            return self.panel
 
     def __init__(
         self,

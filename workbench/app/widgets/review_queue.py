@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.review.board import GROUPS, ReviewItem, queue_order
 from workbench.surfaces.context import Palette
@@ -40,15 +40,10 @@ class ReviewQueue(SidebarTree[ReviewItem | None]):
     """Case labels are drawn whole, as the queue has always drawn them."""
 
     @dataclass
-    class CaseHighlighted(Message):
+    class CaseHighlighted(WidgetMessage["ReviewQueue"]):
         """The cursor is on a case; handled by ``on_review_queue_case_highlighted``."""
 
-        review_queue: ReviewQueue
         item: ReviewItem
-
-        @property
-        def control(self) -> ReviewQueue:
-            return self.review_queue
 
     def __init__(
         self,

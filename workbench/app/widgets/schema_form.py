@@ -13,12 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape as escape_markup
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
 from workbench.app.widgets.button_row import ButtonRow
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.form_spec import (
     MISSING,
     FieldSpec,
@@ -88,15 +88,10 @@ class SchemaForm(Vertical):
     """Editing the arguments as one JSON object."""
 
     @dataclass
-    class Submitted(Message):
+    class Submitted(WidgetMessage["SchemaForm"]):
         """Valid arguments were submitted; handled by ``on_schema_form_submitted``."""
 
-        schema_form: SchemaForm
         args: dict[str, Any]
-
-        @property
-        def control(self) -> SchemaForm:
-            return self.schema_form
 
     def __init__(
         self,

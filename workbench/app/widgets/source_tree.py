@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.core.sanitize import clean
 from workbench.sources.manager import ToolManager
@@ -40,29 +40,19 @@ class SourceTree(SidebarTree[NodeData]):
     """Every tool of every source, grouped by source; conflicts are marked."""
 
     @dataclass
-    class ApiSelected(Message):
+    class ApiSelected(WidgetMessage["SourceTree"]):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        source_tree: SourceTree
         address: ApiAddress
         picked: bool = False
         """Chosen with enter (go fill in its form), not only moved onto."""
 
-        @property
-        def control(self) -> SourceTree:
-            return self.source_tree
-
     @dataclass
-    class CatalogSelected(Message):
+    class CatalogSelected(WidgetMessage["SourceTree"]):
         """A resource, template or prompt was chosen (enter or click); handled by
         ``on_source_tree_catalog_selected``."""
 
-        source_tree: SourceTree
         address: CatalogAddress
-
-        @property
-        def control(self) -> SourceTree:
-            return self.source_tree
 
     def __init__(
         self,

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.fixtures.catalog import ApiEntry, Catalog, VariantRef
 
@@ -21,27 +21,17 @@ class ToolTree(SidebarTree[NodeData]):
     """Tools, their APIs and each API's variants. Labels are literal text, never markup."""
 
     @dataclass
-    class VariantSelected(Message):
+    class VariantSelected(WidgetMessage["ToolTree"]):
         """A variant was picked; handled by ``on_tool_tree_variant_selected``."""
 
-        tool_tree: ToolTree
         ref: VariantRef
 
-        @property
-        def control(self) -> ToolTree:
-            return self.tool_tree
-
     @dataclass
-    class BrokenVariantSelected(Message):
+    class BrokenVariantSelected(WidgetMessage["ToolTree"]):
         """A variant that did not load was picked: show its problem."""
 
-        tool_tree: ToolTree
         path: Path
         line: int
-
-        @property
-        def control(self) -> ToolTree:
-            return self.tool_tree
 
     def __init__(
         self,

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.widgets import Input
+
+from workbench.app.widgets.messages import WidgetMessage
 
 
 class TreeFilter(Input):
@@ -19,14 +20,8 @@ class TreeFilter(Input):
     ]
 
     @dataclass
-    class Left(Message):
+    class Left(WidgetMessage["TreeFilter"]):
         """The user left the filter with ``escape``; handled by ``on_tree_filter_left``."""
-
-        tree_filter: TreeFilter
-
-        @property
-        def control(self) -> TreeFilter:
-            return self.tree_filter
 
     def action_leave(self) -> None:
         self.post_message(self.Left(self))
