@@ -3,17 +3,15 @@ MCP server, what else it publishes: resources, resource templates and prompts.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from rich.style import Style
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from workbench.app.widgets.tool_tree import fit_label
+from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.core.sanitize import clean
 from workbench.sources.manager import ToolManager
 
@@ -38,43 +36,23 @@ NodeData = ApiAddress | CatalogAddress | str | None
 STATE_STYLES = {"ready": "green", "starting": "yellow", "failed": "bold red", "stopped": "dim"}
 
 
-class SourceTree(Tree[NodeData]):
+class SourceTree(SidebarTree[NodeData]):
     """Every tool of every source, grouped by source; conflicts are marked."""
 
-    DEFAULT_CSS = """
-    SourceTree {
-        width: 1fr;
-        height: 1fr;
-        background: $surface;
-    }
-    """
-
-    class ApiSelected(Message):
+    @dataclass
+    class ApiSelected(WidgetMessage["SourceTree"]):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        def __init__(self, control: SourceTree, address: ApiAddress, picked: bool = False) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
-            self.picked = picked
-            """Chosen with enter (go fill in its form), not only moved onto."""
+        address: ApiAddress
+        picked: bool = False
+        """Chosen with enter (go fill in its form), not only moved onto."""
 
-        @property
-        def control(self) -> SourceTree:
-            return self._control
-
-    class CatalogSelected(Message):
+    @dataclass
+    class CatalogSelected(WidgetMessage["SourceTree"]):
         """A resource, template or prompt was chosen (enter or click); handled by
         ``on_source_tree_catalog_selected``."""
 
-        def __init__(self, control: SourceTree, address: CatalogAddress) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
-
-        @property
-        def control(self) -> SourceTree:
-            return self._control
+        address: CatalogAddress
 
     def __init__(
         self,
@@ -84,12 +62,7 @@ class SourceTree(Tree[NodeData]):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        super().__init__(Text("sources"), name=name, id=id, classes=classes, disabled=disabled)
-        self.show_root = False
-        self.guide_depth = 2
-
-    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
-        return fit_label(self, node, super().render_label(node, base_style, style))
+        super().__init__("sources", name=name, id=id, classes=classes, disabled=disabled)
 
     def load(self, manager: ToolManager) -> None:
         """Rebuild from the manager's sources and their tools."""
@@ -166,7 +139,7 @@ class SourceTree(Tree[NodeData]):
         return text
 
     def select_first_api(self) -> None:
-        for node in self._walk(self.root):
+        for node in self.nodes():
             if isinstance(node.data, tuple):
                 self.move_cursor(node)
                 # Shown, not picked: the focus stays in the tree.
@@ -181,11 +154,6 @@ class SourceTree(Tree[NodeData]):
         self.move_cursor(node, animate=False)
         self.scroll_home(animate=False, immediate=True)
         self.scroll_to_node(node, animate=False)
-
-    def _walk(self, node: TreeNode[NodeData]) -> Iterator[TreeNode[NodeData]]:
-        yield node
-        for child in node.children:
-            yield from self._walk(child)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()
