@@ -50,7 +50,7 @@ from workbench.rendering.matrix import COLLAPSED, LOOK, SnapshotCase
 from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.context import Palette, SurfaceContext, variant_context
 from workbench.surfaces.host_look import HostFirstLook, model_view_renderable
 from workbench.surfaces.registry import SurfaceRegistry
 
@@ -161,12 +161,11 @@ class CardDrawer:
         )
 
     def context(self, case: SnapshotCase) -> SurfaceContext:
-        state = self.catalog.script_for(case.ref).state_at(case.phase)
-        entry = self.catalog.tools.get(case.tool)
         width = case.width - 2 if case.surface == "portal" else case.width
-        return SurfaceContext(
-            state=state,
-            manifest=entry.manifest if entry is not None else None,
+        return variant_context(
+            self.catalog,
+            case.ref,
+            case.phase,
             width=width,
             palette=theme_colours(case.theme).palette,
         )
@@ -413,11 +412,6 @@ class SnapshotRenderer:
             self._theme = case.theme
             for _ in range(3):
                 await asyncio.sleep(0.01)
-        script = self.catalog.script_for(case.ref)
-        state = script.state_at(case.phase)
-        manifest = (
-            self.catalog.tools[case.tool].manifest if case.tool in self.catalog.tools else None
-        )
         card = app.query_one(ToolCard)
         portal = app.query_one("#portal", _PortalView)
         target: Widget
@@ -427,16 +421,17 @@ class SnapshotRenderer:
             frame = app.query_one("#portal-frame")
             frame.styles.width = case.width
             frame.scroll_home(animate=False)
-            ctx = SurfaceContext(
-                state=state,
-                manifest=manifest,
+            ctx = variant_context(
+                self.catalog,
+                case.ref,
+                case.phase,
                 width=case.width - 2,
                 palette=palette_for(app.current_theme),
             )
             portal.body = portal_renderable(ctx, self.registry)
             target = frame
         else:
-            card.show(state, manifest)
+            card.show_variant(self.catalog, case.ref, case.phase)
             card.expanded = case.surface != COLLAPSED
             card.card_width = case.width
             target = card
