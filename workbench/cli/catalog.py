@@ -16,6 +16,7 @@ import click
 
 from workbench.cli.live import _build, source_options
 from workbench.cli.output import echo, echo_json, fail_usage
+from workbench.sources.base import SourceState, SourceStatus
 
 if TYPE_CHECKING:
     from workbench.core.mcp_catalog import ContentPart, PromptRender, ResourceRead
@@ -23,12 +24,17 @@ if TYPE_CHECKING:
     from workbench.sources.mcp_source import McpSource
 
 T = TypeVar("T")
-_STATES: dict[int, tuple[str, str]] = {}
-"""Each source's state and detail while it was connected, by ``id``."""
+_STATUSES: dict[int, SourceStatus] = {}
+"""Each source's status while it was connected, by ``id``."""
 
 
-def _state(source: McpSource) -> tuple[str, str]:
-    return _STATES.get(id(source), (source.status.state.value, source.status.detail))
+def _status(source: McpSource) -> SourceStatus:
+    return _STATUSES.get(id(source), source.status)
+
+
+def _ready(source: McpSource) -> bool:
+    """The server was connected (an empty listing is then an answer, not a failure)."""
+    return _status(source).state is SourceState.READY
 
 
 FORMAT_OPTION = click.option(
@@ -176,7 +182,7 @@ def _run(
             return sources, await work(sources)
         finally:
             # Listed as they were while connected, not as stopping leaves them.
-            _STATES.update({id(s): (s.status.state.value, s.status.detail) for s in sources})
+            _STATUSES.update({id(s): s.status for s in sources})
             await session.manager.stop()
 
     return asyncio.run(run())
@@ -200,7 +206,7 @@ def _pick(
     if len(listing) > 1:
         names = ", ".join(source.name for source in listing)
         fail_usage(f"{what!r} is offered by several servers ({names}): choose one with --server")
-    ready = [source for source in sources if source.status.state.value == "ready"]
+    ready = [source for source in sources if source.status.state is SourceState.READY]
     if len(ready) == 1:
         return ready[0]
     fail_usage(f"no server lists {what!r}: choose one with --server")
@@ -242,16 +248,24 @@ def _part_json(part: ContentPart) -> dict[str, Any]:
 
 
 def _status_line(source: McpSource) -> str:
-    state, detail = _state(source)
-    return f"[{state}] {source.name}" + (f" — {detail}" if detail else "")
+    status = _status(source)
+    detail = status.detail
+    return f"[{status.state.value}] {source.name}" + (f" — {detail}" if detail else "")
 
 
 def _servers_json(sources: list[McpSource], listing: Callable[[McpSource], dict[str, Any]]) -> None:
     """Each server's state and what ``listing`` says it publishes, as JSON."""
     servers = []
     for source in sources:
-        state, detail = _state(source)
-        servers.append({"server": source.name, "state": state, "detail": detail, **listing(source)})
+        status = _status(source)
+        servers.append(
+            {
+                "server": source.name,
+                "state": status.state.value,
+                "detail": status.detail,
+                **listing(source),
+            }
+        )
     echo_json({"servers": servers})
 
 
@@ -294,7 +308,7 @@ def _print_resources(sources: list[McpSource], output_format: str) -> None:
         for template in source.templates:
             about = f"  {template.description}" if template.description else ""
             echo(f"    {template.uri_template}  (template){about}")
-        if _state(source)[0] == "ready" and not (source.resources or source.templates):
+        if _ready(source) and not (source.resources or source.templates):
             echo("    (no resources)")
 
 
@@ -328,13 +342,13 @@ def _print_prompts(sources: list[McpSource], output_format: str) -> None:
             arguments = ", ".join(a.name + ("*" if a.required else "") for a in prompt.arguments)
             about = f"  {prompt.description}" if prompt.description else ""
             echo(f"    {prompt.name}({arguments}){about}")
-        if _state(source)[0] == "ready" and not source.prompts:
+        if _ready(source) and not source.prompts:
             echo("    (no prompts)")
 
 
 def _exit_on_failures(sources: list[McpSource]) -> None:
-    failed = [source for source in sources if _state(source)[0] == "failed"]
+    failed = [source for source in sources if _status(source).state is SourceState.FAILED]
     if failed:
         for source in failed:
-            echo(f"workbench: {source.name} failed: {_state(source)[1]}", err=True)
+            echo(f"workbench: {source.name} failed: {_status(source).detail}", err=True)
         raise SystemExit(1)
