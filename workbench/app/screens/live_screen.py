@@ -55,8 +55,8 @@ from workbench.fixtures.recorder import RecordingError
 from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
-from workbench.sources.call_runner import LiveCall
 from workbench.sources.base import SourceState
+from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.mcp_source import McpSource
 from workbench.surfaces.context import Palette
