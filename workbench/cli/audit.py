@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from workbench.cli.output import format_option
+
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
     from workbench.hosts import HostProfile
@@ -37,13 +39,9 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "junit"]),
-    default="text",
-    show_default=True,
-    help="Output format (junit: one test case per variant, for CI reports).",
+@format_option(
+    "Output format (junit: one test case per variant, for CI reports).",
+    formats=("text", "json", "junit"),
 )
 @click.option(
     "--rule",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from workbench.cli.live import _build, source_options
-from workbench.cli.output import echo, echo_json, fail_usage
+from workbench.cli.output import echo, echo_json, fail_usage, format_option
 from workbench.sources.base import SourceState, SourceStatus
 
 if TYPE_CHECKING:
@@ -37,14 +37,7 @@ def _ready(source: McpSource) -> bool:
     return _status(source).state is SourceState.READY
 
 
-FORMAT_OPTION = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+FORMAT_OPTION = format_option()
 SERVER_OPTION = click.option(
     "--server",
     metavar="NAME",

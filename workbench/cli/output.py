@@ -12,10 +12,14 @@ import logging
 import shutil
 import sys
 import time
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from click.decorators import FC
 
 from workbench.core.sanitize import clean, safe_json
 
@@ -28,6 +32,21 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
 def echo_json(value: Any, *, indent: int | None = 2) -> None:
     """Print ``value`` as JSON whose strings cannot carry terminal escapes."""
     click.echo(safe_json(value, indent=indent, default=str))
+
+
+def format_option(
+    help: str = "Output format.", *, formats: Sequence[str] = ("text", "json")
+) -> Callable[[FC], FC]:
+    """``--format`` into ``output_format``, ``text`` by default: one spelling for every command
+    that can also answer in JSON."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(list(formats)),
+        default="text",
+        show_default=True,
+        help=help,
+    )
 
 
 def fail_usage(message: str) -> NoReturn:

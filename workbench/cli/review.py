@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.output import ProgressReport, echo, fail_usage, format_option
 
 if TYPE_CHECKING:
     from workbench.review.board import ReviewBoard
@@ -36,14 +36,7 @@ SNAPSHOTS_OPTION = click.option(
     default=None,
     help="Write JUnit XML: one test per case, one suite per tool and API.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="What --check and --accept-all print.",
-)
+@format_option("What --check and --accept-all print.")
 @click.option(
     "--report",
     "report_paths",
