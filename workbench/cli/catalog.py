@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
@@ -24,6 +24,14 @@ if TYPE_CHECKING:
     from workbench.sources.mcp_source import McpSource
 
 T = TypeVar("T")
+
+
+class _Answer(Protocol):
+    @property
+    def error(self) -> str | None: ...
+
+
+A = TypeVar("A", bound=_Answer)
 _STATUSES: dict[int, SourceStatus] = {}
 """Each source's status while it was connected, by ``id``."""
 
@@ -66,28 +74,7 @@ def resources(
         return await chosen.read_resource(uri)
 
     sources, read = _run(session, work)
-    if read is None:
-        _print_resources(sources, output_format)
-        _exit_on_failures(sources)
-        return
-    if output_format == "json":
-        echo_json(
-            {
-                "uri": read.uri,
-                "error": read.error,
-                "parts": [_part_json(part) for part in read.parts],
-            }
-        )
-    elif read.error is None:
-        for part in read.parts:
-            if len(read.parts) > 1:
-                echo(f"── {part.uri} ({part.describe()})")
-            echo(part.text if part.text is not None else f"[{part.describe()}]")
-            if part.truncated:
-                echo(f"… showing {len(part.text or ''):,} of {part.chars:,} characters")
-    if read.error is not None:
-        echo(f"workbench: {read.error}", err=True)
-        raise SystemExit(1)
+    _finish(sources, read, output_format, _print_resources, _read_json, _read_lines)
 
 
 @click.command()
@@ -134,27 +121,7 @@ def prompts(
         return await chosen.get_prompt(name, arguments)
 
     sources, rendered = _run(session, work)
-    if rendered is None:
-        _print_prompts(sources, output_format)
-        _exit_on_failures(sources)
-        return
-    if output_format == "json":
-        echo_json(
-            {
-                "name": rendered.name,
-                "arguments": rendered.arguments,
-                "description": rendered.description,
-                "messages": [{"role": m.role, "text": m.text} for m in rendered.messages],
-                "error": rendered.error,
-            }
-        )
-    elif rendered.error is None:
-        for message in rendered.messages:
-            echo(f"── {message.role}")
-            echo(message.text)
-    if rendered.error is not None:
-        echo(f"workbench: {rendered.error}", err=True)
-        raise SystemExit(1)
+    _finish(sources, rendered, output_format, _print_prompts, _render_json, _render_lines)
 
 
 def _session(options: dict[str, Any], demo: bool) -> LiveSession:
@@ -238,6 +205,59 @@ def _part_json(part: ContentPart) -> dict[str, Any]:
         "truncated": part.truncated,
         "description": part.describe(),
     }
+
+
+def _finish(
+    sources: list[McpSource],
+    answer: A | None,
+    output_format: str,
+    print_listing: Callable[[list[McpSource], str], None],
+    as_json: Callable[[A], dict[str, Any]],
+    as_lines: Callable[[A], Iterator[str]],
+) -> None:
+    """Print what the servers publish (no ``answer`` was asked for) or the one ``answer``,
+    then exit 1 when a server failed or answered with an error."""
+    if answer is None:
+        print_listing(sources, output_format)
+        _exit_on_failures(sources)
+        return
+    if output_format == "json":
+        echo_json(as_json(answer))
+    elif answer.error is None:
+        for line in as_lines(answer):
+            echo(line)
+    if answer.error is not None:
+        echo(f"workbench: {answer.error}", err=True)
+        raise SystemExit(1)
+
+
+def _read_json(read: ResourceRead) -> dict[str, Any]:
+    return {"uri": read.uri, "error": read.error, "parts": [_part_json(p) for p in read.parts]}
+
+
+def _read_lines(read: ResourceRead) -> Iterator[str]:
+    for part in read.parts:
+        if len(read.parts) > 1:
+            yield f"── {part.uri} ({part.describe()})"
+        yield part.text if part.text is not None else f"[{part.describe()}]"
+        if part.truncated:
+            yield f"… showing {len(part.text or ''):,} of {part.chars:,} characters"
+
+
+def _render_json(rendered: PromptRender) -> dict[str, Any]:
+    return {
+        "name": rendered.name,
+        "arguments": rendered.arguments,
+        "description": rendered.description,
+        "messages": [{"role": m.role, "text": m.text} for m in rendered.messages],
+        "error": rendered.error,
+    }
+
+
+def _render_lines(rendered: PromptRender) -> Iterator[str]:
+    for message in rendered.messages:
+        yield f"── {message.role}"
+        yield message.text
 
 
 def _status_line(source: McpSource) -> str:
