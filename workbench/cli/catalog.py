@@ -271,14 +271,8 @@ def _servers_json(sources: list[McpSource], listing: Callable[[McpSource], dict[
     servers = []
     for source in sources:
         status = _status(source)
-        servers.append(
-            {
-                "server": source.name,
-                "state": status.state.value,
-                "detail": status.detail,
-                **listing(source),
-            }
-        )
+        about = {"server": source.name, "state": status.state.value, "detail": status.detail}
+        servers.append({**about, **listing(source)})
     echo_json({"servers": servers})
 
 
