@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import format_option
+from workbench.cli.output import fail_unless_loaded, format_option
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
@@ -112,12 +112,7 @@ def audit(
         fail_usage(f"no rule named {unknown[0]!r} (rules: {', '.join(sorted(known))})")
     rules = [known[name] for name in rule_names] if rule_names else None
     project = open_project(paths, installed=False)
-    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
-    if errors:
-        for problem in errors:
-            echo(problem.format(), err=True)
-        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
-        raise SystemExit(2)
+    fail_unless_loaded(project.catalog.problems)
     refs = audit_refs(project.catalog)
     hosts = targeted_hosts(project.config, host_names)
 

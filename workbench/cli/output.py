@@ -12,7 +12,7 @@ import logging
 import shutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -21,6 +21,7 @@ import click
 if TYPE_CHECKING:
     from click.decorators import FC
 
+from workbench.core.problems import Problem
 from workbench.core.sanitize import clean, safe_json
 
 
@@ -53,6 +54,17 @@ def fail_usage(message: str) -> NoReturn:
     """One line on stderr and exit code 2: a usage error a script can grep."""
     echo(f"workbench: error: {message}", err=True)
     raise SystemExit(2)
+
+
+def fail_unless_loaded(problems: Iterable[Problem]) -> None:
+    """Exit 2 after printing each error when the fixtures do not load cleanly: a command that
+    draws or judges every variant must not pass over the ones that failed to load."""
+    errors = [problem for problem in problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            echo(problem.format(), err=True)
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
 
 
 class CleanStderrHandler(logging.Handler):
