@@ -8,6 +8,7 @@ from workbench.core.call_record import CallRecord
 from workbench.core.schema import validate_args
 from workbench.policy.engine import PolicyContext, check_approval
 from workbench.sources.answers import ScriptedAnswers
+from workbench.sources.base import SourceState
 from workbench.sources.call_runner import InputGate, LiveCall
 from workbench.sources.manager import ResolutionError, ToolManager
 from workbench.sources.quick_schema import plainly_valid
@@ -43,7 +44,7 @@ async def call_once(
             failed = [
                 f"{source.name}: {source.status.detail}"
                 for source in manager.sources
-                if source.status.state.value == "failed"
+                if source.status.state is SourceState.FAILED
             ]
             suffix = f" (sources that failed to start: {'; '.join(failed)})" if failed else ""
             raise UsageProblem(f"{error}{suffix}") from None

@@ -291,9 +291,9 @@ class FixtureScreen(CallScreen):
 
     def _manifest(self) -> ToolManifest | None:
         catalog = self.catalog
-        if catalog is None or self.ref is None or self.ref.tool not in catalog.tools:
+        if catalog is None or self.ref is None:
             return None
-        return catalog.tools[self.ref.tool].manifest
+        return catalog.manifest_for(self.ref.tool)
 
     # --- showing a call -------------------------------------------------------------------
 

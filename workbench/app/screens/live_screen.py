@@ -55,6 +55,7 @@ from workbench.fixtures.recorder import RecordingError
 from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
+from workbench.sources.base import SourceState
 from workbench.sources.call_runner import LiveCall
 from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.mcp_source import McpSource
@@ -192,12 +193,12 @@ class LiveScreen(CallScreen):
         problems = [
             Problem(file=f"source {source.name}", message=source.status.detail or "failed to start")
             for source in self.session.manager.sources
-            if source.status.state.value == "failed"
+            if source.status.state is SourceState.FAILED
         ]
         problems += [
             Problem(file=f"source {source.name}", message=item, severity="warning")
             for source in self.session.manager.sources
-            if source.status.state.value == "ready"
+            if source.status.state is SourceState.READY
             for item in source.problems
         ]
         problems += [Problem(file="tools", message=item) for item in self.session.problems]

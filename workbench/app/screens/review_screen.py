@@ -294,13 +294,10 @@ class ReviewScreen(Screen[None]):
             committed.show(None, None, None)
             return
         key = item.key
-        catalog = self.loaded.project.catalog
-        script = catalog.script_for(item.ref)
-        entry = catalog.tools.get(key.tool)
         card.case_theme = key.theme
         card.surface = key.surface
         card.card_width = key.width
-        card.show(script.state_at(Phase(key.phase)), entry.manifest if entry else None)
+        card.show_variant(self.loaded.project.catalog, item.ref, Phase(key.phase))
         card.expanded = key.surface != "collapsed"  # As the snapshot draws it.
         theme = BUILTIN_THEMES[CASE_THEMES[key.theme]]
         background = theme.to_color_system().generate()["background"]

@@ -13,6 +13,7 @@ from textual.widgets.tree import TreeNode
 from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.core.sanitize import clean
+from workbench.sources.base import SourceState
 from workbench.sources.manager import ToolManager
 
 ApiAddress = tuple[str, str, str]
@@ -33,7 +34,12 @@ class CatalogAddress:
 
 NodeData = ApiAddress | CatalogAddress | str | None
 
-STATE_STYLES = {"ready": "green", "starting": "yellow", "failed": "bold red", "stopped": "dim"}
+STATE_STYLES = {
+    SourceState.READY: "green",
+    SourceState.STARTING: "yellow",
+    SourceState.FAILED: "bold red",
+    SourceState.STOPPED: "dim",
+}
 
 
 class SourceTree(SidebarTree[NodeData]):
@@ -70,12 +76,12 @@ class SourceTree(SidebarTree[NodeData]):
         conflicts = manager.conflicts()
         entries = manager.entries()
         for source in manager.sources:
-            state = source.status.state.value
+            state = source.status.state
             label = Text("● ", style=STATE_STYLES.get(state, ""))
             label.append(clean(source.name), style="bold")
-            label.append(f"  {source.kind} · {state}", style="dim")
+            label.append(f"  {source.kind} · {state.value}", style="dim")
             source_node = self.root.add(label, data=source.name, expand=True)
-            if state == "failed" and source.status.detail:
+            if state is SourceState.FAILED and source.status.detail:
                 source_node.add_leaf(
                     Text(clean(source.status.detail.splitlines()[0])[:120], style="red"), data=None
                 )
@@ -96,7 +102,7 @@ class SourceTree(SidebarTree[NodeData]):
                             # _meta.ui.visibility leaves the model out: only the app calls it.
                             label.append(" · app only", style="dim italic")
                     tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
-            if state == "ready":
+            if state is SourceState.READY:
                 self._add_catalog(source_node, source)
 
     def _add_catalog(self, node: TreeNode[NodeData], source: object) -> None:
