@@ -42,20 +42,18 @@ from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, Source
 from workbench.app.widgets.status_line import StatusPart
 from workbench.config import ConfigError
 from workbench.core import events as ev
-from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.interventions import InputAnswer, InputRequest
 from workbench.core.manifest import ToolApi
-from workbench.core.problems import Problem
 from workbench.core.redact import Redactor
 from workbench.core.sanitize import clean
 from workbench.fixtures.catalog import Catalog
 from workbench.fixtures.files import display_path
 from workbench.fixtures.recorder import RecordingError
-from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
+from workbench.sources.live_start import prepare_call
 from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.mcp_source import McpSource
 from workbench.surfaces.context import Palette
@@ -189,27 +187,7 @@ class LiveScreen(CallScreen):
         tree = self.query_one("#sources", SourceTree)
         tree.loading = False
         tree.load(self.session.manager)
-        problems = [
-            Problem(file=f"source {source.name}", message=source.status.detail or "failed to start")
-            for source in self.session.manager.sources
-            if source.status.state.value == "failed"
-        ]
-        problems += [
-            Problem(file=f"source {source.name}", message=item, severity="warning")
-            for source in self.session.manager.sources
-            if source.status.state.value == "ready"
-            for item in source.problems
-        ]
-        problems += [Problem(file="tools", message=item) for item in self.session.problems]
-        conflicts = self.session.manager.conflicts()
-        problems += [
-            Problem(
-                file=f"tool {tool}",
-                message=f"offered by {', '.join(sources)}: call it as SOURCE/{tool}.API",
-                severity="warning",
-            )
-            for tool, sources in conflicts.items()
-        ]
+        problems = self.session.report().as_problems()
         self.query_one("#problems", ProblemsPanel).show(problems)
         self._revisions = self._source_revisions()
         # The server log only has a place when some source is an MCP server.
@@ -476,37 +454,36 @@ class LiveScreen(CallScreen):
         resolved = self._resolve(self.address)
         if resolved is None:
             return
-        source_name, tool, api = self.address
-        check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
-        timeout = self.session.call_timeout(args, resolved.api)
+        source_name = self.address[0]
         history = self.query_one("#history", HistoryPanel)
+
+        def changed(event: ev.CallEvent) -> None:
+            self._changed = True
+
+        prepared = prepare_call(
+            resolved,
+            args,
+            policy=self.session.policy,
+            timeout=self.session.call_timeout(args, resolved.api),
+            call_id=f"live-{len(history.entries) + 1}",
+            approval_gate=self._approval_gate,
+            input_gate=self._input_gate,
+            on_event=changed,
+            args_chunk_delay_s=0.01 if self.animated else 0.0,
+        )
         entry = HistoryEntry(
             source=source_name,
             args=dict(args),
-            record=CallRecord.start(tool, api, call_id=f"live-{len(history.entries) + 1}"),
+            record=prepared.record,
             manifest=resolved.entry.manifest,
-            timeout=timeout.describe(),
+            timeout=prepared.timeout.describe(),
         )
         self.current_entry = entry
         self.viewed = entry
         self._changed = False
         self._link_index = 0
         self.call_view.portal.unpin()
-        call = LiveCall(
-            resolved.entry.source,
-            resolved.entry.manifest,
-            tool,
-            api,
-            args,
-            on_event=lambda event: self._record_event(entry, event),
-            timeout_ms=timeout.limit_ms,
-            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
-            approval=check,
-            approval_gate=self._approval_gate,
-            workspace=self.session.policy.workspace,
-            args_chunk_delay_s=0.01 if self.animated else 0.0,
-            input_gate=self._input_gate,
-        )
+        call = prepared.call
         self.current_call = call
         history.add(entry)
         self.show_entry(entry)
@@ -531,10 +508,6 @@ class LiveScreen(CallScreen):
             finally:
                 self.current_call = None
                 self.current_entry = None
-
-    def _record_event(self, entry: HistoryEntry, event: ev.CallEvent) -> None:
-        entry.record.add(event)
-        self._changed = True
 
     def _draw_running(self) -> None:
         """Draw the running call once, however many events arrived since the last frame."""
