@@ -3,7 +3,7 @@ call's usage error and the live screen's problems panel."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from workbench.core.problems import Problem
 from workbench.sources.manager import ToolManager
@@ -17,7 +17,8 @@ class SourceHealth:
     state: str
     """The :class:`~workbench.sources.base.SourceState` value (``ready``, ``failed``, ...)."""
     detail: str
-    problems: list[str] = field(default_factory=list)
+    problems: list[str]
+    """What the source warned about while starting (a tool it could not list, ...)."""
 
     @property
     def failed(self) -> bool:

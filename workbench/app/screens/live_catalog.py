@@ -15,6 +15,7 @@ from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.server_log_panel import ServerLogPanel
 from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, SourceTree
 from workbench.core.manifest import ToolApi
+from workbench.core.mcp_catalog import PromptInfo, ResourceTemplateInfo
 from workbench.core.sanitize import clean
 from workbench.session import LiveSession
 from workbench.sources.mcp_source import McpSource
@@ -57,26 +58,18 @@ class CatalogBrowsing(CallScreen):
         if address.kind == "resource":
             self._read_resource(address.source, address.key)
             return
+        found: ResourceTemplateInfo | PromptInfo | None
         if address.kind == "template":
-            template = next(
+            found = next(
                 (item for item in source.templates if item.uri_template == address.key), None
             )
-            if template is None:
-                return
-            api = ToolApi(
-                name="read",
-                description=f"read {address.key} with these values",
-                parameters=template.schema(),
-            )
+            name, action = "read", f"read {address.key} with these values"
         else:
-            prompt = next((item for item in source.prompts if item.name == address.key), None)
-            if prompt is None:
-                return
-            api = ToolApi(
-                name="get_prompt",
-                description=f"render the prompt {prompt.label}",
-                parameters=prompt.schema(),
-            )
+            found = next((item for item in source.prompts if item.name == address.key), None)
+            name, action = "get_prompt", f"render the prompt {found.label if found else ''}"
+        if found is None:
+            return
+        api = ToolApi(name=name, description=action, parameters=found.schema())
         self.form_target = address
         self.address = None
         self.query_one("#form", SchemaForm).load(api)

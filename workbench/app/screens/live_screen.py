@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -45,6 +45,18 @@ FRAME_S = 1 / 30
 """The running call is drawn at most this often (output can arrive far faster)."""
 REVISION_POLL_S = 0.5
 """How often the tree checks whether a server changed its tools (tools/list_changed)."""
+
+Answer = TypeVar("Answer", ApprovalDecision, InputAnswer)
+
+
+def another_call_running(*, priority: int) -> StatusPart:
+    """The status line's note that the card is not showing the call that runs."""
+    return StatusPart(
+        "another call is running (pick it in the history)",
+        style="italic",
+        priority=priority,
+        min_cells=20,
+    )
 
 
 class LiveScreen(FixtureSaving, CatalogBrowsing):
@@ -248,14 +260,7 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
                 StatusPart(timeout, priority=30, min_cells=10),
             ]
             if self.current_entry is not None:
-                parts.append(
-                    StatusPart(
-                        "another call is running (pick it in the history)",
-                        style="italic",
-                        priority=35,
-                        min_cells=20,
-                    )
-                )
+                parts.append(another_call_running(priority=35))
             self.call_view.set_status(parts)
 
     def action_tab_forward(self) -> None:
@@ -379,14 +384,8 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
     async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
         del request
         self._decision = asyncio.get_running_loop().create_future()
-        # Draw the Intervention now, with the decision it will resolve (the request itself may
-        # already have been drawn by the frame timer, before there was anything to decide).
-        self._draw_running()
-        if self.current_entry is not None:
-            self.viewed = self.current_entry
-            self.show_entry(self.current_entry)
         try:
-            return await self._decision
+            return await self._wait_for_person(self._decision)
         finally:
             self._decision = None
 
@@ -394,14 +393,19 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
         """The server asks mid-call: show the request with its controls, wait for the person."""
         del request
         self._answer = asyncio.get_running_loop().create_future()
+        try:
+            return await self._wait_for_person(self._answer)
+        finally:
+            self._answer = None
+
+    async def _wait_for_person(self, answer: asyncio.Future[Answer]) -> Answer:
+        # Draw the question now, with the future it will resolve (the request itself may
+        # already have been drawn by the frame timer, before there was anything to answer).
         self._draw_running()
         if self.current_entry is not None:
             self.viewed = self.current_entry
             self.show_entry(self.current_entry)
-        try:
-            return await self._answer
-        finally:
-            self._answer = None
+        return await answer
 
     def on_input_request_bar_answered(self, message: InputRequestBar.Answered) -> None:
         if self._answer is not None and not self._answer.done():
@@ -483,14 +487,7 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
         elif entry is self.current_entry and not state.phase.is_terminal:
             parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
         elif self.current_entry is not None:
-            parts.append(
-                StatusPart(
-                    "another call is running (pick it in the history)",
-                    style="italic",
-                    priority=30,
-                    min_cells=20,
-                )
-            )
+            parts.append(another_call_running(priority=30))
         return parts
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
