@@ -30,13 +30,7 @@ class Project:
 def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
     """The packages' surfaces; of two packages with one identifier the first wins (the catalog
     reports the conflict)."""
-    registry = SurfaceRegistry()
-    seen: set[str] = set()
-    for package in packages:
-        if package.identifier not in seen:
-            seen.add(package.identifier)
-            registry.register_set(package.identifier, package.surfaces)
-    return registry
+    return SurfaceRegistry.from_packages(packages)
 
 
 def project_cache(config: WorkbenchConfig) -> CatalogCache:

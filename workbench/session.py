@@ -13,6 +13,7 @@ from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.files import find_files
 from workbench.policy.engine import ApprovalMode, PolicyContext
+from workbench.sources.health import SourcesReport
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_config import expand_env, parse_header, read_mcp_config
 from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSource
@@ -94,6 +95,10 @@ class LiveSession:
             extend_on_progress_s=self.extend_on_progress_s,
         )
 
+    def report(self) -> SourcesReport:
+        """How the sources started, and what did not load (after ``manager.start()``)."""
+        return SourcesReport.of(self.manager, self.problems)
+
     @property
     def fixture_dir(self) -> Path:
         """Where recorded calls are saved: the project's first fixture directory (``fixtures/``
@@ -170,7 +175,6 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
 
     services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
-    registry = SurfaceRegistry()
     problems: list[str] = []
 
     discovery = discover(
@@ -191,8 +195,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         skills_package = _skills_package(Path(skills_root))
         packages.append(skills_package)
         origin_of[id(skills_package)] = f"--skills {skills_root}"
-    for package in packages:
-        registry.register_set(package.identifier, package.surfaces)
+    registry = SurfaceRegistry.from_packages(packages)
     # A source holds one package per identifier: a package named like an earlier one (a
     # --skills folder called "calculator") goes to another source, so the manager reports the
     # conflict instead of one silently replacing the other.

@@ -3,7 +3,9 @@ MCP server, what else it publishes: resources, resource templates and prompts.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from rich.text import Text
@@ -19,6 +21,8 @@ from workbench.sources.manager import ToolManager
 ApiAddress = tuple[str, str, str]
 """(source name, tool identifier, API name)."""
 MAX_CATALOG_NODES = 200
+MAX_ROOTS_SHOWN = 3
+"""Roots named on the server's row before "showing N of M"."""
 """Resources (or templates, prompts) shown per server; the rest are counted."""
 
 
@@ -102,6 +106,10 @@ class SourceTree(SidebarTree[NodeData]):
                             # _meta.ui.visibility leaves the model out: only the app calls it.
                             label.append(" · app only", style="dim italic")
                     tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
+            roots = getattr(source, "roots", None)
+            if roots is not None:
+                # Which folders this server may learn of (roots/list): none unless named.
+                source_node.add_leaf(roots_label(roots), data=None)
             if state is SourceState.READY:
                 self._add_catalog(source_node, source)
 
@@ -172,3 +180,13 @@ class SourceTree(SidebarTree[NodeData]):
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data))
+
+
+def roots_label(roots: Sequence[Path]) -> Text:
+    """``roots offered: none``, or the folders a server is told about (``--root``, mcp.json)."""
+    if not roots:
+        return Text("roots offered: none", style="dim italic")
+    shown = ", ".join(clean(str(root)) for root in roots[:MAX_ROOTS_SHOWN])
+    if len(roots) > MAX_ROOTS_SHOWN:
+        shown += f" (showing {MAX_ROOTS_SHOWN} of {len(roots)})"
+    return Text(f"roots offered: {shown}", style="dim")
