@@ -11,7 +11,6 @@ from workbench.core.interventions import (
     InputAnswer,
     ServerMessage,
     ServerMessages,
-    capped_text,
     clipped_text,
     elicitation_request,
     form_schema,
@@ -188,7 +187,6 @@ def test_clipped_text_is_clean_and_says_when_it_cut(value: str, limit: int) -> N
     assert not any(ord(character) < 0x20 and character not in "\n\t" for character in shown)
     cut = shown.endswith(" characters]") and "… [showing " in shown
     assert cut or len(shown) <= limit
-    assert capped_text is clipped_text  # the old name other branches import
 
 
 def test_clipped_text_names_both_counts() -> None:

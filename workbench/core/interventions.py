@@ -53,10 +53,6 @@ def clipped_text(text: object, limit: int = MAX_MESSAGE_CHARS) -> str:
     return shown
 
 
-capped_text = clipped_text
-"""The old name, kept while other branches still import it: use :func:`clipped_text`."""
-
-
 # --- elicitation ------------------------------------------------------------------------------
 
 
