@@ -5,9 +5,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import SurfaceContext, SurfaceSet, kit
 
 VALUE_LINES = 4
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
-from workbench.tools.package import ToolPackage
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.skills.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.skills.surfaces import SURFACES
 

@@ -7,9 +7,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import SurfaceContext, SurfaceSet, kit
 
 BODY_LINES = 14
 REFERENCE_LINES = 20

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
-from workbench.tools.package import ToolPackage
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.task.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.task.store import TaskStore
 from workbench.tools.task.surfaces import SURFACES

@@ -8,9 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import Palette, SurfaceContext
-from workbench.surfaces.registry import SurfaceSet, editable
+from workbench.api import Palette, SurfaceContext, SurfaceSet, editable, kit
 from workbench.tools.task.store import PRIORITIES
 
 TABLE_ROWS = 12

@@ -8,9 +8,7 @@ from urllib.parse import urlsplit
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import Palette, SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import Palette, SurfaceContext, SurfaceSet, kit
 
 RESULT_ROWS = 6
 PAGE_LINES = 12

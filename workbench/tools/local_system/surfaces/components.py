@@ -7,8 +7,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.api import Palette, SurfaceContext, kit
 
 ERROR_HINTS = {
     "FileNotFound": "Check the path; list the parent directory with listFiles.",

@@ -9,8 +9,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import SurfaceContext, kit
 from workbench.tools.local_system.surfaces.components import language_of, path_of
 from workbench.tools.local_system.surfaces.renders import (
     DIFF_LINES,

@@ -11,9 +11,7 @@ from dataclasses import replace
 from rich.console import RenderableType
 from rich.text import Text
 
-from workbench.core.call_state import Phase
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import Phase, SurfaceContext, kit
 from workbench.tools.local_system.surfaces.components import path_of, state_of
 
 

@@ -7,8 +7,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import SurfaceContext, kit
 from workbench.tools.local_system.surfaces import renders
 from workbench.tools.local_system.surfaces.components import (
     empty_line,
