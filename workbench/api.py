@@ -15,9 +15,10 @@ the bundled reference tools import Workbench through it alone, as any tool out t
   never empty and ``error.type`` is a stable code.
 - **Surfaces**: functions of a :class:`SurfaceContext` returning a Rich renderable, built with
   the surface kit (:mod:`kit <workbench.surfaces.kit>`: safe text, status lines, "showing N of
-  M" notes, boxes, skeletons) and registered per API in a :class:`SurfaceSet`. A Render starts
-  with :func:`outcome_view` (how the call ended, or its error) and reads :func:`result_state`;
-  a Placeholder leads with :func:`pending_line`. Rich's
+  M" notes, boxes, skeletons) and registered per API in a :class:`SurfaceSet`. A Render made
+  with :func:`result_render` starts at the drawing: how the call ended, its error and the
+  result's ``state`` come first (:func:`outcome_view`, :func:`result_state` do the same
+  steps one by one); a Placeholder leads with :func:`pending_line`. Rich's
   ``RenderableType``, ``Group`` (rows under each other) and ``Text`` are here too.
 - **Packaging**: a :class:`ToolPackage` bundles manifest, surfaces, runtime factory and
   fixtures; list it in ``[tool.workbench] tools`` or declare it under the
@@ -79,7 +80,13 @@ from workbench.policy.audits import extract_paths
 from workbench.surfaces import kit
 from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, Palette, SurfaceContext
 from workbench.surfaces.registry import Surface, SurfaceKind, SurfaceSet, editable
-from workbench.surfaces.render_parts import ErrorView, outcome_view, pending_line, result_state
+from workbench.surfaces.render_parts import (
+    ErrorView,
+    outcome_view,
+    pending_line,
+    result_render,
+    result_state,
+)
 
 if TYPE_CHECKING:
     from workbench.net.ssrf import RequestRefused, read_capped, safe_client
@@ -166,6 +173,7 @@ __all__ = [
     "outcome_view",
     "pending_line",
     "read_capped",
+    "result_render",
     "result_state",
     "safe_client",
     "test_tool_ui_snapshot",  # noqa: F822 - served (deprecated) by __getattr__

@@ -25,11 +25,6 @@ ERROR_HINTS = {
 }
 
 
-def state_of(ctx: SurfaceContext) -> dict[str, Any]:
-    state = ctx.result_state
-    return state if isinstance(state, dict) else {}
-
-
 def path_of(ctx: SurfaceContext, key: str = "path", default: str = "") -> str:
     value = ctx.args.get(key, default)
     return value if isinstance(value, str) else default
