@@ -27,7 +27,15 @@ def create_runtime(services: RuntimeServices) -> SkillsRuntime:
     return SkillsRuntime(SkillLibrary(roots))
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {"WORKBENCH_SKILLS_PATH": "skills.paths"}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:

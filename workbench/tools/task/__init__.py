@@ -26,7 +26,15 @@ def create_runtime(services: RuntimeServices) -> TaskRuntime:
     return TaskRuntime(TaskStore(path), CommandRunner(), services.workspace)
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {"WORKBENCH_TASK_DATABASE": "task.database"}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:

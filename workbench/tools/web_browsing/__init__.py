@@ -43,7 +43,19 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     )
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {
+    "WORKBENCH_WEB_ONLINE": "web.online",
+    "WORKBENCH_SEARXNG_URL": "web.searxng_url",
+    "WORKBENCH_WEB_ALLOW": "web.allow",
+}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:
