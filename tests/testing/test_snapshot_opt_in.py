@@ -72,11 +72,11 @@ def test_the_fixture_runs_every_case_and_the_audit(project: Path) -> None:
     assert update.returncode == 0, update.stdout + update.stderr
     snapshots = sorted(p.relative_to(project / "snaps").as_posix() for p in project.rglob("*.txt"))
     assert "calculator/calculate/add/done-60-dark.txt" in snapshots
-    plain = _pytest("-v")
+    plain = _pytest("-rA")
     assert plain.returncode == 0, plain.stdout + plain.stderr
     # One test per snapshot case, plus the variant's render audit.
     assert _passed(plain.stdout) == len(snapshots) + 1
-    assert "test_tool_ui[" in plain.stdout
+    assert "PASSED tests/test_ui.py::test_tool_ui[" in plain.stdout
 
 
 def test_the_old_import_runs_the_same_cases_with_a_deprecation_warning(project: Path) -> None:
