@@ -20,6 +20,7 @@ from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSo
 from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools import settings_variables
 from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
@@ -173,7 +174,6 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             catalog=options.catalog,
         )
 
-    services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
     problems: list[str] = []
 
@@ -213,6 +213,10 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             group = []
             groups.append(group)
         group.append(package)
+    # Each tool package names the environment variables it reads (web.online, task.database).
+    services = RuntimeServices.from_environment(
+        workspace, limits=config.limits, variables=settings_variables(packages)
+    )
     origins: dict[tuple[str, str], str] = {}
     for group in groups:
         source = PythonToolSource("python", group, services)
