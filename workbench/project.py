@@ -107,13 +107,14 @@ def assemble(
     agents = agent_packages(packages)
     catalog = build_catalog(
         fixture_paths_for(config, packages, paths),
-        [package.manifest for package in [*packages, *agents]],
+        [package.manifest for package in packages],
         root=config.root,
         extra_problems=[*discovery.problems, *agent_problems()],
         cache=cache if cache is not None else project_cache(config),
         jobs=jobs,
+        offered_manifests=[package.manifest for package in agents],
     )
-    keep_agent_tools_in_use(catalog, agents)
+    agents = keep_agent_tools_in_use(catalog, agents)
     for identifier, origin in discovery.origins().items():
         tool = catalog.tools.get(identifier)
         if tool is not None and tool.packaged:

@@ -19,6 +19,7 @@ from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSo
 from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools.agent_packages import AGENT_ORIGIN, agent_packages
 from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
@@ -191,6 +192,10 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         skills_package = _skills_package(Path(skills_root))
         packages.append(skills_package)
         origin_of[id(skills_package)] = f"--skills {skills_root}"
+    # The agents' own tools are UI-only: listed, so that picking one says it cannot be called.
+    for agent_package in agent_packages(packages):
+        packages.append(agent_package)
+        origin_of[id(agent_package)] = AGENT_ORIGIN
     for package in packages:
         registry.register_set(package.identifier, package.surfaces)
     # A source holds one package per identifier: a package named like an earlier one (a

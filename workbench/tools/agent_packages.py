@@ -56,12 +56,20 @@ def is_agent_manifest(manifest: ToolManifest) -> bool:
     return any(package.manifest is manifest for package in _loaded()[0])
 
 
-def keep_agent_tools_in_use(catalog: Catalog, offered: Sequence[ToolPackage]) -> None:
+def keep_agent_tools_in_use(catalog: Catalog, offered: Sequence[ToolPackage]) -> list[ToolPackage]:
     """Drop from ``catalog`` the ``offered`` agent tools' APIs that no fixture file calls, and
-    the tools left with none (they were added only so such fixtures are checked against them)."""
+    the tools left with none (they were added only so such fixtures are checked against them).
+
+    Returns the packages whose surfaces the project uses: all but those whose identifier a
+    manifest file of the project took (its own tool of that name draws its own calls).
+    """
+    kept: list[ToolPackage] = []
     for package in offered:
         tool = catalog.tools.get(package.identifier)
-        if tool is None or tool.manifest is not package.manifest:
+        if tool is not None and tool.manifest is not package.manifest:
+            continue
+        kept.append(package)
+        if tool is None:
             continue
         tool.apis = {
             name: entry
@@ -72,3 +80,4 @@ def keep_agent_tools_in_use(catalog: Catalog, offered: Sequence[ToolPackage]) ->
             tool.origin = AGENT_ORIGIN
         else:
             del catalog.tools[package.identifier]
+    return kept

@@ -118,6 +118,33 @@ def ended(ctx: SurfaceContext, what: str, failed: str) -> RenderableType | None:
     return error_view(ctx, failed)
 
 
+NO_CONTENT = "(no content)"
+"""What the result funnel puts in place of an empty content (content is never empty)."""
+
+
+def model_text(ctx: SurfaceContext) -> str:
+    """The text the model read; ``""`` when it read nothing (or the call has no result)."""
+    if ctx.result is None or ctx.content.strip() == NO_CONTENT:
+        return ""
+    return ctx.content
+
+
+def silent_note(ctx: SurfaceContext) -> Text | None:
+    """``∅ the model was given no text back`` when the result's content is empty: the edit
+    or plan is in the args, but what the model read of it was nothing."""
+    if ctx.result is None or model_text(ctx).strip():
+        return None
+    return kit.join(
+        ("∅ ", ctx.palette.muted), ("the model was given no text back", ctx.palette.muted)
+    )
+
+
+def with_silence(ctx: SurfaceContext, *rows: RenderableType) -> RenderableType:
+    """``rows`` as a group, with :func:`silent_note` under them when it applies."""
+    note = silent_note(ctx)
+    return Group(*rows, *([note] if note is not None else []))
+
+
 def exit_code_of(ctx: SurfaceContext) -> int | None:
     """The command's exit code: from the state when the transcript had one, else as the agent
     wrote it in the content ("Exit code: 1", "Process exited with code 0")."""
@@ -130,13 +157,6 @@ def exit_code_of(ctx: SurfaceContext) -> int | None:
         return code
     found = EXIT_CODE.search(ctx.content[:2000] if ctx.result is not None else "")
     return int(found.group(1)) if found else None
-
-
-def content_lines(ctx: SurfaceContext) -> list[str]:
-    """The content's non-blank lines."""
-    if ctx.result is None:
-        return []
-    return [line for line in ctx.content.splitlines() if line.strip()]
 
 
 def count_suffix(ctx: SurfaceContext, total: int | None, unit: str, empty: str) -> Text | None:

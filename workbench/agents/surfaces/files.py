@@ -14,10 +14,12 @@ from workbench.agents.surfaces.common import (
     ended,
     first,
     header,
+    model_text,
     muted,
     path_arg,
     pending,
     state_of,
+    with_silence,
 )
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
@@ -57,7 +59,7 @@ def _file_text(ctx: SurfaceContext) -> str:
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("content"), str):
         return str(file["content"])
-    lines = ctx.content.split("\n")
+    lines = model_text(ctx).split("\n")
     if lines and all(_NUMBERED.match(line) for line in lines if line.strip()):
         lines = [_NUMBERED.sub("", line, count=1) for line in lines]
     return "\n".join(lines)
@@ -126,7 +128,7 @@ def kit_language(path: str) -> str:
 
 def read_placeholder(ctx: SurfaceContext) -> RenderableType:
     span = _line_range(ctx)
-    rows = FILE_LINES - 2 if span is None else min(FILE_LINES, span[1] - span[0] + 1)
+    rows = FILE_LINES - 3 if span is None else min(FILE_LINES, span[1] - span[0] + 1)
     return Group(pending(ctx, "reading", path_arg(ctx)), *bars(ctx, max(rows, 1)))
 
 
@@ -147,7 +149,7 @@ def _many_files(ctx: SurfaceContext) -> list[str]:
     listed = first(state, "processedFiles", "files")
     if isinstance(listed, list):
         return [str(item) for item in listed]
-    return re.findall(r"^--- (.+?) ---$", ctx.content, re.M) if ctx.result is not None else []
+    return re.findall(r"^--- (.+?) ---$", model_text(ctx), re.M) if ctx.result is not None else []
 
 
 def many_render(ctx: SurfaceContext) -> RenderableType | None:
@@ -215,7 +217,7 @@ def write_render(ctx: SurfaceContext) -> RenderableType | None:
     body = kit.code_block(
         content, kit_language(path), ctx.palette, max_lines=FILE_LINES, width=ctx.inner_width
     )
-    return Group(top, body)
+    return with_silence(ctx, top, body)
 
 
 def write_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -322,7 +324,7 @@ def edit_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(kit.diff_block(diff, ctx.palette, max_lines=DIFF_LINES, wrap=False))
     else:
         rows.extend(_sides(ctx))
-    return Group(*rows)
+    return with_silence(ctx, *rows)
 
 
 def edit_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -357,7 +359,8 @@ def notebook_render(ctx: SurfaceContext) -> RenderableType | None:
     if not source.strip():
         return Group(top, muted(ctx, "∅ the cell is empty"))
     language = "markdown" if kind == "markdown" else "python"
-    return Group(
+    return with_silence(
+        ctx,
         top,
         kit.code_block(source, language, ctx.palette, max_lines=FILE_LINES, width=ctx.inner_width),
     )
@@ -381,7 +384,8 @@ def image_render(ctx: SurfaceContext) -> RenderableType | None:
     state: dict[str, Any] = state_of(ctx)
     size = state.get("size")
     detail = f" · {kit.human_size(int(size))}" if isinstance(size, int) else ""
-    return Group(
+    return with_silence(
+        ctx,
         header(
             ("▣ ", ctx.palette.muted), kit.text(path_arg(ctx), "bold"), (detail, ctx.palette.muted)
         ),

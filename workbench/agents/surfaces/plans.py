@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.agents.surfaces.common import arg_text, bars, ended, header, muted, pending
+from workbench.agents.surfaces.common import (
+    arg_text,
+    bars,
+    ended,
+    header,
+    model_text,
+    muted,
+    pending,
+    with_silence,
+)
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
 ITEM_ROWS = 10
@@ -36,11 +45,11 @@ def todo_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = muted(ctx, f"({_tally(items)})") if items and current else None
     return kit.status_line(
         ctx,
-        "Updating the plan:",
-        "Updated the plan:",
+        "Updating the plan",
+        "Updated the plan",
         subject,
         suffix,
-        verb_failed="Could not update the plan:",
+        verb_failed="Could not update the plan",
     )
 
 
@@ -73,7 +82,7 @@ def todo_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(line)
     if len(items) > len(shown):
         rows.append(kit.showing(len(shown), len(items), "item", palette))
-    return Group(*rows)
+    return with_silence(ctx, *rows)
 
 
 def todo_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -87,10 +96,10 @@ def plan_inspector(ctx: SurfaceContext) -> RenderableType:
     first_line = next((line.strip("# ").strip() for line in plan.splitlines() if line.strip()), "")
     return kit.status_line(
         ctx,
-        "Presenting the plan:",
-        "Presented the plan:",
+        "Presenting the plan",
+        "Presented the plan",
         kit.text(first_line),
-        verb_failed="Could not present the plan:",
+        verb_failed="Could not present the plan",
     )
 
 
@@ -104,11 +113,11 @@ def plan_render(ctx: SurfaceContext) -> RenderableType | None:
             plan or "(no plan text)", ctx.palette, max_lines=PLAN_LINES, width=ctx.inner_width
         )
     ]
-    if ctx.content.strip():
+    if model_text(ctx).strip():
         rows.append(
-            header(("→ ", ctx.palette.muted), kit.text(ctx.content.strip().splitlines()[0]))
+            header(("→ ", ctx.palette.muted), kit.text(model_text(ctx).strip().splitlines()[0]))
         )
-    return Group(*rows)
+    return with_silence(ctx, *rows)
 
 
 def plan_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -142,7 +151,7 @@ def ask_render(ctx: SurfaceContext) -> RenderableType | None:
         labels = " · ".join(str(option.get("label", "")) for option in options)
         if labels:
             rows.append(header(("  ", ""), muted(ctx, labels)))
-    answer = ctx.content.strip()
+    answer = model_text(ctx).strip()
     rows.append(
         header(
             ("→ ", ctx.palette.success), kit.text(answer.splitlines()[0] if answer else "no answer")
@@ -172,7 +181,8 @@ def memory_render(ctx: SurfaceContext) -> RenderableType | None:
     failed = ended(ctx, "the save", "Saving the memory")
     if failed is not None or ctx.result is None:
         return failed
-    return Group(
+    return with_silence(
+        ctx,
         header(("✓ ", ctx.palette.success), ("saved to memory", ctx.palette.muted)),
         kit.capped_text(arg_text(ctx, "fact"), ctx.palette, max_lines=4, width=ctx.inner_width),
     )

@@ -15,6 +15,7 @@ from workbench.agents.surfaces.common import (
     ended,
     first,
     header,
+    model_text,
     path_arg,
     pending,
     state_of,
@@ -37,7 +38,7 @@ def _rows(ctx: SurfaceContext) -> list[str]:
         return [str(name) for name in names]
     if ctx.result is None or ctx.error is not None:
         return []
-    lines = [line for line in ctx.content.splitlines() if line.strip()]
+    lines = [line for line in model_text(ctx).splitlines() if line.strip()]
     if lines and _NOTHING.match(lines[0].strip()):
         return []
     if lines and _FOUND_HEADER.match(lines[0].strip()):
@@ -64,6 +65,10 @@ def _render_list(ctx: SurfaceContext, unit: str, title: str, nothing: str) -> Re
     if not rows:
         return empty_line(ctx, nothing)
     total = max(_total(ctx, unit) or 0, len(rows))
+    base = path_arg(ctx).rstrip("/") + "/"
+    if base != "/":
+        # Paths under the searched folder read shorter from it, as the agent's own view does.
+        rows = [row[len(base) :] if row.startswith(base) else row for row in rows]
     shown, _ = kit.cap_items(rows, ROWS)
     body: list[RenderableType] = [
         header((f"{kit.plural(total, unit)} · ", ctx.palette.muted), kit.text(title, "bold"))
@@ -106,7 +111,7 @@ def grep_inspector(ctx: SurfaceContext) -> RenderableType:
 
 def grep_render(ctx: SurfaceContext) -> RenderableType | None:
     pattern = arg_text(ctx, "pattern")
-    return _render_list(ctx, _grep_unit(ctx), pattern, f"No matches for {pattern}")
+    return _render_list(ctx, _grep_unit(ctx), grep_subject(ctx), f"No matches for {pattern}")
 
 
 def grep_placeholder(ctx: SurfaceContext) -> RenderableType:

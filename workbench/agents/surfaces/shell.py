@@ -13,9 +13,11 @@ from workbench.agents.surfaces.common import (
     ended,
     exit_code_of,
     header,
+    model_text,
     muted,
     pending,
     state_of,
+    with_silence,
 )
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
@@ -55,7 +57,7 @@ def _printed(ctx: SurfaceContext) -> str:
         value = state.get(key)
         if isinstance(value, str):
             return value
-    return ctx.content
+    return model_text(ctx)
 
 
 def _command_row(ctx: SurfaceContext) -> Text:
@@ -144,4 +146,7 @@ def kill_render(ctx: SurfaceContext) -> RenderableType | None:
     failed = ended(ctx, "the stop", "Stopping the shell")
     if failed is not None or ctx.result is None:
         return failed
-    return kit.text(ctx.content.strip() or f"Shell {shell_id(ctx)} was stopped.")
+    said = model_text(ctx).strip()
+    if said:
+        return kit.text(said)
+    return with_silence(ctx, kit.text(f"Shell {shell_id(ctx)} was stopped."))

@@ -16,6 +16,7 @@ from workbench.agents.surfaces.common import (
     ended,
     first,
     header,
+    model_text,
     muted,
     pending,
     state_of,
@@ -56,7 +57,7 @@ def inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
-def _call_row(ctx: SurfaceContext, call: dict[str, Any]) -> Text:
+def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     palette = ctx.palette
     failed = bool(call.get("isError") or call.get("is_error") or call.get("success") is False)
     name = str(first(call, "name", "api", "tool") or "call")
@@ -65,7 +66,7 @@ def _call_row(ctx: SurfaceContext, call: dict[str, Any]) -> Text:
     if isinstance(args, dict):
         value = first(args, *_INPUT_KEYS)
         detail = value if isinstance(value, str) else ""
-    row = Text("  ├ ", style=palette.muted)
+    row = Text("  └ " if last else "  ├ ", style=palette.muted)
     row.append("✗ " if failed else "✓ ", style=palette.error if failed else palette.success)
     row.append(name, style="bold")
     if detail:
@@ -86,10 +87,13 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         header(_subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
     ]
     shown, _ = kit.cap_items(calls, CALL_ROWS)
-    rows.extend(_call_row(ctx, call) for call in shown)
+    rows.extend(
+        _call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
+        for index, call in enumerate(shown)
+    )
     if total > len(shown) and shown:
         rows.append(kit.showing(len(shown), total, "call", ctx.palette))
-    report = ctx.content.strip()
+    report = model_text(ctx).strip()
     if report:
         rows.append(
             kit.capped_text(report, ctx.palette, max_lines=REPORT_LINES, width=ctx.inner_width)

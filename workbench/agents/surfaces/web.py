@@ -12,6 +12,7 @@ from workbench.agents.surfaces.common import (
     empty_line,
     ended,
     header,
+    model_text,
     muted,
     pending,
     state_of,
@@ -49,7 +50,7 @@ def fetch_render(ctx: SurfaceContext) -> RenderableType | None:
     if failed is not None or ctx.result is None:
         return failed
     state = state_of(ctx)
-    text = state.get("result") if isinstance(state.get("result"), str) else ctx.content
+    text = state.get("result") if isinstance(state.get("result"), str) else model_text(ctx)
     question = arg_text(ctx, "prompt") if arg_text(ctx, "url") else ""
     rows: list[RenderableType] = [header(kit.text(url_of(ctx), "bold"))]
     if question:
@@ -85,7 +86,7 @@ def _results(ctx: SurfaceContext) -> list[tuple[str, str]]:
 
 def search_inspector(ctx: SurfaceContext) -> RenderableType:
     results = _results(ctx)
-    total = len(results) if results or ctx.content.strip() == "" else None
+    total = len(results) if results or model_text(ctx).strip() == "" else None
     return kit.status_line(
         ctx,
         "Searching the web for",
@@ -102,7 +103,7 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
         return failed
     results = _results(ctx)
     query = arg_text(ctx, "query")
-    if not results and not ctx.content.strip():
+    if not results and not model_text(ctx).strip():
         return empty_line(ctx, f"No results for {query}")
     rows: list[RenderableType] = []
     if results:
@@ -124,7 +125,7 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
         return Group(*rows)
     rows.append(header(("answer for ", ctx.palette.muted), kit.text(query, "bold")))
     rows.append(
-        kit.capped_text(ctx.content, ctx.palette, max_lines=TEXT_LINES, width=ctx.inner_width)
+        kit.capped_text(model_text(ctx), ctx.palette, max_lines=TEXT_LINES, width=ctx.inner_width)
     )
     return Group(*rows)
 
