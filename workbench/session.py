@@ -192,8 +192,9 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         skills_package = _skills_package(Path(skills_root))
         packages.append(skills_package)
         origin_of[id(skills_package)] = f"--skills {skills_root}"
-    # The agents' own tools are UI-only: listed, so that picking one says it cannot be called.
-    for agent_package in agent_packages(packages):
+    # The agents' own tools are UI-only: listed beside the in-process tools, so that picking
+    # one says it cannot be called (a session with no in-process tools gains no source for them).
+    for agent_package in agent_packages(packages) if packages else []:
         packages.append(agent_package)
         origin_of[id(agent_package)] = AGENT_ORIGIN
     for package in packages:
