@@ -17,7 +17,7 @@ from typing import Any
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
 PATH_ARGS = ("file_path", "absolute_path", "notebook_path", "path", "dir_path", "directory")
-EXIT_CODE = re.compile(r"(?:exit(?:ed with)?|exit_code)[ _]?code?\s*[:=]?\s*(-?\d+)", re.I)
+EXIT_CODE = re.compile(r"\bexit(?:ed with)?[ _]code\s*[:=]?\s*(-?\d+)", re.I)
 
 
 def state_of(ctx: SurfaceContext) -> dict[str, Any]:

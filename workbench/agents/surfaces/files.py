@@ -37,7 +37,8 @@ def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
     """(first line, last line, lines in the file) as the state or the args give them."""
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("numLines"), int):
-        start = int(file.get("startLine", 1))
+        given = file.get("startLine")
+        start = given if isinstance(given, int) and not isinstance(given, bool) else 1
         total = file.get("totalLines")
         return (
             start,
