@@ -28,15 +28,19 @@ ARG_NAMES = [
     "fact", "new_source", "output_mode", "names_only", "bash_id", "explanation",
 ]  # fmt: skip
 HOSTILE = st.text(alphabet=st.sampled_from("ab \n\t\x1b[31m\x07]8;;\u202e→1:/"), max_size=60)
+STATE_KEYS = [
+    *ARG_NAMES, "stdout", "stderr", "exit_code", "file", "numLines", "startLine", "totalLines",
+    "filenames", "numFiles", "results", "calls", "totalToolUseCount", "status", "step", "name",
+    "isError", "code", "title",
+]  # fmt: skip
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 10**6) | HOSTILE,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(ARG_NAMES + [
-        "stdout", "stderr", "exit_code", "file", "numLines", "startLine", "totalLines",
-        "filenames", "numFiles", "results", "calls", "totalToolUseCount", "status", "step",
-        "name", "isError", "code", "title",
-    ]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(STATE_KEYS), inner, max_size=5)
+    ),
     max_leaves=12,
-)  # fmt: skip
+)
 
 
 def _drawn(ctx: SurfaceContext, surface: Any) -> str:
