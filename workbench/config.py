@@ -13,6 +13,7 @@ plugins = true                     # installed tool packages (entry points), or 
 exclude = ["some-tool"]            # tools or entry points to leave out, whatever their origin
 pythonpath = ["."]                 # where the tools modules are imported from (default: here)
 hosts = ["claude-code", "codex"]   # hosts the audit holds the project to (default: none)
+import_map = {github__list_issues = "issues.list"}  # `workbench import`: call name -> TOOL.API
 
 [tool.workbench.limits]            # caps on what sources send (see workbench.core.limits)
 max_message_bytes = "16MiB"
@@ -113,6 +114,9 @@ class WorkbenchTable(BaseModel):
     hosts: Strings | HostsTable | None = None
     """The hosts the audit holds the project to (a list of names), or a table with ``target``,
     a profiles ``file`` and inline ``profiles`` (see :mod:`workbench.hosts`)."""
+    import_map: dict[str, str] = Field(default_factory=dict)
+    """``workbench import``: a name in a transcript (``Bash``, ``mcp__SERVER__TOOL``) -> the
+    project's ``TOOL.API`` that draws its calls."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,8 @@ class WorkbenchConfig:
     """The project's own host profiles file, when it names one."""
     host_profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Inline host profiles from pyproject.toml, validated by :mod:`workbench.hosts`."""
+    import_map: dict[str, str] = field(default_factory=dict)
+    """``[tool.workbench] import_map``: transcript name -> ``TOOL.API`` (``workbench import``)."""
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -279,6 +285,7 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         plugins=settings.plugins if isinstance(settings.plugins, bool) else tuple(settings.plugins),
         exclude=tuple(settings.exclude),
         python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
+        import_map=dict(settings.import_map),
         **_host_settings(settings.hosts, root),
     )
 

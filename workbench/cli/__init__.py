@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
     "check": "workbench.cli.check:check",
     "coverage": "workbench.cli.coverage:coverage",
     "hosts": "workbench.cli.hosts:hosts",
+    "import": "workbench.cli.transcript_import:import_transcripts",
     "live": "workbench.cli.live:live",
     "new": "workbench.cli.new:new",
     "prompts": "workbench.cli.catalog:prompts",

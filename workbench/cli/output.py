@@ -16,11 +16,16 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+if TYPE_CHECKING:
+    from click.decorators import FC
+
+from workbench.core.problems import Problem
 from workbench.core.sanitize import clean, safe_json
 
 
@@ -32,6 +37,21 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
 def echo_json(value: Any, *, indent: int | None = 2) -> None:
     """Print ``value`` as JSON whose strings cannot carry terminal escapes."""
     click.echo(safe_json(value, indent=indent, default=str))
+
+
+def format_option(
+    help: str = "Output format.", *, formats: Sequence[str] = ("text", "json")
+) -> Callable[[FC], FC]:
+    """``--format`` into ``output_format``, ``text`` by default: one spelling for every command
+    that can also answer in JSON."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(list(formats)),
+        default="text",
+        show_default=True,
+        help=help,
+    )
 
 
 def fail_usage(message: str) -> NoReturn:
@@ -72,6 +92,17 @@ def exit_done(done: Done) -> NoReturn:
         sys.stdout.flush()
         sys.stderr.flush()
     os._exit(code)
+
+
+def fail_unless_loaded(problems: Iterable[Problem]) -> None:
+    """Exit 2 after printing each error when the fixtures do not load cleanly: a command that
+    draws or judges every variant must not pass over the ones that failed to load."""
+    errors = [problem for problem in problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            echo(problem.format(), err=True)
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
 
 
 class CleanStderrHandler(logging.Handler):

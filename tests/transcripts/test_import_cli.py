@@ -1,0 +1,188 @@
+"""``workbench import`` end to end: transcripts in, fixture files out, then check and show."""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from workbench.cli import main
+
+SAMPLES = Path(__file__).parent / "samples"
+SECRETS = (
+    "sk-proj-FAKEFAKEFAKEFAKEFAKE0000",
+    "FAKEtokenFAKEtoken1234",
+    "FAKE-not-a-real-key-123",
+    "sk_test_FAKEFAKEFAKEFAKE0000",
+    "FAKEotelTOKEN00001234",
+    "ghp_FAKEFAKEFAKEFAKEFAKEFAKE0000",
+    "example-user",
+)
+"""The fake secrets (and the fake home directory's user) the samples hold."""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fixtures"]\ninclude_bundled = false\nplugins = false\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def samples() -> list[str]:
+    return sorted(str(path) for path in SAMPLES.iterdir())
+
+
+def written(root: Path) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_every_sample_imports_checks_and_shows(project: Path) -> None:
+    result = run("import", *samples())
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Imported 45 calls .* into .*fixtures", result.stdout)
+    assert "45 added, 0 unchanged, 0 conflicting" in result.stdout
+    checked = run("check", "fixtures")
+    assert checked.exit_code == 0, checked.output
+    assert "45 variant(s), 0 problem(s)" in checked.output
+    shown = run("show", "fixtures/codex/shell.yaml#call_shell_fail", "--width", "70")
+    assert shown.exit_code == 0, shown.output
+    assert "exited with code 1" in shown.stdout
+    assert "failed · 120 ms" in shown.stdout
+    denied = run("show", "fixtures/claude-code/Edit.yaml#toolu_edit_denied")
+    assert denied.exit_code == 0, denied.output
+    assert "skipped" in denied.stdout
+
+
+def test_importing_twice_adds_nothing(project: Path) -> None:
+    assert run("import", *samples()).exit_code == 0
+    before = written(project / "fixtures")
+    again = run("import", *samples())
+    assert again.exit_code == 0, again.output
+    assert "0 added, 45 unchanged, 0 conflicting" in again.stdout
+    assert written(project / "fixtures") == before
+
+
+def test_a_hand_written_file_keeps_its_comments_and_variants(project: Path) -> None:
+    hand = project / "fixtures" / "codex" / "shell.yaml"
+    hand.parent.mkdir(parents=True)
+    text = textwrap.dedent(
+        """\
+        # Written by hand: keep this comment.
+        tool: codex
+        api: shell
+        variants:
+          - id: by-hand   # and this one
+            label: A call written by hand
+            kind: typical
+            args: {command: [ls]}
+            result: {success: true, content: "a.txt"}
+          - id: call_shell_ok
+            label: Same id as an imported call, other content
+            kind: typical
+            args: {command: [pwd]}
+            result: {success: true, content: "/"}
+        """
+    )
+    hand.write_text(text)
+    result = run("import", str(SAMPLES / "codex.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert "conflicting: call_shell_ok" in result.stdout
+    after = hand.read_text()
+    assert after.startswith(text)  # every byte the author wrote is still there, in place
+    assert "- id: call_shell_fail" in after
+    assert after.count("id: call_shell_ok") == 1
+
+
+def test_map_and_import_map_choose_the_tool_that_draws_a_call(project: Path) -> None:
+    with (project / "pyproject.toml").open("a") as config:
+        config.write('import_map = {list_alerts = "weather.alerts"}\n')
+    result = run(
+        "import", str(SAMPLES / "openai-chat.json"), "--map", "get_weather=weather.current"
+    )
+    assert result.exit_code == 0, result.output
+    assert (project / "fixtures/weather/current.yaml").is_file()
+    assert (project / "fixtures/weather/alerts.yaml").is_file()
+    assert not (project / "fixtures/get_weather").exists()
+    assert "weather.current" not in result.stdout.split("Unknown names")[-1]
+
+
+def test_a_bad_map_is_a_usage_error(project: Path) -> None:
+    result = run("import", str(SAMPLES / "codex.jsonl"), "--map", "shell")
+    assert result.exit_code == 2
+    assert "NAME=TOOL.API" in result.output
+    assert not (project / "fixtures").exists()
+
+
+def test_dry_run_writes_nothing(project: Path) -> None:
+    result = run("import", *samples(), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "Would import 45 calls" in result.stdout
+    assert not (project / "fixtures").exists()
+
+
+def test_no_secret_reaches_a_file_or_the_terminal(project: Path) -> None:
+    result = run("import", *samples())
+    assert result.exit_code == 0, result.output
+    output = result.stdout + result.stderr
+    files = b"".join(written(project / "fixtures").values()).decode()
+    for secret in SECRETS:
+        assert secret not in files
+        assert secret not in output
+    assert re.search(r"Redacted [1-9][0-9]* secrets \(", result.stdout)
+    assert "[redacted]" in files
+    assert "~/work/app" in files
+
+
+def test_no_redact_warns_and_keeps_them(project: Path) -> None:
+    result = run("import", str(SAMPLES / "claude-code.jsonl"), "--no-redact")
+    assert result.exit_code == 0, result.output
+    assert "warning: --no-redact" in result.stderr
+    files = b"".join(written(project / "fixtures").values()).decode()
+    assert SECRETS[0] in files
+
+
+def test_a_file_that_is_no_transcript_is_a_problem_not_a_traceback(project: Path) -> None:
+    other = project / "notes.json"
+    other.write_text('{"title": "not a transcript", "password": "FAKE-pass-999"}\n')
+    result = run("import", str(other), str(SAMPLES / "codex.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert f"{other}: file: not a transcript format" in result.stderr
+    assert "FAKE-pass-999" not in result.output
+    assert "Imported 8 calls (codex)" in result.stdout
+
+
+def test_a_folder_imports_the_transcripts_under_it(project: Path) -> None:
+    result = run("import", str(SAMPLES), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "Would import 45 calls" in result.stdout
+
+
+def test_a_fifo_is_a_problem_not_a_hang(project: Path) -> None:
+    fifo = project / "session.jsonl"
+    os.mkfifo(fifo)
+    result = run("import", str(fifo))
+    assert result.exit_code == 0, result.output
+    assert f"{fifo}: file: not a regular file" in result.stderr
+
+
+def test_format_choices_are_the_readers() -> None:
+    from workbench.cli.transcript_import import FORMAT_NAMES
+    from workbench.transcripts.readers import FORMATS
+
+    assert ("auto", *FORMATS) == FORMAT_NAMES
+
+
+def test_progress_is_plain_lines_in_a_log(project: Path) -> None:
+    result = run("import", str(SAMPLES / "codex.jsonl"), "--dry-run")
+    assert "Importing (MiB): 1/1 (100%)" in result.stderr
+    assert "\r" not in result.stderr

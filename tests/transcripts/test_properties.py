@@ -1,0 +1,192 @@
+"""Property tests: any mix of valid and malformed records never raises and loses no valid call;
+redaction takes out a secret whatever text surrounds it."""
+
+from __future__ import annotations
+
+import io
+import json
+import string
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.transcripts.importer import variant_of
+from workbench.transcripts.model import ToolCall, TranscriptProblem
+from workbench.transcripts.readers import read_records, records_of
+from workbench.transcripts.records import Record, jsonl_records
+from workbench.transcripts.redaction import TranscriptRedactor
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=20)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def malformed(format: str) -> st.SearchStrategy[bytes]:
+    """Lines a reader must report and pass over: not JSON, not objects, or misshapen records."""
+    known_types = {
+        "claude-code": ["user", "assistant", "summary", "wormhole"],
+        "codex": ["response_item", "event_msg", "session_meta", "wormhole"],
+        "openai-chat": ["user", "assistant", "tool", "narrator"],
+    }[format]
+    type_key = "role" if format == "openai-chat" else "type"
+    misshapen = st.builds(
+        lambda kind, value, key: {type_key: kind, key: value},
+        st.sampled_from(known_types),
+        json_values,
+        st.sampled_from(["message", "payload", "content", "tool_calls", "other"]),
+    )
+    as_line = st.one_of(
+        st.binary(max_size=40),
+        st.text(max_size=40).map(lambda text: text.encode("utf-8", "surrogatepass")),
+        json_values.map(lambda value: json.dumps(value).encode()),
+        misshapen.map(lambda value: json.dumps(value).encode()),
+        misshapen.map(lambda value: json.dumps(value).encode()[:-3]),  # cut short
+    )
+    return as_line.map(lambda line: line.replace(b"\n", b" ").replace(b"\r", b" "))
+
+
+def call_lines(format: str, index: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The line that starts call ``index`` and the line that ends it."""
+    call_id = f"call_{index}"
+    if format == "claude-code":
+        use = {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}],
+            },
+        }
+        result = {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "ok"}],
+            },
+        }
+    elif format == "codex":
+        use = {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "arguments": "{}",
+                "call_id": call_id,
+            },
+        }
+        result = {
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": call_id, "output": "ok"},
+        }
+    else:
+        use = {
+            "role": "assistant",
+            "tool_calls": [{"id": call_id, "function": {"name": "f", "arguments": "{}"}}],
+        }
+        result = {"role": "tool", "tool_call_id": call_id, "content": "ok"}
+    return use, result
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[str, bytes, set[str]]:
+    format = draw(st.sampled_from(["claude-code", "codex", "openai-chat"]))
+    count = draw(st.integers(min_value=0, max_value=6))
+    parallel = draw(st.booleans())
+    pairs = [call_lines(format, index) for index in range(count)]
+    valid = (
+        [use for use, _ in pairs] + [result for _, result in pairs]
+        if parallel
+        else [line for pair in pairs for line in pair]
+    )
+    lines: list[bytes] = []
+    for line in valid:
+        lines.extend(draw(st.lists(malformed(format), max_size=3)))
+        lines.append(json.dumps(line).encode())
+    lines.extend(draw(st.lists(malformed(format), max_size=3)))
+    return format, b"\n".join(lines) + b"\n", {f"call_{index}" for index in range(count)}
+
+
+@given(sessions())
+def test_any_mix_never_raises_and_loses_no_valid_call(session: tuple[str, bytes, set[str]]) -> None:
+    format, data, expected = session
+    found = list(read_records(jsonl_records(io.BytesIO(data), "s.jsonl"), format, "s.jsonl"))
+    done = {entry.id for entry in found if isinstance(entry, ToolCall) and entry.outcome == "done"}
+    assert expected <= done
+    for entry in found:
+        if isinstance(entry, TranscriptProblem):
+            assert entry.format().startswith("s.jsonl:")
+
+
+SECRETS = st.one_of(
+    st.text(string.ascii_letters + string.digits, min_size=20, max_size=40).map(
+        lambda body: "sk-proj-" + body
+    ),
+    st.text(string.ascii_letters + string.digits, min_size=36, max_size=36).map(
+        lambda body: "ghp_" + body
+    ),
+    st.text(string.ascii_letters + string.digits, min_size=16, max_size=16).map(
+        lambda body: "AKIA" + body.upper()
+    ),
+)
+
+
+@given(st.text(max_size=60), SECRETS, st.text(max_size=60))
+def test_a_secret_is_redacted_whatever_surrounds_it(before: str, secret: str, after: str) -> None:
+    redacted = TranscriptRedactor(home=None).text(f"{before} {secret} {after}")
+    assert secret not in redacted
+
+
+@given(
+    st.sampled_from(["Authorization", "Cookie", "X-Api-Key"]),
+    st.text(string.ascii_letters + string.digits + "=;._-", min_size=8, max_size=40),
+)
+def test_a_header_value_is_redacted(header: str, value: str) -> None:
+    redacted = TranscriptRedactor().value({"headers": f"{header}: {value}", "raw": {header: value}})
+    assert value not in json.dumps(redacted)
+
+
+SAMPLES = Path(__file__).parent / "samples"
+SAMPLE_FORMATS = {
+    "claude-code.jsonl": "claude-code",
+    "codex.jsonl": "codex",
+    "gemini.json": "gemini",
+    "acp.jsonl": "acp",
+    "openai-chat.json": "openai-chat",
+    "openai-responses.json": "openai-responses",
+    "anthropic.json": "anthropic",
+    "otel.json": "otel",
+}
+
+
+def mutated(data: st.DataObject, value: Any, depth: int = 0) -> Any:
+    """``value`` with one part somewhere inside it replaced by any JSON value."""
+    if depth > 8 or not isinstance(value, dict | list) or not value or data.draw(st.booleans()):
+        return data.draw(json_values)
+    if isinstance(value, dict):
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: mutated(data, value[key], depth + 1)}
+    index = data.draw(st.integers(0, len(value) - 1))
+    return [*value[:index], mutated(data, value[index], depth + 1), *value[index + 1 :]]
+
+
+@settings(max_examples=400)
+@given(st.sampled_from(sorted(SAMPLE_FORMATS)), st.data())
+def test_a_record_of_any_shape_never_stops_a_reader(name: str, data: st.DataObject) -> None:
+    records = [record for record in records_of(SAMPLES / name, name) if isinstance(record, Record)]
+    index = data.draw(st.integers(0, len(records) - 1))
+    changed = mutated(data, records[index].data)
+    if not isinstance(changed, dict):
+        changed = {"value": changed}
+    records[index] = Record(records[index].line, changed, records[index].where)
+    entries = list(read_records(records, SAMPLE_FORMATS[name], name))
+    redactor = TranscriptRedactor()
+    for entry in entries:
+        if isinstance(entry, ToolCall):
+            variant = variant_of(entry, redactor)
+            assert variant["id"] and variant["label"]

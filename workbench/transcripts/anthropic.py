@@ -1,0 +1,115 @@
+"""Anthropic Messages: a JSON list of ``{role, content}`` (or a request body's ``messages``).
+
+An assistant's ``tool_use {id, name, input}`` (or ``mcp_tool_use {id, name, server_name,
+input}``) block starts a call; a user's ``tool_result {tool_use_id, content, is_error}`` (or
+``mcp_tool_result``) block ends it. The format records no times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from workbench.transcripts.fields import says_truncated, string, text_of
+from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.records import Record
+
+FORMAT = "anthropic"
+CALL_BLOCKS = (
+    "tool_use",
+    "mcp_tool_use",
+    "server_tool_use",
+)
+RESULT_BLOCKS = (
+    "tool_result",
+    "mcp_tool_result",
+    "web_search_tool_result",
+)
+
+
+def looks_like(data: dict[str, Any]) -> bool:
+    content = data.get("content")
+    return (
+        data.get("role") in ("user", "assistant")
+        and isinstance(content, list)
+        and any(
+            isinstance(block, dict)
+            and block.get("type") in (*CALL_BLOCKS, *RESULT_BLOCKS, "thinking")
+            for block in content
+        )
+    )
+
+
+def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
+    pending: dict[str, ToolCall] = {}
+    prompt: str | None = None
+    for record in records:
+        if isinstance(record, TranscriptProblem):
+            yield record
+            continue
+        data = record.data
+        line = record.line or 0
+        place = record.where or "message"
+        role = data.get("role")
+        if role not in ("user", "assistant"):
+            yield TranscriptProblem(file, record.line, place, "unknown message role")
+            continue
+        content = data.get("content")
+        if isinstance(content, str):
+            if role == "user":
+                prompt = content
+            yield Message(role, content, line)
+            continue
+        if not isinstance(content, list):
+            yield TranscriptProblem(file, record.line, place, "`content` is not a list")
+            continue
+        for block in content:
+            block_type = block.get("type") if isinstance(block, dict) else None
+            if not isinstance(block, dict):
+                yield TranscriptProblem(file, record.line, place, "a content block is no object")
+            elif block_type == "text":
+                text = str(block.get("text", ""))
+                if role == "user":
+                    prompt = text
+                yield Message(role, text, line)
+            elif block_type == "thinking":
+                yield Message("thinking", str(block.get("thinking", "")), line)
+            elif block_type in CALL_BLOCKS:
+                call_id = string(block.get("id"))
+                name = string(block.get("name"))
+                if call_id is None or name is None:
+                    yield TranscriptProblem(file, record.line, str(block_type), "no `id` or `name`")
+                    continue
+                arguments = block.get("input")
+                pending[call_id] = ToolCall(
+                    call_id,
+                    name,
+                    arguments if isinstance(arguments, dict) else {},
+                    line,
+                    server=string(block.get("server_name")),
+                    prompt=prompt,
+                )
+            elif block_type in RESULT_BLOCKS:
+                call = pending.pop(str(block.get("tool_use_id")), None)
+                if call is None:
+                    yield TranscriptProblem(
+                        file, record.line, str(block_type), "answers no tool_use before it"
+                    )
+                    continue
+                text = text_of(block.get("content"))
+                call.content = text
+                call.truncated = says_truncated(text)
+                if block.get("is_error"):
+                    call.outcome = "failed"
+                    call.error = text or "The tool reported an error"
+                else:
+                    call.outcome = "done"
+                yield call
+            elif block_type not in ("image", "document", "redacted_thinking"):
+                yield TranscriptProblem(
+                    file,
+                    record.line,
+                    f"{place} block",
+                    f"unknown block type {str(block_type)[:40]}",
+                )
+    yield from pending.values()

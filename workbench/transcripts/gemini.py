@@ -1,0 +1,128 @@
+"""gemini-cli chat recordings (``~/.gemini/tmp/PROJECT/chats/session-*.json``).
+
+A document ``{sessionId, messages[]}``; each message has ``type`` (``user``, ``gemini``,
+``info``, ``error``, ``warning``), ``content``, ``thoughts`` and, for the model's turns,
+``toolCalls[{id, name, args, result, status, timestamp, resultDisplay}]``: each call is
+complete where it stands. ``result`` holds the ``functionResponse`` parts the model read;
+``status`` is ``success``, ``error`` or ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from workbench.transcripts.fields import items, says_truncated, string, text_of, timestamp
+from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.records import Record
+
+FORMAT = "gemini"
+MESSAGE_TYPES = (
+    "user",
+    "gemini",
+    "info",
+    "error",
+    "warning",
+)
+
+
+def looks_like(data: dict[str, Any]) -> bool:
+    return data.get("type") in ("user", "gemini") and ("toolCalls" in data or "id" in data)
+
+
+def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
+    prompt: str | None = None
+    for record in records:
+        if isinstance(record, TranscriptProblem):
+            yield record
+            continue
+        data = record.data
+        line = record.line or 0
+        place = record.where or "message"
+        kind = data.get("type")
+        if kind not in MESSAGE_TYPES:
+            yield TranscriptProblem(
+                file, record.line, place, f"unknown message type {str(kind)[:40]}"
+            )
+            continue
+        when = timestamp(data.get("timestamp"))
+        text = text_of(data.get("content"))
+        if kind == "user":
+            prompt = text
+            yield Message("user", text, line, when)
+            continue
+        if kind != "gemini":
+            continue
+        for thought in items(data.get("thoughts")):
+            if isinstance(thought, dict):
+                words = " — ".join(
+                    str(thought[key]) for key in ("subject", "description") if thought.get(key)
+                )
+                yield Message("thinking", words, line, timestamp(thought.get("timestamp")) or when)
+        if text:
+            yield Message("assistant", text, line, when)
+        calls = data.get("toolCalls") or []
+        if not isinstance(calls, list):
+            yield TranscriptProblem(file, record.line, place, "`toolCalls` is not a list")
+            continue
+        for index, call_data in enumerate(calls):
+            entry = _call(call_data, file, record, f"{place} toolCalls[{index}]", prompt, when)
+            yield entry
+
+
+def _call(data: Any, file: str, record: Record, place: str, prompt: str | None, when: Any) -> Entry:
+    if not isinstance(data, dict):
+        return TranscriptProblem(file, record.line, place, "not an object")
+    call_id = string(data.get("id"))
+    name = string(data.get("name"))
+    if call_id is None or name is None:
+        return TranscriptProblem(file, record.line, place, "no `id` or `name`")
+    args = data.get("args")
+    call = ToolCall(
+        call_id,
+        name,
+        args if isinstance(args, dict) else {},
+        record.line or 0,
+        prompt=prompt,
+        title=string(data.get("description")),
+        started=timestamp(data.get("timestamp")) or when,
+    )
+    response = _response(data.get("result"))
+    output = response.get("output") if response else None
+    error = response.get("error") if response else None
+    display = data.get("resultDisplay")
+    if isinstance(output, str):
+        call.content = output
+    elif output is not None:
+        call.content = json.dumps(output, ensure_ascii=False)
+    elif isinstance(display, str):
+        call.content = display
+    else:
+        call.content = text_of(data.get("result")) if not response else ""
+    if display is not None and not isinstance(display, str):
+        call.state = {"resultDisplay": display}
+    status = data.get("status")
+    if status == "success":
+        call.outcome = "done"
+    elif status == "cancelled":
+        call.outcome = "cancelled"
+        call.error = str(error or "The call was cancelled")
+    elif status == "error":
+        call.outcome = "failed"
+        call.error = str(error or call.content or "The tool reported an error")
+    else:
+        call.outcome = "failed" if error else "done"
+        call.error = str(error) if error else None
+    call.truncated = says_truncated(call.content)
+    return call
+
+
+def _response(result: Any) -> dict[str, Any] | None:
+    """The ``response`` of the call's ``functionResponse`` part."""
+    parts = result if isinstance(result, list) else [result]
+    for part in parts:
+        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict):
+            response = part["functionResponse"].get("response")
+            return response if isinstance(response, dict) else {}
+    return None
