@@ -163,17 +163,19 @@ def merge_results(
             "the results come from splits into different numbers of shards: "
             + ", ".join(f"{item.path}: {item.shard or 'unsharded'}" for item in results)
         )
-    seen: dict[str, Path] = {}
-    shards: dict[str, Path] = {}
+    seen: dict[str, int] = {}
+    shards: dict[str, int] = {}
     pictures: dict[str, Picture] = {}
-    for item in results:
+    for number, item in enumerate(results):
         if item.shard is not None:
-            earlier = shards.setdefault(str(item.shard), item.path)
-            if earlier != item.path:
-                raise ResultsError(f"{item.path} and {earlier} are both shard {item.shard}")
+            earlier = shards.setdefault(str(item.shard), number)
+            if earlier != number:
+                raise ResultsError(
+                    f"{item.path} and {results[earlier].path} are both shard {item.shard}"
+                )
         for case_id, picture in item.pictures.items():
-            other = seen.setdefault(case_id, item.path)
-            if other != item.path:
-                raise ResultsError(f"{case_id} is in both {other} and {item.path}")
+            other = seen.setdefault(case_id, number)
+            if other != number:
+                raise ResultsError(f"{case_id} is in both {results[other].path} and {item.path}")
             pictures[case_id] = picture
     return selects.pop() if selects else None, pictures
