@@ -80,11 +80,11 @@ def fixture_file(api: str) -> str:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "demo_tool.py").write_text(PROJECT_TOOL)
+    (tmp_path / "sharded_demo_tool.py").write_text(PROJECT_TOOL)
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "pyproject.toml").write_text(
         '[tool.workbench]\nfixtures = ["fixtures"]\ninclude_bundled = false\n'
-        'tools = ["demo_tool:PACKAGE"]\n'
+        'tools = ["sharded_demo_tool:PACKAGE"]\n'
     )
     (tmp_path / "fixtures").mkdir()
     for api in APIS:
