@@ -81,15 +81,23 @@ def assign(
     Items with the same address are one unit (the audit's variants of one tool API): they go
     to the same shard and their costs add up.
     """
+    names = [address(item) for item in items]
     units: dict[str, int] = {}
-    for item in items:
-        name = address(item)
-        units[name] = units.get(name, 0) + (cost(item) if cost is not None else 1)
+    if cost is None:
+        units = dict.fromkeys(names, 1)
+    else:
+        for name, item in zip(names, items, strict=True):
+            units[name] = units.get(name, 0) + cost(item)
+    order = sorted(units, key=lambda name: (-units[name], stable_rank(name), name))
     owner: dict[str, int] = {}
+    if all(units[name] == 1 for name in order):
+        # Equal costs: the cheapest shard so far is the next in turn.
+        owner = {name: position % count + 1 for position, name in enumerate(order)}
+        return [owner[name] for name in names]
     loads = [(0, shard) for shard in range(1, count + 1)]
     # Costlier units first (a few long ones cannot pile up at the end), then the hash order.
-    for name in sorted(units, key=lambda name: (-units[name], stable_rank(name), name)):
+    for name in order:
         load, shard = heapq.heappop(loads)
         owner[name] = shard
         heapq.heappush(loads, (load + units[name], shard))
-    return [owner[address(item)] for item in items]
+    return [owner[name] for name in names]
