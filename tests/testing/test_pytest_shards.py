@@ -42,7 +42,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_ui.py").write_text(
-        "from workbench.api import test_tool_ui_snapshot  # noqa: F401\n"
+        "def test_tool_ui(tool_ui_snapshot):\n    tool_ui_snapshot()\n"
     )
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -65,7 +65,7 @@ def passed(*args: str) -> list[str]:
     return [
         line.split("[", 1)[1].rsplit("] PASSED", 1)[0]
         for line in result.stdout.splitlines()
-        if "::test_tool_ui_snapshot[" in line and "PASSED" in line
+        if "::test_tool_ui[" in line and "PASSED" in line
     ]
 
 
