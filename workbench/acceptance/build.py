@@ -3,7 +3,7 @@ snapshot and the decision about it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from workbench.core.call_state import Phase
@@ -13,6 +13,7 @@ from workbench.rendering.matrix import SnapshotCase, snapshot_cases, snapshot_te
 from workbench.rendering.renderer import SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem, read_committed
 from workbench.review.decisions import read_review_file
+from workbench.review.shards import Shard
 
 Progress = Callable[[int, int, str], None]
 """Called after each case with (done, total, case id)."""
@@ -21,12 +22,26 @@ _THEME_ORDER = {"dark": 0, "light": 1}
 _PHASES = list(Phase)
 
 
-def select_cases(project: Project, select: str | None = None) -> list[SnapshotCase]:
-    """The snapshot matrix, narrowed to case ids containing ``select``."""
-    cases = snapshot_cases(project.catalog, project.registry)
-    if select:
-        cases = [case for case in cases if select in case.test_id]
-    return cases
+class MissingCasesError(Exception):
+    """Merged results that leave cases of the matrix undrawn, or hold cases it has not."""
+
+
+def select_cases(
+    project: Project, select: str | None = None, shard: Shard | None = None
+) -> list[SnapshotCase]:
+    """The snapshot matrix, narrowed to case ids containing ``select`` and to ``shard``'s."""
+    return narrow(snapshot_cases(project.catalog, project.registry), select, shard)
+
+
+def narrow(
+    cases: Sequence[SnapshotCase], select: str | None, shard: Shard | None
+) -> list[SnapshotCase]:
+    """The cases whose id contains ``select``, and of those the ones ``shard`` owns: a shard
+    of a ``-k`` run splits what ``-k`` chose."""
+    chosen = [case for case in cases if not select or select in case.test_id]
+    if shard is not None:
+        chosen = shard.select(chosen, lambda case: case.test_id)
+    return chosen
 
 
 def case_order(case: SnapshotCase) -> int:
@@ -50,12 +65,21 @@ def build_board(
     select: str | None = None,
     on_progress: Progress | None = None,
     renderer: SnapshotRenderer | None = None,
+    shard: Shard | None = None,
+    pictures: Mapping[str, Picture] | None = None,
 ) -> ReviewBoard:
-    """Draw the (selected) cases and join them with the committed snapshots and decisions."""
+    """Draw the (selected) cases and join them with the committed snapshots and decisions.
+
+    With ``shard``, only its cases are on the board, and stale decisions are left to the
+    merge (another shard may own their case's neighbours). With ``pictures`` (the shards'
+    merged results) nothing is drawn: every selected case must be there, and nothing else.
+    """
     root = (snapshot_root or project.config.snapshot_dir).resolve()
     review_file = read_review_file(review_path or project.config.review_file)
     all_cases = snapshot_cases(project.catalog, project.registry)
-    cases = [case for case in all_cases if not select or select in case.test_id]
+    cases = narrow(all_cases, select, shard)
+    if pictures is not None:
+        check_complete(cases, pictures)
     observed = {
         (row.tool, row.api)
         for row in coverage(project.catalog, project.registry, recordings=project.config.recordings)
@@ -66,10 +90,15 @@ def build_board(
     drawer = renderer or SnapshotRenderer(project.catalog, project.registry)
     try:
         for index, case in enumerate(cases):
-            rendered = drawer.render(case)
             key = case.key
             committed_text, committed_svg = read_committed(root, key)
-            picture = Picture(snapshot_text_of(case, rendered.text), rendered.svg, rendered.picture)
+            if pictures is not None:
+                picture = pictures[case.test_id]
+            else:
+                rendered = drawer.render(case)
+                picture = Picture(
+                    snapshot_text_of(case, rendered.text), rendered.svg, rendered.picture
+                )
             items.append(
                 ReviewItem(
                     key=key,
@@ -92,7 +121,29 @@ def build_board(
     stale = [
         decision
         for decision in review_file
-        if decision.case_id not in known and (not select or select in decision.case_id)
+        if shard is None
+        and decision.case_id not in known
+        and (not select or select in decision.case_id)
     ]
     stale.sort(key=lambda decision: (decision.case_id, decision.line or 0))
     return ReviewBoard(items=items, review_file=review_file, snapshot_root=root, stale=stale)
+
+
+def check_complete(cases: Sequence[SnapshotCase], pictures: Mapping[str, Picture]) -> None:
+    """Raise :class:`MissingCasesError` unless ``pictures`` holds exactly ``cases``."""
+    wanted = {case.test_id for case in cases}
+    missing = [case.test_id for case in cases if case.test_id not in pictures]
+    foreign = sorted(case_id for case_id in pictures if case_id not in wanted)
+    problems = []
+    if missing:
+        problems.append(
+            f"{len(missing)} of {len(cases)} case(s) are in no results file (a shard missing?), "
+            f"e.g. {', '.join(missing[:3])}"
+        )
+    if foreign:
+        problems.append(
+            f"{len(foreign)} case(s) in the results are not in this project's matrix (results "
+            f"of another commit?), e.g. {', '.join(foreign[:3])}"
+        )
+    if problems:
+        raise MissingCasesError("; ".join(problems))

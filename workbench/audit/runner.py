@@ -25,6 +25,7 @@ from workbench.hosts.profile import HostProfile
 from workbench.policy.audits import DEFAULT_AUDITS
 from workbench.rendering.matrix import SnapshotCase
 from workbench.rendering.renderer import CardDrawer
+from workbench.review.shards import Shard
 from workbench.surfaces.card import inspector_renderable
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 from workbench.surfaces.themes import CaseTheme
@@ -295,6 +296,15 @@ def audit_refs(catalog: Catalog) -> list[VariantRef]:
     return sorted(
         catalog.all_variants(include_generated=False),
         key=lambda ref: (ref.tool, ref.api, ref.variant.id),
+    )
+
+
+def shard_refs(catalog: Catalog, refs: Sequence[VariantRef], shard: Shard) -> list[VariantRef]:
+    """The variants ``shard`` audits: whole tool APIs (so a fixture file's waivers are all
+    judged in one shard, and an unused one is reported there), split by how many phases, so
+    drawings, they take."""
+    return shard.select(
+        refs, lambda ref: f"{ref.tool}/{ref.api}", lambda ref: len(catalog.script_for(ref).phases)
     )
 
 

@@ -11,14 +11,21 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import fail_unless_loaded, format_option
+from workbench.cli.shard import SHARD_OPTION
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
     from workbench.hosts import HostProfile
+    from workbench.review.shards import Shard
 
 
 def default_jobs() -> int:
-    return max(1, min(2, os.cpu_count() or 1))
+    """Every core this process may run on: the audit's drawings are pure and independent, so
+    a cold audit (nothing cached) shares its variants among that many processes."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # No affinity call (macOS): every core of the machine.
+        return max(1, os.cpu_count() or 1)
 
 
 def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list[HostProfile]:
@@ -56,7 +63,7 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
     "--jobs",
     type=click.IntRange(1, 64),
     default=None,
-    help="Processes to draw with (default: up to 2).",
+    help="Processes to draw with (default: every core; 1 draws in this process).",
 )
 @click.option(
     "--output",
@@ -72,6 +79,7 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
     metavar="NAME",
     help="Hold the results to this host's rules (repeatable; default: [tool.workbench] hosts).",
 )
+@SHARD_OPTION
 def audit(
     paths: tuple[Path, ...],
     output_format: str,
@@ -81,6 +89,7 @@ def audit(
     jobs: int | None,
     output_path: Path | None,
     host_names: tuple[str, ...],
+    shard: Shard | None,
 ) -> None:
     """Draw every fixture variant (PATHS, or the configured fixtures) in every phase, at 60, 100
     and 120 columns, in the dark and light theme, and its Portal; check each drawing against
@@ -89,6 +98,10 @@ def audit(
     Each finding is one line: FILE#VARIANT PHASE WIDTHS THEME: rule N (NAME): what is wrong —
     what to change. Exit code 1 if any finding is not waived in its fixture file
     (``audit_waivers``, each with a reason), 2 if the fixtures do not load.
+
+    With --shard K/N only that shard's tool APIs are audited (whole, so each shard's report,
+    unused waivers included, is exact for its part); the shards' findings together are the
+    unsharded run's.
     """
     from workbench.audit import all_rules, rules_by_name
     from workbench.audit.report import (
@@ -98,7 +111,7 @@ def audit(
         format_text,
         unused_lines,
     )
-    from workbench.audit.runner import audit_refs, run_audit
+    from workbench.audit.runner import audit_refs, run_audit, shard_refs
     from workbench.cli.output import echo, fail_usage
     from workbench.project import open_project
 
@@ -114,6 +127,8 @@ def audit(
     project = open_project(paths, installed=False)
     fail_unless_loaded(project.catalog.problems)
     refs = audit_refs(project.catalog)
+    if shard is not None:
+        refs = shard_refs(project.catalog, refs, shard)
     hosts = targeted_hosts(project.config, host_names)
 
     def progress(done: int, total: int) -> None:

@@ -14,9 +14,12 @@ from workbench.cli.output import (
     fail_usage,
     format_option,
 )
+from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
 if TYPE_CHECKING:
-    from workbench.review.board import ReviewBoard
+    from workbench.project import Project
+    from workbench.review.board import Picture, ReviewBoard
+    from workbench.review.shards import Shard
 
 
 SNAPSHOTS_OPTION = click.option(
@@ -30,6 +33,7 @@ SNAPSHOTS_OPTION = click.option(
 
 
 @click.command()
+@click.argument("results_files", metavar="[RESULTS]...", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "--check",
     is_flag=True,
@@ -84,7 +88,16 @@ SNAPSHOTS_OPTION = click.option(
     help="Review decisions file (default: [tool.workbench] reviews, else "
     "<snapshots>/reviews.yaml).",
 )
+@SHARD_OPTION
+@RESULTS_OPTION
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Draw nothing: join the RESULTS files of every shard (from --results) into one "
+    "gate, JUnit file and report, as one unsharded run would give (alone: as --check).",
+)
 def review(
+    results_files: tuple[Path, ...],
     check: bool,
     junit_path: Path | None,
     output_format: str,
@@ -97,20 +110,42 @@ def review(
     prune: bool,
     snapshot_dir: Path | None,
     review_path: Path | None,
+    shard: Shard | None,
+    results_path: Path | None,
+    merge: bool,
 ) -> None:
     """Review the snapshot matrix: accept or reject each case as it draws now.
 
     Without options: the review TUI (changed and new cases first). --check is the CI gate
     (exit 1 when it fails, 2 on usage errors); --junit, --report and --accept-all combine
     with it and with each other, and draw the matrix once.
+
+    In a CI matrix each job runs --check --shard K/N --results FILE (its part of the cases,
+    gated on its own), and one more job runs --merge FILE... --junit --report on them all.
     """
     for path in report_paths:
         check_report_path(path)
+    if results_files and not merge:
+        fail_usage("RESULTS files go with --merge")
+    if merge:
+        if not results_files:
+            fail_usage("--merge needs the shards' RESULTS files (written with --results)")
+        if shard or results_path or select or accept_all or prune:
+            fail_usage(
+                "--merge draws nothing: it takes no --shard, --results, -k, --accept-all or "
+                "--prune (the shards' -k is in their results)"
+            )
+        check = check or not (junit_path or report_paths)
+    if (shard or results_path) and (accept_all or prune):
+        fail_usage("--accept-all and --prune change the review file: run them unsharded")
     if accept_all and not (note and note.strip()):
         fail_usage("--accept-all needs --note saying why (it is recorded with each decision)")
     if note is not None and not accept_all:
         fail_usage("--note goes with --accept-all (in the TUI, press n)")
     batch = check or junit_path is not None or bool(report_paths) or accept_all or prune
+    batch = batch or results_path is not None
+    if shard and not batch:
+        fail_usage("--shard goes with --check, --junit, --report or --results")
     if not batch:
         if output_format != "text" or require_review:
             fail_usage("--format and --require-review go with --check")
@@ -119,7 +154,7 @@ def review(
     if require_review and not check:
         fail_usage("--require-review goes with --check")
 
-    from workbench.acceptance.build import build_board, select_cases
+    from workbench.acceptance.build import select_cases
     from workbench.acceptance.gate import format_json, format_junit, format_text, run_gate
     from workbench.config import load_config
     from workbench.project import open_project
@@ -128,17 +163,17 @@ def review(
     config = load_config()
     project = open_project(config=config)
     fail_unless_loaded(project.catalog.problems)
-    total = len(select_cases(project, select))
-    if select and not total:
+    pictures = None
+    if merge:
+        select, pictures = _merged(results_files, snapshot_dir or config.snapshot_dir)
+    total = len(select_cases(project, select, shard))
+    if select and not total and not shard:
         fail_usage(f"no case id contains {select!r}")
-    with ProgressReport("review: drawing cases", total) as progress:
-        board = build_board(
-            project,
-            snapshot_root=snapshot_dir,
-            review_path=(review_path.resolve() if review_path else None),
-            select=select,
-            on_progress=lambda done, total, case_id: progress.advance(case_id),
-        )
+    board = _board(
+        project, snapshot_dir, review_path, select, total, shard=shard, pictures=pictures
+    )
+    if results_path is not None:
+        _write_results(board, results_path, shard, select)
     if prune:
         removed = board.prune_stale()
         echo(f"pruned {removed} stale decision(s) from {board.review_file.display_path}")
@@ -159,6 +194,61 @@ def review(
                 echo(line)
         if not result.ok:
             raise SystemExit(1)
+
+
+def _merged(paths: tuple[Path, ...], snapshot_dir: Path) -> tuple[str | None, dict[str, Picture]]:
+    """The shards' results as one set of pictures (and their -k); a usage error if they do
+    not belong together."""
+    from workbench.acceptance.results import ResultsError, merge_results
+    from workbench.review.store import SnapshotStore
+
+    try:
+        return merge_results(paths, SnapshotStore(snapshot_dir.resolve()))
+    except ResultsError as error:
+        fail_usage(str(error))
+
+
+def _board(
+    project: Project,
+    snapshot_dir: Path | None,
+    review_path: Path | None,
+    select: str | None,
+    total: int,
+    *,
+    shard: Shard | None,
+    pictures: dict[str, Picture] | None,
+) -> ReviewBoard:
+    from workbench.acceptance.build import MissingCasesError, build_board
+
+    what = "review: reading results" if pictures is not None else "review: drawing cases"
+    try:
+        with ProgressReport(what, total) as progress:
+            return build_board(
+                project,
+                snapshot_root=snapshot_dir,
+                review_path=(review_path.resolve() if review_path else None),
+                select=select,
+                on_progress=lambda done, total, case_id: progress.advance(case_id),
+                shard=shard,
+                pictures=pictures,
+            )
+    except MissingCasesError as error:
+        fail_usage(f"the results do not make up the matrix: {error}")
+
+
+def _write_results(board: ReviewBoard, path: Path, shard: Shard | None, select: str | None) -> None:
+    from workbench.acceptance.results import DrawnCase, write_results
+
+    count = write_results(
+        path,
+        (
+            DrawnCase(item.id, item.fresh, item.committed_text, item.committed_svg)
+            for item in board.items
+        ),
+        shard=shard,
+        select=select,
+    )
+    echo(f"results: {path} ({count} case(s){f', shard {shard}' if shard else ''})", err=True)
 
 
 def _accept_all(board: ReviewBoard, reviewer: str, note: str, output_format: str) -> None:

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
 from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
+from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
+
+if TYPE_CHECKING:
+    from workbench.review.shards import Shard
+    from workbench.testing.report import SnapshotRun
 
 
 @click.command()
@@ -29,8 +35,15 @@ from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
     default=None,
     help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
 )
+@SHARD_OPTION
+@RESULTS_OPTION
 def snapshot(
-    update: bool, report_path: Path | None, snapshot_dir: Path | None, select: str | None
+    update: bool,
+    report_path: Path | None,
+    snapshot_dir: Path | None,
+    select: str | None,
+    shard: Shard | None,
+    results_path: Path | None,
 ) -> None:
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
@@ -39,7 +52,9 @@ def snapshot(
     like a case (tool/api/variant/phase-width-theme .txt or .svg) are snapshots: a README or
     notes under the snapshots folder are never unused. Progress goes to stderr: a bar on a
     terminal, a line per tenth of the run otherwise. With -k, only snapshot files whose id
-    contains the text can be unused.
+    contains the text can be unused. With --shard K/N only that shard's cases are drawn (a
+    file is unused when no shard's case draws it); --results writes them for `workbench review
+    --merge`.
     """
     from workbench.config import load_config
     from workbench.project import open_project
@@ -60,11 +75,12 @@ def snapshot(
         )
         raise SystemExit(2)
     root = (snapshot_dir or config.snapshot_dir).resolve()
-    cases = snapshot_cases(project.catalog, project.registry)
-    if select:
-        cases = [case for case in cases if select in case.test_id]
-    if select and not cases:
+    from workbench.acceptance.build import narrow
+
+    matrix = narrow(snapshot_cases(project.catalog, project.registry), select, None)
+    if select and not matrix:
         fail_usage(f"no case id contains {select!r}")
+    cases = narrow(matrix, None, shard)
     started = time.perf_counter()
     with (
         ProgressReport("snapshots", len(cases)) as progress,
@@ -77,6 +93,7 @@ def snapshot(
             update=update,
             select=select,
             on_progress=lambda case: progress.advance(case.test_id),
+            matrix_ids={case.test_id for case in matrix},
         )
     run.seconds = time.perf_counter() - started
     for outcome in run.outcomes:
@@ -96,8 +113,31 @@ def snapshot(
         f"{len(run.outcomes)} snapshots in {run.seconds:.1f} s: {summary}, "
         f"{len(run.unused)} unused, {len(run.deleted)} deleted"
     )
+    if results_path is not None:
+        _write_results(run, results_path, shard, select)
     if report_path is not None:
         written = write_report(run, report_path, root=root, review_path=config.review_file)
         echo(f"report: {report_path} ({written})")
     if not update and not run.ok:
         raise SystemExit(1)
+
+
+def _write_results(run: SnapshotRun, path: Path, shard: Shard | None, select: str | None) -> None:
+    from workbench.acceptance.results import DrawnCase, write_results
+    from workbench.review.board import Picture
+
+    count = write_results(
+        path,
+        (
+            DrawnCase(
+                outcome.case.test_id,
+                Picture(outcome.text, outcome.svg, outcome.picture),
+                outcome.expected_text,
+                outcome.expected_svg,
+            )
+            for outcome in run.outcomes
+        ),
+        shard=shard,
+        select=select,
+    )
+    echo(f"results: {path} ({count} case(s){f', shard {shard}' if shard else ''})", err=True)

@@ -14,6 +14,7 @@ do not use it.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from workbench.audit import Auditor
     from workbench.project import Project
     from workbench.rendering.renderer import SnapshotRenderer
+    from workbench.review.shards import Shard
 
 _PROJECT_KEY = pytest.StashKey["Project"]()
 _CASE_IDS_KEY = pytest.StashKey[set[str]]()
@@ -52,6 +54,28 @@ def _project(config: pytest.Config) -> Project:
     return project
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.getgroup("workbench").addoption(
+        "--shard",
+        "--workbench-shard",
+        dest="workbench_shard",
+        type=_shard,
+        default=None,
+        metavar="K/N",
+        help="Run only shard K of N of the Workbench snapshot and audit cases (split evenly, "
+        "the same way on every machine), for a CI matrix.",
+    )
+
+
+def _shard(text: str) -> Shard:
+    from workbench.review.shards import Shard, ShardSpecError
+
+    try:
+        return Shard.parse(text)
+    except ShardSpecError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if CASE_PARAM not in metafunc.fixturenames:
         return
@@ -70,10 +94,24 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         *snapshot_cases(project.catalog, project.registry),
         *audit_cases(project.catalog),
     ]
-    metafunc.parametrize(CASE_PARAM, cases, ids=[case.test_id for case in cases])
+    # Every snapshot case of the matrix, not only this shard's, decides which files are unused.
     metafunc.config.stash[_CASE_IDS_KEY] = {
         case.test_id for case in cases if isinstance(case, SnapshotCase)
     }
+    shard = metafunc.config.getoption("workbench_shard", None)
+    if shard is not None:
+        from workbench.audit.runner import AUDIT_THEMES, AUDIT_WIDTHS
+
+        def cost(case: Any) -> int:
+            """About how many drawings a case takes: a snapshot one, an audit one per phase,
+            width and theme."""
+            if isinstance(case, SnapshotCase):
+                return 1
+            phases = len(project.catalog.script_for(case.ref).phases)
+            return phases * len(AUDIT_WIDTHS) * len(AUDIT_THEMES)
+
+        cases = shard.select(cases, lambda case: case.test_id, cost)
+    metafunc.parametrize(CASE_PARAM, cases, ids=[case.test_id for case in cases])
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -8,7 +8,7 @@ diff.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,13 +66,15 @@ def run_snapshots(
     select: str | None = None,
     on_progress: Callable[[SnapshotCase], None] | None = None,
     prune: bool = True,
+    matrix_ids: Collection[str] | None = None,
 ) -> SnapshotRun:
     """Render every case and compare it with ``root``; with ``update`` rewrite and prune.
 
     ``select`` is the ``-k`` text the cases were chosen by: only snapshot files whose id
     contains it can be unused (a filtered run says nothing about the others). ``prune=False``
     leaves files no case wrote alone (``workbench new`` records one tool's snapshots beside
-    the others').
+    the others'). ``matrix_ids`` are the ids of every case when ``cases`` are one shard's: a
+    file is unused only if no shard draws it.
     """
     store = SnapshotStore(root)
     run = SnapshotRun()
@@ -96,7 +98,7 @@ def run_snapshots(
         if on_progress is not None:
             on_progress(case)
     if prune:
-        case_ids = {case.test_id for case in cases}
+        case_ids = matrix_ids if matrix_ids is not None else {case.test_id for case in cases}
         if update:
             run.deleted = store.delete_unused(case_ids, select=select)
         else:
