@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -26,8 +26,10 @@ from workbench.app.widgets.status_line import StatusLine, StatusPart
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core.call_state import CallState, Phase, phase_path
 from workbench.core.manifest import ToolManifest
-from workbench.hosts import HostProfile, HostSet, bundled_hosts
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+
+if TYPE_CHECKING:
+    from workbench.hosts import HostProfile, HostSet
 
 WIDTH_PRESETS: tuple[int | None, ...] = (None, 60, 80, 120)
 """Card widths ``w`` cycles through; ``None`` is "fit": the card follows the pane."""
@@ -138,8 +140,9 @@ class CallView(Horizontal):
         """Whether the card shown last could fold (the footer lists the key only then)."""
         self._focus_before: Widget | None = None
         """Where the focus was before an Intervention took it; it goes back there after."""
-        self.look_hosts: tuple[HostProfile, ...] = offered_hosts(bundled_hosts())
-        """The hosts whose first look :meth:`cycle_host_look` offers, in order."""
+        self._look_hosts: tuple[HostProfile, ...] | None = None
+        """Set by :meth:`use_hosts`; ``None``: the bundled hosts, read when first asked for
+        (not while the first frame is drawn)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-main"):
@@ -340,13 +343,22 @@ class CallView(Horizontal):
 
     # --- the hosts' first look ----------------------------------------------------------------
 
+    @property
+    def look_hosts(self) -> tuple[HostProfile, ...]:
+        """The hosts whose first look :meth:`cycle_host_look` offers, in order."""
+        if self._look_hosts is None:
+            from workbench.hosts import bundled_hosts
+
+            self._look_hosts = offered_hosts(bundled_hosts())
+        return self._look_hosts
+
     def use_hosts(self, hosts: HostSet) -> None:
         """Offer ``hosts``' first looks (the targeted ones, else every bundled one) and read
         the Model tab through the targeted ones, when the project names some."""
         targeted = hosts.targeted()
         if targeted:
             self.details.set_hosts(targeted)
-        self.look_hosts = offered_hosts(hosts)
+        self._look_hosts = offered_hosts(hosts)
         shown = self.card.host_look
         if shown is not None:
             # The project's own profile of the shown host replaces the old one; a host no
@@ -428,6 +440,8 @@ class CallView(Horizontal):
 def offered_hosts(hosts: HostSet) -> tuple[HostProfile, ...]:
     """The hosts whose first look the TUI offers: the targeted ones, else every bundled host
     but ``none`` (as the project's profiles describe them)."""
+    from workbench.hosts import bundled_hosts
+
     targeted = hosts.targeted()
     if targeted:
         return tuple(targeted)
