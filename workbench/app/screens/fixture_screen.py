@@ -17,7 +17,6 @@ from textual.widgets import Header, Input
 
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
-from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.status_line import StatusPart
@@ -41,6 +40,7 @@ from workbench.project import Project
 from workbench.surfaces.registry import SurfaceRegistry
 
 if TYPE_CHECKING:
+    from workbench.app.widgets.intervention_bar import InterventionBar
     from workbench.reload.reloader import ProjectReloader, ReloadOutcome
 
 

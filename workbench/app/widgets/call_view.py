@@ -18,7 +18,6 @@ from textual.widget import Widget
 from workbench.app.widgets.call_stage import CallStage
 from workbench.app.widgets.details_pane import DetailsPane, TabDrawer
 from workbench.app.widgets.intervention import Intervention
-from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
@@ -223,16 +222,17 @@ class CallView(Horizontal):
         if self.portal.is_open:
             self.portal.show(state, manifest)
         intervention = self.intervention
-        if (
-            intervention is not None
-            and (
-                state is None
-                or state.call_id != intervention.call_id
-                or state.phase is not Phase.AWAITING_APPROVAL
-            )
-            and isinstance(intervention, InterventionBar)
+        if intervention is not None and (
+            state is None
+            or state.call_id != intervention.call_id
+            or state.phase is not Phase.AWAITING_APPROVAL
         ):
-            self.close_intervention()
+            # Imported once a call asks for approval (its text fields' widgets are not needed
+            # for the first frame).
+            from workbench.app.widgets.intervention_bar import InterventionBar
+
+            if isinstance(intervention, InterventionBar):
+                self.close_intervention()
         self.set_status(status)
 
     def set_status(self, parts: Sequence[StatusPart]) -> None:
@@ -263,6 +263,8 @@ class CallView(Horizontal):
 
         Does nothing while the same call is already being asked about.
         """
+        from workbench.app.widgets.intervention_bar import InterventionBar
+
         current = self.intervention
         if isinstance(current, InterventionBar) and current.asks_about(state):
             return
