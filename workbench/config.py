@@ -74,7 +74,7 @@ Strings = Annotated[list[str], PlainValidator(_strings)]
 class HostsTable(BaseModel):
     """``[tool.workbench.hosts]``: targeted hosts and the project's own host profiles."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
     target: Strings = Field(default_factory=list)
     file: str | None = None
@@ -87,7 +87,7 @@ class WorkbenchTable(BaseModel):
     """``[tool.workbench]`` as written (paths still relative to pyproject.toml)."""
 
     # Strict: a quoted "false" is not a boolean here, and an unknown key is a typo to report.
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
     fixtures: Strings = Field(default_factory=lambda: ["fixtures"])
     tools: Strings = Field(default_factory=list)

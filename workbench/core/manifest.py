@@ -37,6 +37,7 @@ _CAMEL = ConfigDict(
     alias_generator=AliasGenerator(validation_alias=to_camel, serialization_alias=to_camel),
     populate_by_name=True,
     extra="forbid",
+    defer_build=True,
 )
 
 

@@ -51,7 +51,7 @@ class ErrorType:
 class ToolError(BaseModel):
     """A failure both the model and the UI can read; ``type`` is a stable code."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     type: str = Field(min_length=1)
     message: str
@@ -63,7 +63,7 @@ class ToolError(BaseModel):
 class ToolResult(BaseModel):
     """What every call ends in: exactly one of these."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     success: bool
     content: str = Field(min_length=1)

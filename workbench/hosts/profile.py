@@ -16,7 +16,7 @@ ToolKind = Literal["shell", "mcp"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Measure(_Strict):

@@ -18,7 +18,6 @@ from workbench.core.call_state import Phase
 from workbench.core.result import ErrorType
 from workbench.surfaces import kit
 from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.mcp_views import ui_section
 from workbench.surfaces.server_requests import exchanges_section, messages_section
 
 STREAM_TAIL_LINES = 20
@@ -406,6 +405,9 @@ def mcp_portal_sections(ctx: SurfaceContext) -> list[RenderableType]:
     rows: list[RenderableType] = []
     api = ctx.api
     if api is not None and api.ui is not None:
+        # Only a Portal of an MCP App's API needs the MCP catalogue's views.
+        from workbench.surfaces.mcp_views import ui_section
+
         rows.extend(ui_section(api, ctx.result, ctx.palette))
     rows.extend(exchanges_section(ctx.state.exchanges, ctx.palette))
     rows.extend(messages_section(ctx.state.server_messages, ctx.palette, limit=20))

@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from workbench.app.widgets.call_view import MIN_CARD_WIDTH, CallView, portal_layout
 
@@ -94,6 +94,9 @@ class CallScreen(Screen[None]):
                 return False
             # Typing in a field under the card: its keys type, the buttons still answer; the
             # footer keeps the keys (dimmed), so the way to answer never leaves the screen.
+            # TextArea is imported here: only an open Intervention has one, and a start skips it.
+            from textual.widgets import TextArea
+
             focused = self.focused
             if action != "cancel_intervention" and isinstance(focused, (Input, TextArea)):
                 return None

@@ -17,7 +17,6 @@ from textual.widgets import Header, Input
 
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
-from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.status_line import StatusPart
@@ -41,6 +40,7 @@ from workbench.project import Project
 from workbench.surfaces.registry import SurfaceRegistry
 
 if TYPE_CHECKING:
+    from workbench.app.widgets.intervention_bar import InterventionBar
     from workbench.reload.reloader import ProjectReloader, ReloadOutcome
 
 
@@ -244,6 +244,12 @@ class FixtureScreen(CallScreen):
             self._lost = fallback
             api = (fallback.tool, fallback.api)
             again = next((ref for ref in refs if (ref.tool, ref.api) == api), None)
+        elif again is None:
+            # Nothing to select again (a start): the tree's first variant, drawn now too. Left
+            # to the tree's messages, the screen first drew a frame with no card in it.
+            self._keep_phase = None
+            self._lost = None
+            again = tree.first_variant()
         if again is not None:
             # Shown now, not after the tree's round of messages: a reload repaints at once.
             self._select(again)

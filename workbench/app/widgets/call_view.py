@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -18,7 +18,6 @@ from textual.widget import Widget
 from workbench.app.widgets.call_stage import CallStage
 from workbench.app.widgets.details_pane import DetailsPane, TabDrawer
 from workbench.app.widgets.intervention import Intervention
-from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
@@ -26,8 +25,10 @@ from workbench.app.widgets.status_line import StatusLine, StatusPart
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.core.call_state import CallState, Phase, phase_path
 from workbench.core.manifest import ToolManifest
-from workbench.hosts import HostProfile, HostSet, bundled_hosts
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+
+if TYPE_CHECKING:
+    from workbench.hosts import HostProfile, HostSet
 
 WIDTH_PRESETS: tuple[int | None, ...] = (None, 60, 80, 120)
 """Card widths ``w`` cycles through; ``None`` is "fit": the card follows the pane."""
@@ -138,8 +139,9 @@ class CallView(Horizontal):
         """Whether the card shown last could fold (the footer lists the key only then)."""
         self._focus_before: Widget | None = None
         """Where the focus was before an Intervention took it; it goes back there after."""
-        self.look_hosts: tuple[HostProfile, ...] = offered_hosts(bundled_hosts())
-        """The hosts whose first look :meth:`cycle_host_look` offers, in order."""
+        self._look_hosts: tuple[HostProfile, ...] | None = None
+        """Set by :meth:`use_hosts`; ``None``: the bundled hosts, read when first asked for
+        (not while the first frame is drawn)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call-main"):
@@ -220,16 +222,17 @@ class CallView(Horizontal):
         if self.portal.is_open:
             self.portal.show(state, manifest)
         intervention = self.intervention
-        if (
-            intervention is not None
-            and (
-                state is None
-                or state.call_id != intervention.call_id
-                or state.phase is not Phase.AWAITING_APPROVAL
-            )
-            and isinstance(intervention, InterventionBar)
+        if intervention is not None and (
+            state is None
+            or state.call_id != intervention.call_id
+            or state.phase is not Phase.AWAITING_APPROVAL
         ):
-            self.close_intervention()
+            # Imported once a call asks for approval (its text fields' widgets are not needed
+            # for the first frame).
+            from workbench.app.widgets.intervention_bar import InterventionBar
+
+            if isinstance(intervention, InterventionBar):
+                self.close_intervention()
         self.set_status(status)
 
     def set_status(self, parts: Sequence[StatusPart]) -> None:
@@ -260,6 +263,8 @@ class CallView(Horizontal):
 
         Does nothing while the same call is already being asked about.
         """
+        from workbench.app.widgets.intervention_bar import InterventionBar
+
         current = self.intervention
         if isinstance(current, InterventionBar) and current.asks_about(state):
             return
@@ -340,13 +345,22 @@ class CallView(Horizontal):
 
     # --- the hosts' first look ----------------------------------------------------------------
 
+    @property
+    def look_hosts(self) -> tuple[HostProfile, ...]:
+        """The hosts whose first look :meth:`cycle_host_look` offers, in order."""
+        if self._look_hosts is None:
+            from workbench.hosts import bundled_hosts
+
+            self._look_hosts = offered_hosts(bundled_hosts())
+        return self._look_hosts
+
     def use_hosts(self, hosts: HostSet) -> None:
         """Offer ``hosts``' first looks (the targeted ones, else every bundled one) and read
         the Model tab through the targeted ones, when the project names some."""
         targeted = hosts.targeted()
         if targeted:
             self.details.set_hosts(targeted)
-        self.look_hosts = offered_hosts(hosts)
+        self._look_hosts = offered_hosts(hosts)
         shown = self.card.host_look
         if shown is not None:
             # The project's own profile of the shown host replaces the old one; a host no
@@ -428,6 +442,8 @@ class CallView(Horizontal):
 def offered_hosts(hosts: HostSet) -> tuple[HostProfile, ...]:
     """The hosts whose first look the TUI offers: the targeted ones, else every bundled host
     but ``none`` (as the project's profiles describe them)."""
+    from workbench.hosts import bundled_hosts
+
     targeted = hosts.targeted()
     if targeted:
         return tuple(targeted)

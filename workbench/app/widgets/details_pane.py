@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static
 
 from workbench.app.palette import palette_for
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest, openai_function
 from workbench.core.result import ToolResult
-from workbench.hosts.profile import HostProfile
 from workbench.surfaces import kit
 from workbench.surfaces.context import Palette
 from workbench.surfaces.server_requests import exchanges_section, messages_section
+
+if TYPE_CHECKING:
+    # The tabs are mounted after the first frame; their widgets are imported then.
+    from textual.widgets import TabbedContent, TabPane
+
+    from workbench.hosts.profile import HostProfile
 
 DETAIL_LINES = 500
 
@@ -76,6 +81,8 @@ class DetailsPane(Vertical):
 
     @staticmethod
     def _pane(tab_id: str, title: str) -> TabPane:
+        from textual.widgets import TabPane
+
         body = Static(Text("—"), id=f"details-{tab_id}-body")
         # Not a focus stop: its tabs take the keys, the wheel scrolls it (a focused scroller
         # in live mode swallowed what was typed next).
@@ -87,6 +94,8 @@ class DetailsPane(Vertical):
         self.call_after_refresh(self._mount_tabs)
 
     async def _mount_tabs(self) -> None:
+        from textual.widgets import TabbedContent
+
         tabs = TabbedContent()
         for tab_id, title in self._titles.items():
             tabs.compose_add_child(self._pane(tab_id, title))  # As `with TabbedContent():` does.

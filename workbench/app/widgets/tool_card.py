@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.box import ROUNDED
 from rich.console import Group, RenderableType
@@ -20,12 +21,15 @@ from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
 from workbench.fixtures.catalog import Catalog, VariantRef
-from workbench.hosts.first_look import FirstLook
-from workbench.hosts.profile import HostProfile
 from workbench.surfaces.card import can_fold, card_renderable, compose_card
 from workbench.surfaces.context import Palette, SurfaceContext, variant_context
-from workbench.surfaces.host_look import HostFirstLook, SegmentLine
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+
+if TYPE_CHECKING:
+    # The hosts' first looks are drawn once `h` asks for one: a start does not import them.
+    from workbench.hosts.first_look import FirstLook
+    from workbench.hosts.profile import HostProfile
+    from workbench.surfaces.host_look import SegmentLine
 
 SPINNER_INTERVAL = 0.1
 
@@ -188,6 +192,8 @@ class ToolCard(Widget):
     def first_look(self) -> FirstLook[SegmentLine] | None:
         """The fold of the card as drawn now (how many lines the host hides), or ``None`` when
         the card is shown whole or shows no call."""
+        from workbench.surfaces.host_look import HostFirstLook
+
         card = self._card()
         if not isinstance(card, HostFirstLook) or not self.is_mounted:
             return None
@@ -286,6 +292,8 @@ class ToolCard(Widget):
             self.body_fallback = view.body_fallback
             card = card_renderable(ctx, self.registry, view=view)
             if self.host_look is not None:
+                from workbench.surfaces.host_look import HostFirstLook
+
                 card = HostFirstLook(card, self.host_look)
         self._drawn = (key, card)
         self.compositions += 1

@@ -1,0 +1,134 @@
+"""What `workbench` does before its first screen: only what that screen draws.
+
+The first frame (tree, tool card, status line, footer) is what a start waits for
+(`bench/startup.py` times it). Modules for what a key or a later event opens are imported
+when first used, the core's pydantic models build their validators on first use, and the
+first variant is on the stage in the fixture screen's first frame.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import RenderableType
+
+from workbench.app.app import WorkbenchApp
+from workbench.app.screens.fixture_screen import FixtureScreen
+from workbench.app.widgets.tool_card import ToolCard
+from workbench.app.widgets.tool_tree import ToolTree
+from workbench.core.call_state import CallState
+from workbench.fixtures.catalog import VariantRef
+from workbench.project import open_project
+from workbench.rendering.screen import settle
+
+REPO = Path(__file__).resolve().parents[2]
+
+NOT_FOR_THE_FIRST_SCREEN = (
+    # The hosts' first looks and model views: `h` and the Model tab.
+    "workbench.hosts",
+    "workbench.surfaces.host_look",
+    # An MCP App's part of a Portal.
+    "workbench.surfaces.mcp_views",
+    "workbench.core.mcp_catalog",
+    # The approval bar and its text fields: a call that asks for approval.
+    "workbench.app.widgets.intervention_bar",
+    "textual.widgets._text_area",
+    # The details tabs, mounted after the first frame.
+    "textual.widgets._tabbed_content",
+    # Heavy libraries of other commands and later steps.
+    "yaml",
+    "jsonschema",
+    "pygments",
+    "mcp",
+    "httpx",
+    "tiktoken",
+)
+
+CORE_MODELS = {
+    "workbench.core.result": "ToolResult",
+    "workbench.core.manifest": "ToolManifest",
+    "workbench.fixtures.models": "FixtureFile",
+    "workbench.config": "WorkbenchTable",
+    "workbench.hosts.profile": "HostProfile",
+}
+
+
+def _after_importing_the_tui(check: str) -> object:
+    """The JSON value ``answer`` that ``check`` (statements) sets, in a fresh interpreter that
+    imported what `workbench` imports before it runs the app."""
+    code = (
+        "import importlib, json, sys\n"
+        "import workbench.cli, workbench.app.app\n"
+        f"{check}\n"
+        "print(json.dumps(answer))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return json.loads(result.stdout)
+
+
+def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> None:
+    loaded = _after_importing_the_tui(
+        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
+        "answer = sorted(m for m in sys.modules"
+        " if any(m == n or m.startswith(n + '.') for n in names))"
+    )
+    assert loaded == []
+
+
+def test_core_models_build_their_validators_when_first_used() -> None:
+    # Imported after the TUI's modules (the hosts' profile model is not among them).
+    built = _after_importing_the_tui(
+        f"models = {CORE_MODELS!r}\n"
+        "answer = {name: getattr(importlib.import_module(module), name).__pydantic_complete__"
+        " for module, name in models.items()}"
+    )
+    assert built == dict.fromkeys(CORE_MODELS.values(), False)
+
+
+def test_a_deferred_model_validates_as_strictly_on_first_use() -> None:
+    # The first validation builds the validator: the same rules, the same errors.
+    outcome = _after_importing_the_tui(
+        "import pydantic\n"
+        "from workbench.core.result import ToolResult\n"
+        "try:\n"
+        "    ToolResult.model_validate({'success': True, 'content': 'ok', 'bogus': 1})\n"
+        "    refused = None\n"
+        "except pydantic.ValidationError as error:\n"
+        "    refused = [item['type'] for item in error.errors()]\n"
+        "answer = [refused, ToolResult.model_validate({'success': True, 'content': 'ok'}).content]"
+    )
+    assert outcome == [["extra_forbidden"], "ok"]
+
+
+async def test_the_fixture_screens_first_frame_shows_the_first_variants_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mounted on a loaded project, the screen has the tree's first variant on the stage before
+    it draws anything: its card is never drawn empty (a whole frame the start waited for)."""
+    project = open_project()
+    app = WorkbenchApp(lambda: project, animate=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        screen = FixtureScreen(lambda: project, project=project, load=False, animate=False)
+        drawn: list[CallState | None] = []
+        render = ToolCard.render
+
+        def noting_render(card: ToolCard) -> RenderableType:
+            if card.screen is screen:
+                drawn.append(card.call_state)
+            return render(card)
+
+        monkeypatch.setattr(ToolCard, "render", noting_render)
+        await app.push_screen(screen)
+        await settle(pilot)
+        tree = screen.query_one(ToolTree)
+        assert tree.cursor_node is not None and isinstance(tree.cursor_node.data, VariantRef)
+        assert screen.ref == tree.cursor_node.data
+        assert drawn and None not in drawn
