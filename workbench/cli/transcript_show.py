@@ -6,7 +6,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
+
 from workbench.cli.output import fail_usage
+from workbench.cli.transcript_import import FORMAT_NAMES
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -21,14 +24,6 @@ INDENT = 2
 """Columns a subagent's rows are indented per level."""
 
 
-def known_apis(project: Project) -> dict[str, frozenset[str]]:
-    """The project's tools and their APIs: a call to one of them is drawn by its surfaces."""
-    return {
-        identifier: frozenset(entry.manifest.api_names())
-        for identifier, entry in project.catalog.tools.items()
-    }
-
-
 def open_conversation(path: Path, transcript_format: str, project: Project) -> Conversation:
     """The transcript at ``path`` read for ``project``; a usage error when it cannot be."""
     from workbench.transcripts.conversation import Conversation
@@ -41,7 +36,7 @@ def open_conversation(path: Path, transcript_format: str, project: Project) -> C
             path,
             transcript_format,
             mapping=project.config.import_map,
-            known=known_apis(project),
+            known=project.catalog.api_names(),
         )
     except UnknownFormat as error:
         fail_usage(str(error))
@@ -139,3 +134,47 @@ def _message_text(text: str, palette: Palette, *, label: str | None = None) -> R
     if label is None:
         return body
     return Group(Text(label, style="bold"), body)
+
+
+@click.command("open")
+@click.argument("path", metavar="TRANSCRIPT", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "transcript_format",
+    type=click.Choice(FORMAT_NAMES),
+    default="auto",
+    show_default=True,
+    help="The transcript's format (auto: recognised from its first records).",
+)
+def open_transcript(path: Path, transcript_format: str) -> None:
+    """Open an agent session (as `workbench import` reads it) as its conversation.
+
+    Turns, the model's text, thinking folded, and every tool call as its card, drawn by the
+    project's surfaces; a subagent's calls nested under the call that started them. j / k the
+    next and previous call, x the next error, / a filter (tool:NAME, error, words), p replays
+    from the selected call at the recorded pace, f2 saves the selected call as a fixture.
+    """
+    from workbench.app.app import WorkbenchApp
+    from workbench.config import ConfigError, load_config
+    from workbench.project import open_project
+    from workbench.transcripts.readers import UnknownFormat, detect_format
+
+    if not path.is_file():
+        fail_usage(f"{path}: not a file")
+    if transcript_format == "auto":
+        try:
+            transcript_format = detect_format(path)
+        except UnknownFormat as error:
+            fail_usage(str(error))
+        except OSError as error:
+            fail_usage(f"{path}: cannot read it ({error.strerror or error})")
+    try:
+        config = load_config()
+    except ConfigError:
+        config = None
+    WorkbenchApp(
+        lambda: open_project(),
+        transcript=path,
+        transcript_format=transcript_format,
+        screenshot_dir=config.screenshot_dir if config is not None else None,
+    ).run()

@@ -11,7 +11,7 @@ and builds its fixture variant and event script only when asked. Pure: no Textua
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ PAGE_ROWS = 200
 """Rows read ahead of what the view shows: a page, not the session."""
 
 ERROR_KINDS = frozenset({"error"})
+SUMMARY_CHARS = 400
 
 
 @dataclass(slots=True)
@@ -64,6 +65,7 @@ class CallRow:
     number: int
     """1-based, in the order the calls started, over the whole session."""
     depth: int = 0
+    redactor: TranscriptRedactor = field(default_factory=TranscriptRedactor, repr=False)
     _variant: FixtureVariant | None = field(default=None, repr=False)
 
     @property
@@ -76,15 +78,33 @@ class CallRow:
 
     @property
     def name(self) -> str:
-        """How the model named the call (``Bash``, ``github.list_issues``)."""
-        return f"{self.call.server}.{self.call.name}" if self.call.server else self.call.name
+        """How the model named the call (``Bash``), an MCP call as ``SERVER.TOOL``."""
+        if self.call.server:
+            return f"{self.call.server}.{self.call.name}"
+        parts = self.call.name.split("__", 2)
+        if len(parts) == 3 and parts[0] == "mcp" and parts[1] and parts[2]:
+            return f"{parts[1]}.{parts[2]}"
+        return self.call.name
 
-    def variant(self, redactor: TranscriptRedactor | None = None) -> FixtureVariant:
+    @property
+    def summary(self) -> str:
+        """What the call did, in a few words: its title or first text argument (redacted)."""
+        text = self.call.title or next(
+            (
+                value
+                for value in self.call.args.values()
+                if isinstance(value, str) and value.strip()
+            ),
+            "",
+        )
+        return self.redactor.text(text[:SUMMARY_CHARS])
+
+    def variant(self) -> FixtureVariant:
         """The call as a fixture variant (secrets redacted), built once."""
         if self._variant is None:
             from workbench.fixtures.models import FixtureVariant
 
-            data = variant_of(self.call, redactor or TranscriptRedactor())
+            data = variant_of(self.call, self.redactor)
             self._variant = FixtureVariant.model_validate(data)
         return self._variant
 
@@ -167,6 +187,8 @@ class Conversation:
         self.format = detect_format(path, self.file) if format == "auto" else format
         self.mapping = dict(mapping or {})
         self.known = dict(known or {})
+        self.redactor = TranscriptRedactor()
+        """Every text the view shows passes it: secrets never reach the screen."""
         self.rows: list[Row] = []
         self.done = False
         """Every row of the session is read."""
@@ -199,7 +221,8 @@ class Conversation:
 
     def _rows_of(self, turn: Turn) -> Iterator[Row]:
         if turn.prompt is not None or turn.entries:
-            yield TurnRow(next(self._turn_numbers), turn.prompt)
+            prompt = self._redacted(turn.prompt) if turn.prompt is not None else None
+            yield TurnRow(next(self._turn_numbers), prompt)
         calls = {call.id for call in turn.calls}
         children: dict[str | None, list[Message | ToolCall]] = {}
         for entry in turn.entries:
@@ -211,14 +234,17 @@ class Conversation:
         for problem in turn.problems:
             yield ProblemRow(problem)
 
+    def _redacted(self, message: Message) -> Message:
+        return replace(message, text=self.redactor.text(message.text))
+
     def _nested(
         self, children: dict[str | None, list[Message | ToolCall]], parent: str | None, depth: int
     ) -> Iterator[Row]:
         for entry in children.pop(parent, []):
             if isinstance(entry, Message):
-                yield MessageRow(entry, depth)
+                yield MessageRow(self._redacted(entry), depth)
                 continue
             target = resolve(entry, self.format, self.mapping, self.known)
-            yield CallRow(entry, target, next(self._call_numbers), depth)
+            yield CallRow(entry, target, next(self._call_numbers), depth, self.redactor)
             if entry.id != parent:  # A call naming itself as its parent would never end.
                 yield from self._nested(children, entry.id, depth + 1)

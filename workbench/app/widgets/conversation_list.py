@@ -1,0 +1,120 @@
+"""The conversation as a list: turns, the model's words, folded thinking and each tool call."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option, OptionDoesNotExist
+
+from workbench.app.palette import palette_for
+from workbench.core.sanitize import clean_line
+from workbench.surfaces.kit import shorten
+from workbench.transcripts.conversation import CallRow, MessageRow, ProblemRow, Row, TurnRow
+
+ROW_CELLS = 160
+"""A row's text is cut here before the list shortens it to its width."""
+
+CALL_MARKS = {
+    "typical": ("✓", "$success"),
+    "truncated": ("✓", "$success"),
+    "empty": ("∅", "$muted"),
+    "error": ("✗", "$error"),
+}
+"""The mark before a call by its kind; the agent's own words (denied, interrupted, …) get ↷."""
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return clean_line(shorten(line.strip(), ROW_CELLS))
+    return ""
+
+
+def row_text(row: Row, styles: dict[str, str]) -> Text:
+    """One row as the list shows it: never markup, always one line of the row's own text."""
+    if isinstance(row, TurnRow):
+        asked = _first_line(row.prompt.text) if row.prompt is not None else "(before a prompt)"
+        text = Text(f"▍{row.number} ", style=f"bold {styles['accent']}")
+        text.append(asked or "(an empty prompt)", style="bold")
+        return text
+    if isinstance(row, ProblemRow):
+        problem = row.problem
+        where = f"line {problem.line}" if problem.line is not None else "file"
+        return Text(f"  ⚠ {where}: {clean_line(problem.record)}", style=styles["warning"])
+    indent = "  " * (row.depth + 1)
+    if isinstance(row, MessageRow):
+        message = row.message
+        if message.role == "thinking":
+            lines = len(message.text.splitlines()) or 1
+            return Text(
+                f"{indent}▸ thinking · {lines} line{'s' if lines != 1 else ''}",
+                style=f"italic {styles['muted']}",
+            )
+        mark = "›" if message.role == "user" else "·"
+        return Text(f"{indent}{mark} {_first_line(message.text)}", style=styles["muted"])
+    assert isinstance(row, CallRow)
+    mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
+    text = Text(indent)
+    text.append(f"{mark} ", style=styles[colour.removeprefix("$")])
+    text.append(clean_line(row.name), style="bold")
+    summary = row.summary
+    if summary:
+        text.append(f" {_first_line(summary)}", style=styles["muted"])
+    return text
+
+
+class ConversationList(OptionList):
+    """The loaded rows of a conversation, one line each; the screen decides which are shown
+    (a filter) and asks for more as the cursor nears the end.
+
+    Each option's id is the row's index in the screen's rows.
+    """
+
+    DEFAULT_CSS = """
+    ConversationList {
+        height: 1fr;
+        border: none;
+        padding: 0;
+        background: $surface;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        & > .option-list--option { padding: 0; }
+    }
+    """
+
+    def styles_for_rows(self) -> dict[str, str]:
+        """The theme's colours for the marks (rows are Rich text, drawn once)."""
+        palette = palette_for(self.app.current_theme)
+        return {
+            "accent": palette.accent,
+            "muted": palette.muted,
+            "success": palette.success,
+            "error": palette.error,
+            "warning": palette.warning,
+        }
+
+    def add_rows(self, rows: list[tuple[int, Row]]) -> None:
+        styles = self.styles_for_rows()
+        options = []
+        for index, row in rows:
+            text = row_text(row, styles)
+            text.no_wrap = True  # One line a row: the card beside says the rest.
+            text.overflow = "ellipsis"
+            options.append(Option(text, id=str(index)))
+        self.add_options(options)
+
+    @property
+    def selected_index(self) -> int | None:
+        """The row index of the highlighted option."""
+        if self.highlighted is None:
+            return None
+        option_id = self.get_option_at_index(self.highlighted).id
+        return int(option_id) if option_id is not None else None
+
+    def highlight_row(self, index: int) -> bool:
+        """Move the cursor to row ``index``; false when that row is not listed (filtered)."""
+        try:
+            self.highlighted = self.get_option_index(str(index))
+        except OptionDoesNotExist:  # The filter hides it.
+            return False
+        return True
