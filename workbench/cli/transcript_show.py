@@ -95,16 +95,17 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
         console.print(Text(f"problem: {row.problem.format()}"), crop=False)
         return
     indent = INDENT * row.depth
-    body: RenderableType
     if isinstance(row, MessageRow):
         message = row.message
+        parts: list[RenderableType]
         if message.role == "thinking":
             lines = message.text.count("\n") + 1
-            body = Text(f"▸ thinking ({lines} line{'s' if lines != 1 else ''}, folded)")
+            parts = [Text(f"▸ thinking ({lines} line{'s' if lines != 1 else ''}, folded)")]
         else:
             label = "subagent prompt" if message.role == "user" else message.role
-            body = _message_text(message.text, palette, label=label)
-        console.print(Padding(body, (0, 0, 0, indent), expand=False), crop=False)
+            parts = [Text(label, style="bold"), _message_text(message.text, palette)]
+        for part in parts:
+            console.print(Padding(part, (0, 0, 0, indent), expand=False), crop=False)
         return
     assert isinstance(row, CallRow)
     manifest = project.catalog.manifests().get(row.target.tool)
@@ -121,19 +122,13 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
     )
 
 
-def _message_text(text: str, palette: Palette, *, label: str | None = None) -> RenderableType:
+def _message_text(text: str, palette: Palette) -> RenderableType:
     """Conversation text as it was written: cleaned of control sequences, never read as
     markup, capped at :data:`MESSAGE_LINES` with "showing N of M lines"."""
-    from rich.console import Group
-    from rich.text import Text
-
     from workbench.core.sanitize import clean
     from workbench.surfaces.kit import capped_text
 
-    body = capped_text(clean(text), palette, max_lines=MESSAGE_LINES)
-    if label is None:
-        return body
-    return Group(Text(label, style="bold"), body)
+    return capped_text(clean(text), palette, max_lines=MESSAGE_LINES)
 
 
 @click.command("open")
