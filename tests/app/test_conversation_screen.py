@@ -293,3 +293,36 @@ async def test_a_10000_call_session_opens_on_its_first_page(project_dir: Path) -
         assert selected(screen).call.id == "toolu_007000"
         assert not screen.conversation.done or len(screen.rows) > first_page
         await asyncio.sleep(0)
+
+
+async def test_project_transcripts_are_in_the_tree_and_open_there(
+    project_dir: Path,
+) -> None:
+    sessions = project_dir / "sessions"
+    sessions.mkdir()
+    (sessions / "build.jsonl").write_bytes(CLAUDE.read_bytes())
+    (project_dir / "pyproject.toml").write_text(
+        '[tool.workbench]\nfixtures = ["fixtures"]\ntranscripts = ["sessions/*.jsonl"]\n'
+    )
+    from workbench.app.screens.fixture_screen import FixtureScreen
+    from workbench.app.widgets.tool_tree import ToolTree
+
+    app = WorkbenchApp(open_project, animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FixtureScreen))
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        tree = pilot.app.screen.query_one(ToolTree)
+        assert "💬 Transcripts" in screen_text(pilot.app)
+        leaf = next(
+            node
+            for node in tree.nodes()
+            if node.data == ("transcript", str(sessions.resolve() / "build.jsonl"))
+        )
+        tree.move_cursor(leaf)
+        tree.focus()
+        await pilot.press("enter")
+        screen = await opened(pilot)
+        assert selected(screen).call.name == "Bash"
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, FixtureScreen))

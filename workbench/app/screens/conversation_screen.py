@@ -99,6 +99,7 @@ class ConversationScreen(CallScreen):
             tooltip="Show the call one phase later",
         ),
         Binding("f2", "save_fixture", "Save", tooltip="Save the selected call as a fixture"),
+        Binding("backspace", "back", "Back", tooltip="Back to the fixtures (opened from the tree)"),
         Binding("w,f7", "cycle_width", "Width", show=False, tooltip="Card width: fit, 60, 80, 120"),
         Binding("t", "app.toggle_theme", "Theme", show=False, tooltip="Dark or light theme"),
         Binding("q", "app.quit", "Quit", show=False, tooltip="Quit Workbench"),
@@ -330,6 +331,8 @@ class ConversationScreen(CallScreen):
     # --- keys -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return len(self.app.screen_stack) > 2  # Below it: the fixture screen.
         if action in ("save_fixture", "prev_phase", "next_phase", "toggle_portal"):
             return self.selected_call is not None
         if action == "toggle_folded" and self.row_index is not None:
@@ -363,6 +366,11 @@ class ConversationScreen(CallScreen):
             self.notify(f"Reading on for the {what}…", timeout=2, markup=False)
         else:
             self.notify(f"No {what} after this one.", timeout=2, markup=False)
+
+    def action_back(self) -> None:
+        """Back to the fixture screen this session was opened from."""
+        self._stop_replay()
+        self.dismiss()
 
     def action_next_call(self) -> None:
         self._seek_forward(lambda row: isinstance(row, CallRow), "next call")

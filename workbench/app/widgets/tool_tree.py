@@ -55,6 +55,18 @@ class ToolTree(Tree[NodeData]):
         def control(self) -> ToolTree:
             return self._control
 
+    class TranscriptSelected(Message):
+        """A transcript was picked (enter); handled by ``on_tool_tree_transcript_selected``."""
+
+        def __init__(self, control: ToolTree, path: Path) -> None:
+            super().__init__()
+            self._control = control
+            self.path = path
+
+        @property
+        def control(self) -> ToolTree:
+            return self._control
+
     class BrokenVariantSelected(Message):
         """A variant that did not load was picked: show its problem."""
 
@@ -80,14 +92,16 @@ class ToolTree(Tree[NodeData]):
         self.show_root = False
         self.guide_depth = 2
         self._catalog: Catalog | None = None
+        self._transcripts: tuple[Path, ...] = ()
         self._filter = ""
 
     def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
         return fit_label(self, node, super().render_label(node, base_style, style))
 
-    def load(self, catalog: Catalog) -> None:
-        """Fill the tree from ``catalog``."""
+    def load(self, catalog: Catalog, transcripts: tuple[Path, ...] = ()) -> None:
+        """Fill the tree from ``catalog``, and the ``transcripts`` after its tools."""
         self._catalog = catalog
+        self._transcripts = transcripts
         self._rebuild()
 
     def set_filter(self, text: str) -> None:
@@ -143,11 +157,24 @@ class ToolTree(Tree[NodeData]):
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
                 self._add_unloaded(api_node, api)
+        self._add_transcripts()
         if self._filter and not self.root.children:
             # An empty tree reads as "no tools at all": say it is the filter.
             nothing = Text("nothing matches ", style="italic")
             nothing.append(f"“{self._filter}”", style="bold")
             self.root.add_leaf(nothing, data=None)
+
+    def _add_transcripts(self) -> None:
+        """The project's agent sessions (``[tool.workbench] transcripts``): enter opens one."""
+        shown = [path for path in self._transcripts if self._matches(path.name, "transcripts")]
+        if not shown:
+            return
+        node = self.root.add(Text("💬 Transcripts"), data=("transcripts",), expand=True)
+        for path in shown:
+            label = Text(path.name)
+            if not path.is_file():
+                label.append("  missing", style="bold red")
+            node.add_leaf(label, data=("transcript", str(path)))
 
     def _add_unloaded(self, api_node: TreeNode[NodeData], api: ApiEntry) -> None:
         """A leaf for each variant that did not load: its problem is one Enter away."""
@@ -211,6 +238,8 @@ class ToolTree(Tree[NodeData]):
             self.post_message(self.VariantSelected(self, data))
         elif isinstance(data, tuple) and data[0] == "broken":
             self.post_message(self.BrokenVariantSelected(self, Path(data[1]), int(data[2])))
+        elif isinstance(data, tuple) and data[0] == "transcript":
+            self.post_message(self.TranscriptSelected(self, Path(data[1])))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         # Moving the cursor onto a variant previews it, like a file browser.
