@@ -20,6 +20,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -40,13 +41,14 @@ OPEN = (
 OPEN_GOAL = ("claude-code · Bash", "Called Bash")
 
 
-def _generator():  # type: ignore[no-untyped-def]
+def _generator() -> Callable[[Path, float, int], int]:
     """``generate`` of bench/import.py (a module named ``import`` cannot be imported by name)."""
     spec = importlib.util.spec_from_file_location("bench_import", BENCH / "import.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.generate
+    generate: Callable[[Path, float, int], int] = module.generate
+    return generate
 
 
 def main() -> None:

@@ -96,3 +96,13 @@ def test_an_unknown_format_is_one_line_and_exit_2(project: Path) -> None:
 def test_phase_options_are_for_fixtures(project: Path) -> None:
     code, _, err = show(str(SAMPLES / "claude-code.jsonl"), "--phase", "done")
     assert code == 2 and "a transcript prints whole" in err
+
+
+def test_a_long_message_is_capped_with_its_count(project: Path) -> None:
+    session = project / "long.jsonl"
+    text = "\n".join(f"line {number}" for number in range(1, 101))
+    session.write_text(json.dumps({"type": "user", "message": {"role": "user", "content": text}}))
+    code, out, _ = show(str(session))
+    assert code == 0
+    assert "line 30\nshowing 30 of 100 lines" in out
+    assert "line 31" not in out

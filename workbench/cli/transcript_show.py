@@ -1,4 +1,5 @@
-"""``workbench show TRANSCRIPT``: a whole conversation as plain text, each call at its ending."""
+"""``workbench show TRANSCRIPT`` (the conversation as plain text, each call at its ending) and
+``workbench open TRANSCRIPT`` (the conversation view)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from workbench.cli.output import fail_usage
 from workbench.cli.transcript_import import FORMAT_NAMES
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
+    from rich.console import Console
+    from rich.text import Text
 
     from workbench.project import Project
     from workbench.surfaces.context import Palette
@@ -89,7 +91,7 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
         console.print(Rule(f"turn {row.number}", characters="─", align="left"), crop=False)
         if row.prompt is not None:
             console.print(Text("user", style="bold"), crop=False)
-            console.print(_message_text(row.prompt.text, palette), crop=False)
+            console.print(_message_text(row.prompt.text), crop=False)
         return
     if isinstance(row, ProblemRow):
         console.print(Text(f"problem: {row.problem.format()}"), crop=False)
@@ -97,15 +99,15 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
     indent = INDENT * row.depth
     if isinstance(row, MessageRow):
         message = row.message
-        parts: list[RenderableType]
+        pad = " " * indent
         if message.role == "thinking":
             lines = message.text.count("\n") + 1
-            parts = [Text(f"▸ thinking ({lines} line{'s' if lines != 1 else ''}, folded)")]
-        else:
-            label = "subagent prompt" if message.role == "user" else message.role
-            parts = [Text(label, style="bold"), _message_text(message.text, palette)]
-        for part in parts:
-            console.print(Padding(part, (0, 0, 0, indent), expand=False), crop=False)
+            folded = f"{pad}▸ thinking ({lines} line{'s' if lines != 1 else ''}, folded)"
+            console.print(Text(folded), crop=False)
+            return
+        label = "subagent prompt" if message.role == "user" else message.role
+        console.print(Text(f"{pad}{label}", style="bold"), crop=False)
+        console.print(_message_text(message.text, indent), crop=False)
         return
     assert isinstance(row, CallRow)
     manifest = project.catalog.manifests().get(row.target.tool)
@@ -122,13 +124,19 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
     )
 
 
-def _message_text(text: str, palette: Palette) -> RenderableType:
+def _message_text(text: str, indent: int = 0) -> Text:
     """Conversation text as it was written: cleaned of control sequences, never read as
-    markup, capped at :data:`MESSAGE_LINES` with "showing N of M lines"."""
-    from workbench.core.sanitize import clean
-    from workbench.surfaces.kit import capped_text
+    markup, capped at :data:`MESSAGE_LINES` with "showing N of M lines", each line indented."""
+    from rich.text import Text
 
-    return capped_text(clean(text), palette, max_lines=MESSAGE_LINES)
+    from workbench.core.sanitize import clean
+
+    lines = clean(text).splitlines()
+    shown = lines[:MESSAGE_LINES]
+    if len(lines) > MESSAGE_LINES:
+        shown.append(f"showing {MESSAGE_LINES:,} of {len(lines):,} lines")
+    pad = " " * indent
+    return Text("\n".join(f"{pad}{line}".rstrip() for line in shown))
 
 
 @click.command("open")
