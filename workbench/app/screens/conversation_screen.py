@@ -302,7 +302,8 @@ class ConversationScreen(CallScreen):
             parts.append(StatusPart(row.call.started.strftime("%H:%M:%S"), priority=1))
         if not row.target.known:
             parts.append(StatusPart("generic surfaces (a name the project lacks)", priority=0))
-        parts.append(StatusPart(f"line {row.call.line}", priority=2))
+        if row.call.line > 0:  # A JSON document's records have no line of their own.
+            parts.append(StatusPart(f"line {row.call.line}", priority=2))
         self.call_view.show(
             state,
             self._manifest(row),
@@ -340,6 +341,25 @@ class ConversationScreen(CallScreen):
             if isinstance(row, MessageRow):
                 return row.message.role == "thinking"
         return super().check_action(action, parameters)
+
+    LEADING: ClassVar[tuple[str, ...]] = (
+        "next_call",
+        "next_error",
+        "focus_filter",
+        "toggle_folded",
+        "toggle_portal",
+        "play_pause",
+        "save_fixture",
+    )
+    """The keys the footer keeps first: finding a call, then looking at it."""
+
+    def footer_first(self) -> tuple[str, ...]:
+        return super().footer_first() or self.LEADING
+
+    def footer_label(self, binding: Binding) -> str:
+        if binding.action == "toggle_folded" and self.selected_call is None:
+            return "Fold" if self.thinking_open else "Unfold"
+        return super().footer_label(binding)
 
     def _move(self, step: int, wanted: Callable[[Row], bool]) -> bool:
         """Select the next (``step`` 1) or previous (-1) listed row that is ``wanted``."""
@@ -410,6 +430,7 @@ class ConversationScreen(CallScreen):
         if self.row_index is not None and isinstance(self.rows[self.row_index], MessageRow):
             self.thinking_open = not self.thinking_open
             self._show_message(self.rows[self.row_index])
+            self.refresh_bindings()
             return
         super().action_toggle_folded()
 
