@@ -156,6 +156,10 @@ async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:
         assert listing.has_focus
         assert selected(screen).call.id == "toolu_mcp_issues"
         assert "1 match" in screen_text(pilot.app)
+        await pilot.press("slash")
+        assert field.has_focus
+        await pilot.press("escape")  # Back to the list, the filter kept.
+        assert listing.has_focus and field.value == "tool:github"
         field.value = ""
         await settle(pilot)
         assert len(listed()) == 8

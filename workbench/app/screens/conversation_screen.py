@@ -23,6 +23,7 @@ from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.conversation_list import ConversationList
 from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.status_line import StatusPart
+from workbench.app.widgets.tree_filter import TreeFilter
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
@@ -146,7 +147,7 @@ class ConversationScreen(CallScreen):
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield Input(
+                yield TreeFilter(
                     placeholder="/ tool:NAME, error, words…", id="conversation-filter", compact=True
                 )
                 yield ConversationList(id="conversation")
@@ -242,7 +243,7 @@ class ConversationScreen(CallScreen):
         shown = self.query_one("#conversation", ConversationList).option_count
         text = f"{calls:,} calls{'' if done else ' so far (reading on as you scroll)'}"
         if not self.query_filter.empty:
-            text = f"{shown:,} match · {text}"
+            text = f"{shown:,} match{'' if shown == 1 else 'es'} · {text}"
         self.query_one("#conversation-note", Static).update(text)
 
     def _listed(self, row: Row) -> bool:
@@ -423,7 +424,9 @@ class ConversationScreen(CallScreen):
             self._request_more()
 
     @on(Input.Submitted, "#conversation-filter")
+    @on(TreeFilter.Left, "#conversation-filter")
     def _filter_submitted(self) -> None:
+        """``enter`` or ``escape``: back to the list (the filter stays)."""
         self.query_one("#conversation", ConversationList).focus()
 
     def action_toggle_folded(self) -> None:
