@@ -330,3 +330,23 @@ async def test_project_transcripts_are_in_the_tree_and_open_there(
         assert selected(screen).call.name == "Bash"
         await pilot.press("backspace")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, FixtureScreen))
+
+
+async def test_rows_take_the_new_theme_colours(project_dir: Path) -> None:
+    from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE
+
+    async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        listing = screen.query_one(ConversationList)
+        before = listing.highlighted
+
+        def turn_colour() -> str:
+            prompt = listing.get_option_at_index(0).prompt
+            return str(getattr(prompt, "style", ""))
+
+        assert DARK_PALETTE.accent in turn_colour()
+        await pilot.press("t")
+        await settle(pilot)
+        assert LIGHT_PALETTE.accent in turn_colour()
+        assert listing.highlighted == before
+        assert selected(screen).call.id == "toolu_bash_ok"

@@ -411,7 +411,7 @@ class ConversationScreen(CallScreen):
         self.query_filter = CallQuery.parse(event.value)
         listing = self.query_one("#conversation", ConversationList)
         keep = self.row_index
-        listing.clear_options()
+        listing.clear_rows()
         listing.add_rows([(i, row) for i, row in enumerate(self.rows) if self._listed(row)])
         done = self.conversation is None or self.conversation.done
         self._note(done)

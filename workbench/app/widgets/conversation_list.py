@@ -82,6 +82,32 @@ class ConversationList(OptionList):
     }
     """
 
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._listed: list[tuple[int, Row]] = []
+        """The rows shown, by index: drawn again in the new theme's colours."""
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._recolour, init=False)
+
+    def _recolour(self) -> None:
+        highlighted = self.highlighted
+        listed, self._listed = self._listed, []
+        self.clear_options()
+        self.add_rows(listed)
+        self.highlighted = highlighted
+
+    def clear_rows(self) -> None:
+        self._listed = []
+        self.clear_options()
+
     def styles_for_rows(self) -> dict[str, str]:
         """The theme's colours for the marks (rows are Rich text, drawn once)."""
         palette = palette_for(self.app.current_theme)
@@ -101,6 +127,7 @@ class ConversationList(OptionList):
             text.no_wrap = True  # One line a row: the card beside says the rest.
             text.overflow = "ellipsis"
             options.append(Option(text, id=str(index)))
+        self._listed.extend(rows)
         self.add_options(options)
 
     @property
