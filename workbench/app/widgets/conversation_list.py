@@ -46,12 +46,10 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
         message = row.message
         if message.role == "thinking":
             lines = len(message.text.splitlines()) or 1
-            return Text(
-                f"{indent}▸ thinking · {lines} line{'s' if lines != 1 else ''}",
-                style=f"italic {styles['muted']}",
-            )
+            # Text in the list's own colour (no muted grey): it stays readable highlighted.
+            return Text(f"{indent}▸ thinking · {lines} line{'s' if lines != 1 else ''}", "italic")
         mark = "›" if message.role == "user" else "·"
-        return Text(f"{indent}{mark} {_first_line(message.text)}", style=styles["muted"])
+        return Text(f"{indent}{mark} {_first_line(message.text)}")
     assert isinstance(row, CallRow)
     mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
     text = Text(indent)
@@ -59,7 +57,7 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
     text.append(clean_line(row.name), style="bold")
     summary = row.summary
     if summary:
-        text.append(f" {_first_line(summary)}", style=styles["muted"])
+        text.append(f" {_first_line(summary)}")
     return text
 
 
