@@ -84,6 +84,13 @@ async def opened(pilot: Pilot[None]) -> ConversationScreen:
     return screen
 
 
+def selected_inspector(screen: ConversationScreen, call_id: str) -> str:
+    """The Inspector line of a call as its card draws it (plain text)."""
+    row = next(r for r in screen.rows if isinstance(r, CallRow) and r.call.id == call_id)
+    assert row.inspector
+    return row.inspector
+
+
 def selected(screen: ConversationScreen) -> CallRow:
     row = screen.selected_call
     assert row is not None
@@ -118,9 +125,32 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         names = [(row.call.id, row.depth) for row in calls]
         task = names.index(("toolu_task", 0))
         assert names[task + 1] == ("toolu_sub_bash", 1)
-        text = screen_text(pilot.app)
-        assert "  ✓ Task Check the compiler" in text
-        assert "    ✓ Bash Find the CI compiler" in text
+        listing = screen.query_one(ConversationList)
+
+        def row_text(call_id: str) -> str:
+            index = next(
+                i
+                for i, row in enumerate(screen.rows)
+                if isinstance(row, CallRow) and row.call.id == call_id
+            )
+            return str(listing.get_option(str(index)).prompt)
+
+        assert row_text("toolu_task").startswith("  ✓ ")
+        assert row_text("toolu_sub_bash").startswith("    ✓ ")
+        # Each call's row is its Inspector line, as its card opens with it.
+        inspector = selected_inspector(screen, "toolu_sub_bash")
+        assert row_text("toolu_sub_bash") == f"    ✓ {inspector}"
+        listing.highlight_row(
+            screen.rows.index(
+                next(
+                    r
+                    for r in screen.rows
+                    if isinstance(r, CallRow) and r.call.id == "toolu_sub_bash"
+                )
+            )
+        )
+        await settle(pilot)
+        assert f"│ {inspector[:30]}" in screen_text(pilot.app)
 
 
 async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:

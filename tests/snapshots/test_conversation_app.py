@@ -43,7 +43,8 @@ CASES = [
         (80, 24),
         DARK_THEME,
         (),
-        "the turns and calls on the left (thinking folded, one line each), the first call "
+        "the turns and calls on the left (thinking folded, each call as its Inspector line), "
+        "the first call "
         "selected and drawn as the calculator's card at its ending, the footer's keys",
     ),
     (

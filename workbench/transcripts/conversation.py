@@ -66,7 +66,8 @@ class CallRow:
     """1-based, in the order the calls started, over the whole session."""
     depth: int = 0
     redactor: TranscriptRedactor = field(default_factory=TranscriptRedactor, repr=False)
-    _variant: FixtureVariant | None = field(default=None, repr=False)
+    inspector: str | None = None
+    """The call's Inspector line at its ending, as plain text, once a view has drawn it."""
 
     @property
     def kind(self) -> str:
@@ -100,13 +101,11 @@ class CallRow:
         return self.redactor.text(text[:SUMMARY_CHARS])
 
     def variant(self) -> FixtureVariant:
-        """The call as a fixture variant (secrets redacted), built once."""
-        if self._variant is None:
-            from workbench.fixtures.models import FixtureVariant
+        """The call as a fixture variant (secrets redacted); built when asked, never kept, so
+        the rows of a long session hold each call's content once."""
+        from workbench.fixtures.models import FixtureVariant
 
-            data = variant_of(self.call, self.redactor)
-            self._variant = FixtureVariant.model_validate(data)
-        return self._variant
+        return FixtureVariant.model_validate(variant_of(self.call, self.redactor))
 
     def script(self, manifest: ToolManifest | None) -> CallScript:
         """The call's event stream (its phases), as a fixture replay of it would play."""

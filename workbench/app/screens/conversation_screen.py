@@ -20,7 +20,7 @@ from textual.widgets import Header, Input, Markdown, OptionList, Static
 
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
-from workbench.app.widgets.conversation_list import ConversationList
+from workbench.app.widgets.conversation_list import ConversationList, inspector_line
 from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tree_filter import TreeFilter
@@ -182,6 +182,7 @@ class ConversationScreen(CallScreen):
                 known=project.catalog.api_names(),
             )
             rows = conversation.load()
+            self._inspect(project, rows)
         except UnknownFormat as error:
             self.app.call_from_thread(self._failed, error.reason)
             return
@@ -217,7 +218,19 @@ class ConversationScreen(CallScreen):
         if conversation is None or conversation.done:
             return
         rows = conversation.load()
+        if self.project is not None:
+            self._inspect(self.project, rows)
         self.app.call_from_thread(self._append, rows, conversation.done)
+
+    @staticmethod
+    def _inspect(project: Project, rows: list[Row]) -> None:
+        """Draw each new call's Inspector line for its row (in the reading worker: a page's
+        calls cost some milliseconds each)."""
+        manifests = project.catalog.manifests()
+        for row in rows:
+            if isinstance(row, CallRow):
+                manifest = manifests.get(row.target.tool)
+                row.inspector = inspector_line(row, manifest, project.registry)
 
     def _append(self, rows: list[Row], done: bool) -> None:
         self._reading = False

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from workbench.app.palette import palette_for
+from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean_line
+from workbench.surfaces.card import inspector_renderable
+from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.kit import shorten
+from workbench.surfaces.registry import SurfaceRegistry
 from workbench.transcripts.conversation import CallRow, MessageRow, ProblemRow, Row, TurnRow
 
 ROW_CELLS = 160
@@ -54,11 +61,43 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
     mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
     text = Text(indent)
     text.append(f"{mark} ", style=styles[colour.removeprefix("$")])
-    text.append(clean_line(row.name), style="bold")
+    if not row.inspector:
+        text.append(clean_line(row.name), style="bold")
+    if row.inspector:
+        # The call's own Inspector line, as its card opens with it (its own mark, if it
+        # starts with the one the list gives the call, once).
+        text.append(clean_line(row.inspector.removeprefix(f"{mark} ")))
+        return text
     summary = row.summary
     if summary:
         text.append(f" {_first_line(summary)}")
     return text
+
+
+def inspector_line(
+    row: CallRow, manifest: ToolManifest | None, registry: SurfaceRegistry, width: int = 100
+) -> str:
+    """The first line of the call's Inspector at its ending, as plain text (the surfaces run
+    behind their crash boundary; a call whose variant does not build keeps its summary)."""
+    try:
+        script = row.script(manifest)
+    except ValueError:
+        return ""
+    state = script.state_at(script.phases[-1])
+    ctx = SurfaceContext(state=state, manifest=manifest, width=width)
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        color_system=None,
+        no_color=True,
+        emoji=False,
+        highlight=False,
+        markup=False,
+    )
+    lines = console.render_lines(
+        inspector_renderable(ctx, registry), console.options.update(width=width), pad=False
+    )
+    return "".join(segment.text for segment in lines[0]).rstrip() if lines else ""
 
 
 class ConversationList(OptionList):
