@@ -380,3 +380,26 @@ async def test_rows_take_the_new_theme_colours(project_dir: Path) -> None:
         assert LIGHT_PALETTE.accent in turn_colour()
         assert listing.highlighted == before
         assert selected(screen).call.id == "toolu_bash_ok"
+
+
+async def test_a_read_that_fails_mid_session_keeps_what_was_read(
+    project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = write_session(project_dir / "long.jsonl", 2_000)
+    async with app_on(session).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        assert screen.conversation is not None and not screen.conversation.done
+        listed = len(screen.rows)
+
+        def broken(self: object, rows: int = 0) -> list[object]:
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(type(screen.conversation), "load", broken)
+        await pilot.press("x")  # No error yet: it reads on, and the read fails.
+        await wait_for(pilot, lambda: screen.conversation is not None and screen.conversation.done)
+        await settle(pilot)
+        assert pilot.app.is_running
+        assert len(screen.rows) == listed
+        assert "stopped reading: Input/output error" in " ".join(
+            str(notification.message) for notification in pilot.app._notifications
+        )

@@ -217,7 +217,17 @@ class ConversationScreen(CallScreen):
         conversation = self.conversation
         if conversation is None or conversation.done:
             return
-        rows = conversation.load()
+        try:
+            rows = conversation.load()
+        except OSError as error:
+            # The file went away or broke mid-session: what was read stays on screen.
+            conversation.done = True
+            reason = f"stopped reading: {error.strerror or error}"
+            self.app.call_from_thread(self._append, [], True)
+            self.app.call_from_thread(
+                self.notify, f"{self.path}: {reason}", severity="error", markup=False
+            )
+            return
         if self.project is not None:
             self._inspect(self.project, rows)
         self.app.call_from_thread(self._append, rows, conversation.done)
