@@ -325,6 +325,13 @@ async def test_a_10000_call_session_opens_on_its_first_page(project_dir: Path) -
             pilot, lambda: screen.selected_call is not None and selected(screen).is_error
         )
         assert selected(screen).call.id == "toolu_007000"
+        # Inspector lines are drawn for the rows in view, not for every call read on the way.
+        error = selected(screen)
+        await wait_for(pilot, lambda: error.inspector is not None)
+        calls = [row for row in screen.rows if isinstance(row, CallRow)]
+        assert calls[0].inspector is not None  # The first screen's.
+        assert calls[3_000].inspector is None
+        assert sum(row.inspector is not None for row in calls) < 500
         assert not screen.conversation.done or len(screen.rows) > first_page
         await asyncio.sleep(0)
 

@@ -46,6 +46,11 @@ MESSAGE_LINES = 200
 """Lines of a message drawn as Markdown before "showing N of M lines"."""
 READ_AHEAD = 40
 """Rows from the end of the list at which the next page is read."""
+INSPECT_AHEAD = 40
+"""Rows past the visible ones whose calls' Inspector lines are drawn ahead of a scroll."""
+FIRST_PAGE_ROWS = 60
+"""Rows read (and calls' Inspectors drawn) before the first screen: a screenful and some;
+the next page is read just after, in the background."""
 MAX_GAP_MS = 2000
 """A replay waits the recorded time between two calls, up to this (a session's idle
 minutes are not worth watching)."""
@@ -140,6 +145,8 @@ class ConversationScreen(CallScreen):
         self.thinking_open = False
         self.speed_index = SPEEDS.index(1.0)
         self._reading = False
+        self._drawing: set[int] = set()
+        """Rows whose Inspector line a worker is drawing."""
         self._seek: Callable[[], bool] | None = None
         """What to look for once the next page arrives (next error, next match)."""
 
@@ -181,7 +188,7 @@ class ConversationScreen(CallScreen):
                 mapping=project.config.import_map,
                 known=project.catalog.api_names(),
             )
-            rows = conversation.load()
+            rows = conversation.load(FIRST_PAGE_ROWS)
             self._inspect(project, rows)
         except UnknownFormat as error:
             self.app.call_from_thread(self._failed, error.reason)
@@ -211,6 +218,7 @@ class ConversationScreen(CallScreen):
             listing.highlight_row(first)
         elif self.rows:
             listing.highlighted = 0
+        self.call_after_refresh(self._request_more)  # The next page, once this one is shown.
 
     @work(thread=True, exclusive=True, group="read")
     def _read_more(self) -> None:
@@ -228,19 +236,48 @@ class ConversationScreen(CallScreen):
                 self.notify, f"{self.path}: {reason}", severity="error", markup=False
             )
             return
-        if self.project is not None:
-            self._inspect(self.project, rows)
         self.app.call_from_thread(self._append, rows, conversation.done)
 
     @staticmethod
-    def _inspect(project: Project, rows: list[Row]) -> None:
-        """Draw each new call's Inspector line for its row (in the reading worker: a page's
-        calls cost some milliseconds each)."""
+    def _inspect(project: Project, rows: list[Row]) -> list[int]:
+        """Draw the Inspector line of each call in ``rows`` that has none yet (a millisecond
+        or so a call: only rows in view are drawn, never the whole session); the rows'
+        positions in ``rows`` that got one."""
         manifests = project.catalog.manifests()
-        for row in rows:
-            if isinstance(row, CallRow):
+        drawn: list[int] = []
+        for position, row in enumerate(rows):
+            if isinstance(row, CallRow) and row.inspector is None:
                 manifest = manifests.get(row.target.tool)
                 row.inspector = inspector_line(row, manifest, project.registry)
+                drawn.append(position)
+        return drawn
+
+    @on(ConversationList.Shown)
+    def _shown(self, message: ConversationList.Shown) -> None:
+        self._inspect_near(message.first, message.last)
+
+    def _inspect_near(self, first: int, last: int) -> None:
+        """Draw the Inspector lines of the calls listed from ``first`` to ``last`` (and a
+        screenful past it) that lack one, in a worker."""
+        listing = self.query_one("#conversation", ConversationList)
+        wanted = [
+            (index, row)
+            for index, row in listing.rows_between(first, last + INSPECT_AHEAD)
+            if isinstance(row, CallRow) and row.inspector is None and index not in self._drawing
+        ]
+        if wanted and self.project is not None:
+            self._drawing.update(index for index, _ in wanted)
+            self._draw_inspectors(self.project, wanted)
+
+    @work(thread=True, group="inspect")
+    def _draw_inspectors(self, project: Project, wanted: list[tuple[int, Row]]) -> None:
+        self._inspect(project, [row for _, row in wanted])
+        indices = [index for index, _ in wanted]
+        self.app.call_from_thread(self._inspected, indices)
+
+    def _inspected(self, indices: list[int]) -> None:
+        self._drawing.difference_update(indices)
+        self.query_one("#conversation", ConversationList).redraw_rows(indices)
 
     def _append(self, rows: list[Row], done: bool) -> None:
         self._reading = False
@@ -284,6 +321,7 @@ class ConversationScreen(CallScreen):
             return
         if event.option_index >= listing.option_count - READ_AHEAD:
             self._request_more()
+        self._inspect_near(event.option_index - listing.size.height, event.option_index)
         if index != self.row_index:
             self._select(index)
 

@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
@@ -130,19 +131,55 @@ class ConversationList(OptionList):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._listed: list[tuple[int, Row]] = []
         """The rows shown, by index: drawn again in the new theme's colours."""
+        self._positions: dict[int, int] = {}
+        """Row index -> its option's position."""
+
+    class Shown(Message):
+        """Options ``first`` to ``last`` (positions) came into view; handled by
+        ``on_conversation_list_shown`` (their calls' Inspector lines are drawn then)."""
+
+        def __init__(self, control: ConversationList, first: int, last: int) -> None:
+            super().__init__()
+            self._control = control
+            self.first = first
+            self.last = last
+
+        @property
+        def control(self) -> ConversationList:
+            return self._control
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        first = int(new_value)  # One line an option: a position is a line.
+        self.post_message(self.Shown(self, first, first + self.size.height))
+
+    def rows_between(self, first: int, last: int) -> list[tuple[int, Row]]:
+        """The listed rows at option positions ``first`` to ``last``."""
+        return self._listed[max(0, first) : max(0, last)]
+
+    def redraw_rows(self, indices: list[int]) -> None:
+        """Draw the rows at these indices again (their Inspector line arrived)."""
+        styles = self.styles_for_rows()
+        for index in indices:
+            position = self._positions.get(index)
+            if position is not None:
+                self.replace_option_prompt_at_index(
+                    position, self._prompt(self._listed[position][1], styles)
+                )
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._recolour, init=False)
 
     def _recolour(self) -> None:
         highlighted = self.highlighted
-        listed, self._listed = self._listed, []
+        listed, self._listed, self._positions = self._listed, [], {}
         self.clear_options()
         self.add_rows(listed)
         self.highlighted = highlighted
 
     def clear_rows(self) -> None:
         self._listed = []
+        self._positions = {}
         self.clear_options()
 
     def styles_for_rows(self) -> dict[str, str]:
@@ -158,14 +195,19 @@ class ConversationList(OptionList):
 
     def add_rows(self, rows: list[tuple[int, Row]]) -> None:
         styles = self.styles_for_rows()
-        options = []
+        options: list[Option] = []
         for index, row in rows:
-            text = row_text(row, styles)
-            text.no_wrap = True  # One line a row: the card beside says the rest.
-            text.overflow = "ellipsis"
-            options.append(Option(text, id=str(index)))
+            self._positions[index] = len(self._listed) + len(options)
+            options.append(Option(self._prompt(row, styles), id=str(index)))
         self._listed.extend(rows)
         self.add_options(options)
+
+    @staticmethod
+    def _prompt(row: Row, styles: dict[str, str]) -> Text:
+        text = row_text(row, styles)
+        text.no_wrap = True  # One line a row: the card beside says the rest.
+        text.overflow = "ellipsis"
+        return text
 
     @property
     def selected_index(self) -> int | None:
