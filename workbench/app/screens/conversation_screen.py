@@ -33,6 +33,7 @@ from workbench.fixtures.script import CallScript
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.transcripts.conversation import (
+    PAGE_ROWS,
     CallQuery,
     CallRow,
     Conversation,
@@ -48,6 +49,8 @@ READ_AHEAD = 40
 """Rows from the end of the list at which the next page is read."""
 INSPECT_AHEAD = 40
 """Rows past the visible ones whose calls' Inspector lines are drawn ahead of a scroll."""
+SEEK_PAGE_ROWS = 2_000
+"""Rows read at a time while looking for the next error or a filter's match."""
 FIRST_PAGE_ROWS = 60
 """Rows read (and calls' Inspectors drawn) before the first screen: a screenful and some;
 the next page is read just after, in the background."""
@@ -145,6 +148,8 @@ class ConversationScreen(CallScreen):
         self.thinking_open = False
         self.speed_index = SPEEDS.index(1.0)
         self._reading = False
+        self._calls = 0
+        """Calls among the rows read so far."""
         self._drawing: set[int] = set()
         """Rows whose Inspector line a worker is drawing."""
         self._seek: Callable[[], bool] | None = None
@@ -221,12 +226,12 @@ class ConversationScreen(CallScreen):
         self.call_after_refresh(self._request_more)  # The next page, once this one is shown.
 
     @work(thread=True, exclusive=True, group="read")
-    def _read_more(self) -> None:
+    def _read_more(self, rows_wanted: int) -> None:
         conversation = self.conversation
         if conversation is None or conversation.done:
             return
         try:
-            rows = conversation.load()
+            rows = conversation.load(rows_wanted)
         except OSError as error:
             # The file went away or broke mid-session: what was read stays on screen.
             conversation.done = True
@@ -283,6 +288,7 @@ class ConversationScreen(CallScreen):
         self._reading = False
         start = len(self.rows)
         self.rows.extend(rows)
+        self._calls += sum(1 for row in rows if isinstance(row, CallRow))
         self.query_one("#conversation", ConversationList).add_rows(
             [(start + offset, row) for offset, row in enumerate(rows) if self._listed(row)]
         )
@@ -296,10 +302,11 @@ class ConversationScreen(CallScreen):
         if self._reading or self.conversation is None or self.conversation.done:
             return
         self._reading = True
-        self._read_more()
+        # A search (next error, a filter) reads on in larger steps: it shows only what it finds.
+        self._read_more(SEEK_PAGE_ROWS if self._seek is not None else PAGE_ROWS)
 
     def _note(self, done: bool) -> None:
-        calls = sum(1 for row in self.rows if isinstance(row, CallRow))
+        calls = self._calls
         shown = self.query_one("#conversation", ConversationList).option_count
         text = f"{calls:,} calls{'' if done else ' so far (reading on as you scroll)'}"
         if not self.query_filter.empty:
