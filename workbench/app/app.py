@@ -145,7 +145,11 @@ class WorkbenchApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
+        from workbench.app.screens.conversation_screen import ConversationScreen
+
         title = "Keys · live calls" if self.live_session is not None else "Keys · fixtures"
+        if isinstance(self.screen, ConversationScreen):
+            title = "Keys · conversation"
         self.push_screen(HelpScreen(self.screen, title))
 
     def action_save_screenshot(self) -> None:
