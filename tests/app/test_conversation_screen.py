@@ -410,3 +410,28 @@ async def test_a_read_that_fails_mid_session_keeps_what_was_read(
         assert "stopped reading: Input/output error" in " ".join(
             str(notification.message) for notification in pilot.app._notifications
         )
+
+
+async def test_replay_reads_on_past_what_is_read(
+    project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import workbench.app.screens.conversation_screen as module
+
+    # The cursor on the last row read asks for no more by itself: the replay must.
+    monkeypatch.setattr(module, "READ_AHEAD", 0)
+    session = write_session(project_dir / "long.jsonl", 1_000)
+    async with app_on(session).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        assert screen.conversation is not None
+        await wait_for(pilot, lambda: not screen._reading)  # The page read after the first.
+        assert not screen.conversation.done
+        last = max(i for i, row in enumerate(screen.rows) if isinstance(row, CallRow))
+        read = len(screen.rows)
+        screen.query_one(ConversationList).highlight_row(last)
+        await settle(pilot)
+        await pilot.press("s", "s")  # x5: paced, so the keys still get through
+        await pilot.press("p")
+        # The last call read replays, then the replay reads on to the next one.
+        await wait_for(pilot, lambda: screen.row_index is not None and screen.row_index > last, 60)
+        await pilot.press("p")  # Stop.
+        assert len(screen.rows) > read

@@ -558,8 +558,12 @@ class ConversationScreen(CallScreen):
                         self.phase_index = script.phases.index(state.phase)
                     self._show_state(state)
                 ended = row.call.ended
-                if not self._move(1, lambda candidate: isinstance(candidate, CallRow)):
-                    return
+                while not self._move(1, lambda candidate: isinstance(candidate, CallRow)):
+                    # The end of what is read: read on (the replay goes on to the session's end).
+                    if self.conversation is None or self.conversation.done:
+                        return
+                    self._request_more()
+                    await asyncio.sleep(0.05)
                 listing = self.query_one("#conversation", ConversationList)
                 index = listing.selected_index
                 if index is None:
