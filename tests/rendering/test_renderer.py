@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.rendering.settled import settled_snapshots
 from workbench.config import load_config
 from workbench.project import open_project
 from workbench.rendering.matrix import snapshot_cases
@@ -50,8 +51,7 @@ def test_fast_path_equals_settled_screen(project) -> None:
         quick = [fast.render(case) for case in sample]
     assert {case.theme for case in tall} == {"dark", "light"}
     assert len(tall) >= 10
-    with SnapshotRenderer(project.catalog, project.registry, settle=True) as slow:
-        settled = [slow.render(case) for case in sample]
+    settled = settled_snapshots(project.catalog, project.registry, sample)
     mismatched = [case.test_id for case, a, b in zip(sample, quick, settled, strict=True) if a != b]
     assert mismatched == []
 
@@ -116,7 +116,7 @@ def test_each_hosts_views_are_cases_drawn_at_the_ending(project, tmp_path: Path)
     look = by_id[f"{base}/look-codex-100-dark"]
     model = by_id[f"{base}/model-codex-100-dark"]
     assert look.phase.value == model.phase.value == "done" and look.host == "codex"
-    with SnapshotRenderer(project.catalog, project.registry, settle=True) as renderer:
+    with SnapshotRenderer(project.catalog, project.registry) as renderer:
         folded = renderer.render(look).text
         card = renderer.render(by_id[f"{base}/done-100-dark"]).text
         reads = renderer.render(model).text

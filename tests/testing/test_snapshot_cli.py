@@ -6,6 +6,7 @@ import json
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -144,6 +145,44 @@ def test_pytest_snapshot_update_prunes_as_the_cli_does(project: Path) -> None:
     # A plain run (no update) passes: nothing it needs went.
     plain = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert plain.returncode == 0, plain.stdout + plain.stderr
+
+
+def _case_files(snaps: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(snaps).as_posix(): path.read_bytes()
+        for path in sorted(snaps.rglob("*"))
+        if path.suffix in (".txt", ".svg")
+    }
+
+
+def test_pytest_the_cli_and_accepting_in_review_write_the_same_files(project: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_ui.py").write_text(
+        "from workbench.api import test_tool_ui_snapshot  # noqa: F401\n"
+    )
+    snaps = project / "snaps"
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    pytest_run = subprocess.run(
+        [*command, "-k", "not audit", "--snapshot-update"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert pytest_run.returncode == 0, pytest_run.stdout + pytest_run.stderr
+    by_pytest = _case_files(snaps)
+    shutil.rmtree(snaps)
+    runner = CliRunner()
+    assert runner.invoke(main, ["snapshot", "--update"]).exit_code == 0
+    by_snapshot = _case_files(snaps)
+    shutil.rmtree(snaps)
+    accepted = runner.invoke(
+        main, ["review", "--accept-all", "--note", "first baseline", "--reviewer", "ci"]
+    )
+    assert accepted.exit_code == 0, accepted.output
+    by_review = _case_files(snaps)
+    assert len(by_pytest) >= 20 and "calculator/calculate/add/done-60-dark.svg" in by_pytest
+    assert by_pytest == by_snapshot == by_review
 
 
 def test_a_filtered_run_calls_nothing_outside_the_filter_unused(project: Path) -> None:

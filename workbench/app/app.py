@@ -15,6 +15,7 @@ from textual.timer import Timer
 
 from workbench.app.screens.fixture_screen import FixtureScreen, load_or_report
 from workbench.project import Project, open_project
+from workbench.surfaces.themes import THEME_TABLE, CaseTheme
 
 if TYPE_CHECKING:
     from workbench.app.screens.review_screen import ReviewLoader
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 PRELOAD_WAIT_S = 0.3
 """How long a start waits for the project before it shows a loading tree instead."""
 
-DARK_THEME = "textual-dark"
-LIGHT_THEME = "textual-light"
+DARK_THEME = THEME_TABLE[CaseTheme.DARK].textual_name
+LIGHT_THEME = THEME_TABLE[CaseTheme.LIGHT].textual_name
 
 
 class WorkbenchApp(App[None]):

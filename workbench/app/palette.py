@@ -12,11 +12,12 @@ from workbench.surfaces.colors import (
     ensure_contrast,
 )
 from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, Palette
+from workbench.surfaces.themes import TEXTUAL_THEMES
 
 _TEXT_ROLES = ("primary", "secondary", "accent", "success", "warning", "error", "muted")
 
-CASE_THEMES: dict[str, str] = {"dark": "textual-dark", "light": "textual-light"}
-"""The Textual theme a snapshot case's ``dark`` or ``light`` is drawn in."""
+CASE_THEMES = TEXTUAL_THEMES
+"""The Textual theme a snapshot case's ``dark`` or ``light`` is drawn in (the theme table's)."""
 
 
 def palette_for(theme: Theme | None) -> Palette:

@@ -11,7 +11,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from textual.strip import Strip
 
@@ -27,9 +27,10 @@ from workbench.rendering.matrix import SnapshotCase
 from workbench.rendering.renderer import CardDrawer
 from workbench.surfaces.card import inspector_renderable
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+from workbench.surfaces.themes import CaseTheme
 
 AUDIT_WIDTHS: tuple[int, ...] = (60, 100, 120)
-AUDIT_THEMES: tuple[str, ...] = ("dark", "light")
+AUDIT_THEMES: tuple[CaseTheme, ...] = tuple(CaseTheme)
 PORTAL_WIDTH = 80
 FULL_WIDTH = 1000
 """Columns for the uncut Inspector: nothing real is that long."""
@@ -94,7 +95,7 @@ class Auditor:
         *,
         rules: Sequence[Rule] | None = None,
         widths: Sequence[int] = AUDIT_WIDTHS,
-        themes: Sequence[str] = AUDIT_THEMES,
+        themes: Sequence[CaseTheme] = AUDIT_THEMES,
         hosts: Sequence[HostProfile] = (),
     ) -> None:
         self.catalog = catalog
@@ -134,12 +135,10 @@ class Auditor:
                 )
                 key = RenderKey(ending, PORTAL_WIDTH, theme, PORTAL)
                 renders[key] = Rendered(key=key, strips=drawing.strips, ctx=drawing.ctx)
-        entry = self.catalog.tools.get(ref.tool)
-        manifest = entry.manifest if entry is not None else None
+        manifest = self.catalog.manifest_for(ref.tool)
 
         def draw_inspector(phase: Phase, theme: str) -> tuple[str, str | None]:
-            case = SnapshotCase(ref, phase, FULL_WIDTH, theme)
-            ctx = replace(self.drawer.context(case), width=FULL_WIDTH)
+            ctx = self.drawer.context(SnapshotCase(ref, phase, FULL_WIDTH, CaseTheme(theme)))
             strips = self.drawer.draw_renderable(
                 inspector_renderable(ctx, self.registry), FULL_WIDTH, theme
             )

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from workbench.cli.output import fail_unless_loaded, format_option
+
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
     from workbench.hosts import HostProfile
@@ -37,13 +39,9 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "junit"]),
-    default="text",
-    show_default=True,
-    help="Output format (junit: one test case per variant, for CI reports).",
+@format_option(
+    "Output format (junit: one test case per variant, for CI reports).",
+    formats=("text", "json", "junit"),
 )
 @click.option(
     "--rule",
@@ -114,12 +112,7 @@ def audit(
         fail_usage(f"no rule named {unknown[0]!r} (rules: {', '.join(sorted(known))})")
     rules = [known[name] for name in rule_names] if rule_names else None
     project = open_project(paths, installed=False)
-    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
-    if errors:
-        for problem in errors:
-            echo(problem.format(), err=True)
-        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
-        raise SystemExit(2)
+    fail_unless_loaded(project.catalog.problems)
     refs = audit_refs(project.catalog)
     hosts = targeted_hosts(project.config, host_names)
 

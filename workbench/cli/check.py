@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import echo, echo_json
+from workbench.cli.output import echo, echo_json, format_option
 
 if TYPE_CHECKING:
     from workbench.core.problems import Problem
@@ -17,14 +17,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 @click.option(
     "--audit/--no-audit",
     "with_audit",

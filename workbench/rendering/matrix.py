@@ -13,8 +13,9 @@ from workbench.core.call_state import Phase
 from workbench.core.sanitize import clean, clean_line
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.hosts import bundled_hosts
-from workbench.review.cases import CaseKey
+from workbench.review.cases import CaseAddress, CaseKey
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
+from workbench.surfaces.themes import CaseTheme
 
 CARD_WIDTHS: tuple[int, ...] = (60, 100)
 """Dark-theme cards: every phase at both widths."""
@@ -31,7 +32,11 @@ MODEL = "model-"
 COLLAPSED = "collapsed"
 """The surface of a folded card's case: a ``collapsed`` API's done card as first shown (the
 ``card`` cases draw every card open, so the Render stays covered)."""
-FOLDED_CASES: tuple[tuple[int, str], ...] = ((60, "dark"), (100, "dark"), (60, "light"))
+FOLDED_CASES: tuple[tuple[int, CaseTheme], ...] = (
+    (60, CaseTheme.DARK),
+    (100, CaseTheme.DARK),
+    (60, CaseTheme.LIGHT),
+)
 """Widths and themes a folded card is drawn at."""
 
 
@@ -42,10 +47,14 @@ class SnapshotCase:
     ref: VariantRef
     phase: Phase
     width: int
-    theme: str
+    theme: CaseTheme
     surface: str = "card"
     """``card`` (open), ``collapsed`` (folded, at the ending), ``portal``, ``look-HOST`` (the
     card as HOST first shows it) or ``model-HOST`` (what HOST's model reads of the result)."""
+
+    def __post_init__(self) -> None:
+        # A theme given by name ("dark") is the table's member, so a mistyped one fails here.
+        object.__setattr__(self, "theme", CaseTheme(self.theme))
 
     @property
     def host(self) -> str | None:
@@ -70,8 +79,7 @@ class SnapshotCase:
     @property
     def name(self) -> str:
         """File stem, unique within the variant's folder."""
-        prefix = self.phase.value if self.surface == "card" else self.surface
-        return f"{prefix}-{self.width}-{self.theme}"
+        return self.address.name
 
     @property
     def key(self) -> CaseKey:
@@ -87,12 +95,17 @@ class SnapshotCase:
         )
 
     @property
+    def address(self) -> CaseAddress:
+        """The case's id and files (:class:`~workbench.review.store.SnapshotStore`)."""
+        return self.key.address
+
+    @property
     def relative_dir(self) -> PurePosixPath:
-        return PurePosixPath(self.tool, self.api, self.variant_id)
+        return self.address.relative_dir
 
     @property
     def test_id(self) -> str:
-        return f"{self.tool}/{self.api}/{self.variant_id}/{self.name}"
+        return self.address.id
 
     @property
     def title(self) -> str:
@@ -161,8 +174,8 @@ def audit_cases(catalog: Catalog) -> list[AuditCase]:
 
 def starts_collapsed(catalog: Catalog, ref: VariantRef) -> bool:
     """The variant's API asks for its done card folded first (``renderDisplayControl``)."""
-    entry = catalog.tools.get(ref.tool)
-    api = entry.manifest.get_api(ref.api) if entry is not None else None
+    manifest = catalog.manifest_for(ref.tool)
+    api = manifest.get_api(ref.api) if manifest is not None else None
     return api is not None and api.render_display_control == "collapsed"
 
 
@@ -188,23 +201,25 @@ def snapshot_cases(catalog: Catalog, registry: SurfaceRegistry) -> list[Snapshot
         script = catalog.script_for(ref)
         for phase in script.phases:
             for width in CARD_WIDTHS:
-                dark.append(SnapshotCase(ref, phase, width, "dark"))
+                dark.append(SnapshotCase(ref, phase, width, CaseTheme.DARK))
         for phase in script.phases:
-            light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, "light"))
-        light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, "light"))
+            light.append(SnapshotCase(ref, phase, LIGHT_PHASE_WIDTH, CaseTheme.LIGHT))
+        light.append(SnapshotCase(ref, script.phases[-1], LIGHT_WIDTH, CaseTheme.LIGHT))
         if script.phases[-1] is Phase.DONE and starts_collapsed(catalog, ref):
             for width, theme in FOLDED_CASES:
                 folded = SnapshotCase(ref, Phase.DONE, width, theme, surface=COLLAPSED)
-                (dark if theme == "dark" else light).append(folded)
+                (dark if theme is CaseTheme.DARK else light).append(folded)
         if registry.has_own(ref.tool, ref.api, SurfaceKind.PORTAL):
-            for theme, cases in (("dark", dark), ("light", light)):
+            for theme, cases in ((CaseTheme.DARK, dark), (CaseTheme.LIGHT, light)):
                 cases.append(
                     SnapshotCase(ref, script.phases[-1], PORTAL_WIDTH, theme, surface="portal")
                 )
         if ref.fixture.path.resolve().is_relative_to(bundled):
             for prefix in (LOOK, MODEL):
                 dark.extend(
-                    SnapshotCase(ref, script.phases[-1], HOST_VIEW_WIDTH, "dark", prefix + name)
+                    SnapshotCase(
+                        ref, script.phases[-1], HOST_VIEW_WIDTH, CaseTheme.DARK, prefix + name
+                    )
                     for name in hosts
                 )
     return dark + light

@@ -7,19 +7,16 @@ inside the side panel's frame (a left border, padding, and a scrollbar when the 
 taller than the panel: the body is then drawn again, narrower by the bar, as Textual's second
 layout pass does).
 
-``settle=True`` draws every case with one headless app that runs (in a background thread,
-with its own event loop) for the whole run, and waits for the screen to stop changing: the
-slow, obviously right way, kept so a test can prove the fast way draws the same.
+The slow, obviously right way (a headless app showing the ``ToolCard``, drawn once the
+screen stops changing) lives in the tests, which prove this way draws the same: nothing here
+imports the app, so the audit and the snapshot run do not depend on the TUI package.
 
 The same :class:`CardDrawer` feeds ``workbench audit``, which checks each drawing's segments.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
-import threading
-from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,32 +26,26 @@ from rich.style import Style
 from rich.styled import Styled
 from rich.text import Text
 from textual._ansi_theme import ALABASTER, MONOKAI  # App's defaults; no public name.
-from textual.app import App, ComposeResult
 from textual.color import Color
-from textual.containers import VerticalScroll
 from textual.filter import ANSIToTruecolor
-from textual.pilot import Pilot
-from textual.reactive import reactive
 from textual.scrollbar import ScrollBarRender
 from textual.strip import Strip
 from textual.theme import BUILTIN_THEMES, Theme
-from textual.widget import Widget
 
-from workbench.app.palette import CASE_THEMES, palette_for
-from workbench.app.widgets.tool_card import ToolCard
 from workbench.fixtures.catalog import Catalog
 from workbench.hosts import bundled_hosts
-from workbench.rendering.environment import PINNED_ENVIRON, PinnedColours, ansi_filter
+from workbench.rendering.environment import PINNED_ENVIRON, ansi_filter
 from workbench.rendering.fingerprint import picture_hash
 from workbench.rendering.matrix import COLLAPSED, LOOK, SnapshotCase
-from workbench.rendering.screen import screen_strips, settle
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.context import Palette, SurfaceContext, variant_context
 from workbench.surfaces.host_look import HostFirstLook, model_view_renderable
 from workbench.surfaces.registry import SurfaceRegistry
+from workbench.surfaces.themes import TEXTUAL_THEMES, theme_facts
 
-THEMES = CASE_THEMES
+THEMES = TEXTUAL_THEMES
+"""Kept for callers of the old name: the Textual theme of ``dark`` and ``light``."""
 SCREEN_SIZE = (140, 60)
 PORTAL_VIEW_HEIGHT = 40
 PORTAL_CHROME = 3
@@ -90,7 +81,8 @@ class ThemeColours:
 @lru_cache(maxsize=8)
 def theme_colours(name: str) -> ThemeColours:
     """``dark`` or ``light``, as the snapshot app (and the Workbench app) draws them."""
-    theme = BUILTIN_THEMES[THEMES[name]]
+    facts = theme_facts(name)
+    theme = BUILTIN_THEMES[facts.textual_name]
     variables = theme.to_color_system().generate()
     background = Color.parse(variables["background"])
     foreground = Color.parse(variables["foreground"])
@@ -104,7 +96,7 @@ def theme_colours(name: str) -> ThemeColours:
     return ThemeColours(
         name=name,
         theme=theme,
-        palette=palette_for(theme),
+        palette=facts.palette,
         base_style=Style(color=foreground.rich_color, bgcolor=background.rich_color),
         ansi_filter=ansi_filter(terminal_theme),
         background=background,
@@ -161,12 +153,11 @@ class CardDrawer:
         )
 
     def context(self, case: SnapshotCase) -> SurfaceContext:
-        state = self.catalog.script_for(case.ref).state_at(case.phase)
-        entry = self.catalog.tools.get(case.tool)
         width = case.width - 2 if case.surface == "portal" else case.width
-        return SurfaceContext(
-            state=state,
-            manifest=entry.manifest if entry is not None else None,
+        return variant_context(
+            self.catalog,
+            case.ref,
+            case.phase,
             width=width,
             palette=theme_colours(case.theme).palette,
         )
@@ -304,41 +295,8 @@ class RenderedSnapshot:
     """The drawing's content hash (:func:`~workbench.rendering.fingerprint.picture_hash`)."""
 
 
-class _PortalView(Widget):
-    """The Portal body as the side panel draws it (a Static caches too eagerly for reuse)."""
-
-    DEFAULT_CSS = """
-    _PortalView { width: 1fr; height: auto; padding: 0 1; }
-    """
-
-    body: reactive[RenderableType] = reactive(Text(""), layout=True, always_update=True)
-
-    def render(self) -> RenderableType:
-        return self.body
-
-
-class _SnapshotApp(PinnedColours):
-    # The Portal is a scrolling side panel: its snapshot is what one panel-height shows.
-    CSS = f"""
-    Screen {{ overflow: hidden; }}
-    #portal-frame {{
-        width: 80; height: auto; max-height: {PORTAL_VIEW_HEIGHT}; border-left: vkey $primary;
-    }}
-    """
-
-    def __init__(self, registry: SurfaceRegistry) -> None:
-        super().__init__()
-        self.registry = registry
-        self.animation_level = "none"
-        self.theme = THEMES["dark"]  # Whatever TEXTUAL_THEME says.
-
-    def compose(self) -> ComposeResult:
-        yield ToolCard(self.registry, animate=False, id="card")
-        with VerticalScroll(id="portal-frame"):
-            yield _PortalView(id="portal")
-
-
-def _export(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
+def export_snapshot(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
+    """Drawn rows as a snapshot: their text, the SVG and the picture hash."""
     text = "\n".join(strip.text.rstrip() for strip in strips) + "\n"
     return RenderedSnapshot(
         text=text, svg=export_svg(strips, width, title), picture=picture_hash(strips)
@@ -346,27 +304,13 @@ def _export(strips: list[Strip], width: int, title: str) -> RenderedSnapshot:
 
 
 class SnapshotRenderer:
-    """Draws :class:`SnapshotCase` objects. Use as a context manager.
+    """Draws :class:`SnapshotCase` objects directly (:class:`CardDrawer`). Use as a context
+    manager (it holds nothing to release; callers written for an app-drawn renderer do)."""
 
-    Cases are drawn directly (:class:`CardDrawer`); with ``settle=True`` a headless app
-    draws them instead, started on the first case.
-    """
-
-    def __init__(
-        self, catalog: Catalog, registry: SurfaceRegistry, *, settle: bool = False
-    ) -> None:
+    def __init__(self, catalog: Catalog, registry: SurfaceRegistry) -> None:
         self.catalog = catalog
         self.registry = registry
-        self.settle = settle
         self.drawer = CardDrawer(catalog, registry)
-        self._loop = asyncio.new_event_loop()
-        self._queue: asyncio.Queue[tuple[SnapshotCase, Future[RenderedSnapshot]] | None] | None = (
-            None
-        )
-        self._ready: Future[None] = Future()
-        self._thread = threading.Thread(target=self._run, name="snapshot-renderer", daemon=True)
-        self._lock = threading.Lock()
-        self._theme = "dark"
 
     def __enter__(self) -> SnapshotRenderer:
         return self
@@ -374,108 +318,16 @@ class SnapshotRenderer:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def start(self) -> None:
-        """Start the headless app (done on demand; call it to pay the start-up up front)."""
-        with self._lock:
-            if not self._thread.is_alive() and not self._ready.done():
-                self._thread.start()
-        self._ready.result(timeout=60)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        try:
-            self._loop.run_until_complete(self._serve())
-        except BaseException as error:  # noqa: BLE001 - handed to the thread that waits
-            if not self._ready.done():
-                self._ready.set_exception(error)
-        finally:
-            self._loop.close()
-
-    async def _serve(self) -> None:
-        self._queue = asyncio.Queue()
-        app = _SnapshotApp(self.registry)
-        async with app.run_test(size=SCREEN_SIZE) as pilot:
-            await pilot.pause()
-            self._ready.set_result(None)
-            while True:
-                item = await self._queue.get()
-                if item is None:
-                    break
-                case, future = item
-                try:
-                    future.set_result(await self._render(pilot.app, case))
-                except Exception as error:  # noqa: BLE001 - re-raised in the caller's thread
-                    future.set_exception(error)
-
-    async def _render(self, app: App[None], case: SnapshotCase) -> RenderedSnapshot:
-        if case.theme != self._theme:
-            app.theme = THEMES[case.theme]
-            self._theme = case.theme
-            for _ in range(3):
-                await asyncio.sleep(0.01)
-        script = self.catalog.script_for(case.ref)
-        state = script.state_at(case.phase)
-        manifest = (
-            self.catalog.tools[case.tool].manifest if case.tool in self.catalog.tools else None
-        )
-        card = app.query_one(ToolCard)
-        portal = app.query_one("#portal", _PortalView)
-        target: Widget
-        # Both widgets stay displayed (toggling display would need a stylesheet pass);
-        # only the target's lines are read.
+    def render(self, case: SnapshotCase) -> RenderedSnapshot:
+        """Draw one case: a Portal as its panel shows it, anything else as :meth:`draw`."""
         if case.surface == "portal":
-            frame = app.query_one("#portal-frame")
-            frame.styles.width = case.width
-            frame.scroll_home(animate=False)
-            ctx = SurfaceContext(
-                state=state,
-                manifest=manifest,
-                width=case.width - 2,
-                palette=palette_for(app.current_theme),
-            )
-            portal.body = portal_renderable(ctx, self.registry)
-            target = frame
-        else:
-            card.show(state, manifest)
-            card.expanded = case.surface != COLLAPSED
-            card.card_width = case.width
-            target = card
-        # Wait until the screen stops changing (the Portal's frame decides on a scrollbar in
-        # a later layout pass), then read the composited screen.
-        pilot = Pilot(app)
-        await settle(pilot)
-        if target.region.bottom > app.size.height:
-            await pilot.resize_terminal(SCREEN_SIZE[0], target.region.bottom + 1)
-            await settle(pilot)
-        region = target.region
-        strips = [
-            strip.crop(region.x, region.right)
-            for strip in screen_strips(app)[region.y : region.bottom]
-        ]
-        return _export(strips, region.width, case.title)
-
-    def render(self, case: SnapshotCase, timeout: float = 30.0) -> RenderedSnapshot:
-        """Draw one case (thread-safe; with ``settle=True`` served in order by the app)."""
-        if not self.settle or case.host is not None:
-            # A host's view is a drawing of the card (or of text), not a widget's: drawn
-            # directly in both modes.
-            if case.surface == "portal":
-                return _export(self.drawer.draw_portal_frame(case), case.width, case.title)
-            return self.draw(case)[0]
-        self.start()
-        assert self._queue is not None
-        future: Future[RenderedSnapshot] = Future()
-        self._loop.call_soon_threadsafe(self._queue.put_nowait, (case, future))
-        return future.result(timeout=timeout)
+            return export_snapshot(self.drawer.draw_portal_frame(case), case.width, case.title)
+        return self.draw(case)[0]
 
     def draw(self, case: SnapshotCase) -> tuple[RenderedSnapshot, Drawing]:
         """A card case drawn directly: the snapshot and the drawing it was made from."""
         drawing = self.drawer.draw(case)
-        return _export(drawing.strips, case.width, case.title), drawing
+        return export_snapshot(drawing.strips, case.width, case.title), drawing
 
     def close(self) -> None:
-        if self._thread.is_alive() and self._queue is not None:
-            self._loop.call_soon_threadsafe(self._queue.put_nowait, None)
-            self._thread.join(timeout=30)
-        elif not self._thread.is_alive() and not self._loop.is_closed():
-            self._loop.close()
+        """Nothing to release (kept so ``with`` and explicit closes keep working)."""

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from workbench.core.file_writes import write_atomically
 from workbench.fixtures.catalog import VariantRef
 from workbench.review.cases import CaseKey
 from workbench.review.decisions import (
@@ -29,6 +28,7 @@ from workbench.review.decisions import (
     record_decisions,
     remove_decisions,
 )
+from workbench.review.store import SnapshotStore
 
 SnapshotStatus = Literal["unchanged", "changed", "new"]
 ReviewStatus = Literal["accepted", "rejected", "outdated", "unreviewed"]
@@ -239,26 +239,15 @@ _REVIEWS: tuple[ReviewStatus, ...] = ("accepted", "rejected", "outdated", "unrev
 
 def snapshot_paths(root: Path, key: CaseKey) -> tuple[Path, Path]:
     """The committed text and SVG files of a case."""
-    base = root / key.tool / key.api / key.variant / key.name
-    return base.with_name(f"{key.name}.txt"), base.with_name(f"{key.name}.svg")
+    return SnapshotStore(root).paths(key.address)
 
 
 def read_committed(root: Path, key: CaseKey) -> tuple[str | None, str | None]:
-    text_path, svg_path = snapshot_paths(root, key)
-    return _read(text_path), _read(svg_path)
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+    committed = SnapshotStore(root).read(key.address)
+    return committed.text, committed.svg
 
 
 def write_snapshot(root: Path, item: ReviewItem) -> None:
     """Make the item's fresh picture its committed snapshot (text and SVG)."""
-    text_path, svg_path = snapshot_paths(root, item.key)
-    text_path.parent.mkdir(parents=True, exist_ok=True)
-    for path, content in ((text_path, item.fresh.text), (svg_path, item.fresh.svg)):
-        write_atomically(path, content)
+    SnapshotStore(root).write(item.key.address, item.fresh.text, item.fresh.svg)
     item.committed_text, item.committed_svg = item.fresh.text, item.fresh.svg

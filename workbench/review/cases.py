@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 _PART = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
 _CASE_ID = re.compile(
@@ -20,8 +21,65 @@ _CASE_ID = re.compile(
 
 
 @dataclass(frozen=True, order=True)
+class CaseAddress:
+    """A case's address: what its id and its files' path say, and nothing more.
+
+    A Portal's or a host's view names no phase (``prefix`` is ``portal``, ``look-HOST`` or
+    ``model-HOST``), so an address read back from a file is this, not a :class:`CaseKey`.
+    """
+
+    tool: str
+    api: str
+    variant: str
+    prefix: str
+    """The phase, ``collapsed``, ``portal``, ``look-HOST`` or ``model-HOST``."""
+    width: int
+    theme: str
+
+    @classmethod
+    def parse(cls, text: str) -> CaseAddress | None:
+        """``tool/api/variant/prefix-width-theme`` split into its parts; ``None`` if it is
+        not one."""
+        match = _CASE_ID.match(text)
+        if match is None:
+            return None
+        return cls(
+            tool=match["tool"],
+            api=match["api"],
+            variant=match["variant"],
+            prefix=match["prefix"],
+            width=int(match["width"]),
+            theme=match["theme"],
+        )
+
+    @property
+    def name(self) -> str:
+        """The snapshot file's stem, unique within the variant's folder."""
+        return f"{self.prefix}-{self.width}-{self.theme}"
+
+    @property
+    def variant_id(self) -> str:
+        """``tool/api/variant``: the group a case belongs to."""
+        return f"{self.tool}/{self.api}/{self.variant}"
+
+    @property
+    def id(self) -> str:
+        """The pytest id and the review decisions' name; the files' path without suffix."""
+        return f"{self.variant_id}/{self.name}"
+
+    @property
+    def relative_dir(self) -> PurePosixPath:
+        """The variant's folder under the snapshot root."""
+        return PurePosixPath(self.tool, self.api, self.variant)
+
+
+ParsedId = CaseAddress
+"""The old name of a case id read from a file."""
+
+
+@dataclass(frozen=True, order=True)
 class CaseKey:
-    """Where a snapshot case sits in the matrix."""
+    """Where a snapshot case sits in the matrix: its address and the phase it is drawn at."""
 
     tool: str
     api: str
@@ -35,44 +93,26 @@ class CaseKey:
     ``look-HOST`` or ``model-HOST``."""
 
     @property
+    def address(self) -> CaseAddress:
+        """The id and path: a card is named by its phase, any other surface by itself."""
+        prefix = self.phase if self.surface == "card" else self.surface
+        return CaseAddress(self.tool, self.api, self.variant, prefix, self.width, self.theme)
+
+    @property
     def name(self) -> str:
         """The snapshot file's stem."""
-        prefix = self.phase if self.surface == "card" else self.surface
-        return f"{prefix}-{self.width}-{self.theme}"
+        return self.address.name
 
     @property
     def id(self) -> str:
-        return f"{self.tool}/{self.api}/{self.variant}/{self.name}"
+        return self.address.id
 
     @property
     def variant_id(self) -> str:
         """``tool/api/variant``: the group a case belongs to."""
-        return f"{self.tool}/{self.api}/{self.variant}"
+        return self.address.variant_id
 
 
-@dataclass(frozen=True)
-class ParsedId:
-    """A case id read from a file: everything but a Portal's phase, which the id leaves out."""
-
-    tool: str
-    api: str
-    variant: str
-    prefix: str
-    """The phase, ``portal``, ``look-HOST`` or ``model-HOST``."""
-    width: int
-    theme: str
-
-
-def parse_case_id(text: str) -> ParsedId | None:
+def parse_case_id(text: str) -> CaseAddress | None:
     """``tool/api/variant/phase-width-theme`` split into its parts; ``None`` if it is not one."""
-    match = _CASE_ID.match(text)
-    if match is None:
-        return None
-    return ParsedId(
-        tool=match["tool"],
-        api=match["api"],
-        variant=match["variant"],
-        prefix=match["prefix"],
-        width=int(match["width"]),
-        theme=match["theme"],
-    )
+    return CaseAddress.parse(text)

@@ -4,6 +4,7 @@ shows one (the TUI, the CI log, the reports)."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -53,3 +54,16 @@ def diff_lines(
 def unified_text(committed: str | None, fresh: str, **options: int) -> str:
     """The diff as plain unified-diff text (``-`` committed, ``+`` now)."""
     return "\n".join(line.marked for line in diff_lines(committed, fresh, **options))
+
+
+def snapshot_diff(expected: str, received: str) -> Iterator[str]:
+    """A failed snapshot's whole unified diff, headed ``snapshot`` / ``received``, as the
+    pytest plugin and ``workbench snapshot`` print it (uncut: the log is the record)."""
+    yield from difflib.unified_diff(
+        expected.splitlines(),
+        received.splitlines(),
+        fromfile="snapshot",
+        tofile="received",
+        lineterm="",
+        n=3,
+    )

@@ -1,7 +1,9 @@
 """Syrupy extensions that keep one file per snapshot under the project's ``snapshots/``.
 
 ``snapshots/<tool>/<api>/<variant>/<phase>-<width>-<theme>.txt`` is what a reviewer reads in
-a diff; the ``.svg`` beside it is what the card looks like. Failures print a unified diff.
+a diff; the ``.svg`` beside it is what the card looks like. Where the files are, and how they
+are read and written, is the snapshot store's (:mod:`workbench.review.store`), as for
+``workbench snapshot`` and the review board. Failures print a unified diff.
 
 A snapshot file on disk is untrusted text too (written by an older Workbench, edited by hand,
 or from another branch): what a failure prints of it goes through the sanitizer.
@@ -9,7 +11,6 @@ or from another branch): what a failure prints of it goes through the sanitizer.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from workbench.core.sanitize import clean, clean_line
 from workbench.rendering.matrix import SnapshotCase
+from workbench.review.diff import snapshot_diff
+from workbench.review.store import SnapshotStore, read_file, write_file
 
 CASE_PARAM = "workbench_case"
 
@@ -27,6 +30,10 @@ class SnapshotRoot:
     """Where snapshots live; the pytest plugin sets it from ``[tool.workbench] snapshots``."""
 
     path: Path = Path("snapshots").resolve()
+
+    @classmethod
+    def store(cls) -> SnapshotStore:
+        return SnapshotStore(cls.path)
 
 
 def _case(test_location: Any) -> SnapshotCase:
@@ -40,13 +47,13 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
 
     @classmethod
     def get_location(cls, *, test_location: Any, index: Any) -> str:
-        case = _case(test_location)
-        return str(SnapshotRoot.path / case.relative_dir / f"{case.name}.{cls.file_extension}")
+        address = _case(test_location).key.address
+        return str(SnapshotRoot.store().path(address, f".{cls.file_extension}"))
 
     @classmethod
     def get_snapshot_name(cls, *, test_location: Any, index: Any = 0) -> str:
         # Must equal the file's stem, which is what syrupy reads back from disk.
-        return _case(test_location).name
+        return _case(test_location).key.name
 
     @classmethod
     def dirname(cls, *, test_location: Any) -> str:
@@ -61,19 +68,27 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
     def owns_snapshot_collection(self, *, filepath: str, test_location: Any) -> bool:
         return filepath.endswith(f".{self.file_extension}")
 
+    def read_snapshot_data_from_location(
+        self, *, snapshot_location: str, snapshot_name: str, session_id: str
+    ) -> str | None:
+        return read_file(Path(snapshot_location))
+
+    @classmethod
+    def write_snapshot_collection(
+        cls, *, snapshot_collection: Any, name_order: dict[str, int] | None = None
+    ) -> None:
+        # One file, one snapshot: written as every other snapshot writer writes it.
+        data = next(iter(snapshot_collection)).data
+        if not isinstance(data, str):
+            raise TypeError(f"a snapshot is text, not {type(data).__name__}")
+        write_file(Path(snapshot_collection.location), data)
+
     @classmethod
     def matches_test_location(cls, *, test_location: Any, snapshot_location: str) -> bool:
         return True
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
-        for line in difflib.unified_diff(
-            str(snapshot_data).splitlines(),
-            str(serialized_data).splitlines(),
-            fromfile="snapshot",
-            tofile="received",
-            lineterm="",
-            n=3,
-        ):
+        for line in snapshot_diff(str(snapshot_data), str(serialized_data)):
             yield clean_line(line)
 
 

@@ -8,18 +8,17 @@ diff.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.acceptance.build import case_order
-from workbench.core.file_writes import write_atomically
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
-from workbench.testing.unused import delete_unused_snapshots, unused_snapshots
+from workbench.review.diff import snapshot_diff
+from workbench.review.store import SnapshotStore
 
 STATUSES = ("passed", "failed", "new", "updated")
 
@@ -40,16 +39,7 @@ class SnapshotOutcome:
     def diff(self) -> str:
         if self.expected_text is None:
             return ""
-        return "\n".join(
-            difflib.unified_diff(
-                self.expected_text.splitlines(),
-                self.text.splitlines(),
-                fromfile="snapshot",
-                tofile="received",
-                lineterm="",
-                n=3,
-            )
-        )
+        return "\n".join(snapshot_diff(self.expected_text, self.text))
 
 
 @dataclass
@@ -65,13 +55,6 @@ class SnapshotRun:
     @property
     def ok(self) -> bool:
         return not self.count("failed") and not self.count("new") and not self.unused
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
 
 
 def run_snapshots(
@@ -91,21 +74,20 @@ def run_snapshots(
     leaves files no case wrote alone (``workbench new`` records one tool's snapshots beside
     the others').
     """
+    store = SnapshotStore(root)
     run = SnapshotRun()
     for case in cases:
         rendered: RenderedSnapshot = renderer.render(case)
         text = snapshot_text_of(case, rendered.text)
-        base = root / case.relative_dir / case.name
-        text_path, svg_path = base.with_suffix(".txt"), base.with_suffix(".svg")
-        expected_text, expected_svg = _read(text_path), _read(svg_path)
+        committed = store.read(case.address)
+        expected_text, expected_svg = committed.text, committed.svg
         if expected_text == text and expected_svg == rendered.svg:
             status = "passed"
         elif update:
-            write_atomically(text_path, text)
-            write_atomically(svg_path, rendered.svg)
+            store.write(case.address, text, rendered.svg)
             status = "updated" if expected_text is not None else "new"
         else:
-            status = "new" if expected_text is None and expected_svg is None else "failed"
+            status = "new" if committed.missing else "failed"
         run.outcomes.append(
             SnapshotOutcome(
                 case, status, text, rendered.svg, expected_text, expected_svg, rendered.picture
@@ -116,9 +98,9 @@ def run_snapshots(
     if prune:
         case_ids = {case.test_id for case in cases}
         if update:
-            run.deleted = delete_unused_snapshots(root, case_ids, select=select)
+            run.deleted = store.delete_unused(case_ids, select=select)
         else:
-            run.unused = unused_snapshots(root, case_ids, select=select)
+            run.unused = store.unused(case_ids, select=select)
     return run
 
 

@@ -203,13 +203,22 @@ class ConversationScreen(CallScreen):
             return
         self.app.call_from_thread(self._opened, project, conversation, rows)
 
+    def _showing(self) -> bool:
+        """Whether the screen is still there to show what a worker brings (not left, the
+        app not quitting)."""
+        return self.is_attached and bool(self.query("#conversation"))
+
     def _failed(self, reason: str) -> None:
+        if not self._showing():
+            return
         listing = self.query_one("#conversation", ConversationList)
         listing.loading = False
         self.query_one("#conversation-note", Static).update(f"{self.path}: {reason}")
         self.notify(f"{self.path}: {reason}", severity="error", markup=False, timeout=10)
 
     def _opened(self, project: Project, conversation: Conversation, rows: list[Row]) -> None:
+        if not self._showing():
+            return  # Left (or the app quit) while it was read.
         self.project = project
         self.conversation = conversation
         self.call_view.registry = project.registry
@@ -264,6 +273,8 @@ class ConversationScreen(CallScreen):
     def _inspect_near(self, first: int, last: int) -> None:
         """Draw the Inspector lines of the calls listed from ``first`` to ``last`` (and a
         screenful past it) that lack one, in a worker."""
+        if not self._showing():
+            return
         listing = self.query_one("#conversation", ConversationList)
         wanted = [
             (index, row)
@@ -281,10 +292,14 @@ class ConversationScreen(CallScreen):
         self.app.call_from_thread(self._inspected, indices)
 
     def _inspected(self, indices: list[int]) -> None:
+        if not self._showing():
+            return
         self._drawing.difference_update(indices)
         self.query_one("#conversation", ConversationList).redraw_rows(indices)
 
     def _append(self, rows: list[Row], done: bool) -> None:
+        if not self._showing():
+            return
         self._reading = False
         start = len(self.rows)
         self.rows.extend(rows)
@@ -564,6 +579,8 @@ class ConversationScreen(CallScreen):
                         return
                     self._request_more()
                     await asyncio.sleep(0.05)
+                if not self._showing():
+                    return
                 listing = self.query_one("#conversation", ConversationList)
                 index = listing.selected_index
                 if index is None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean_line
 from workbench.surfaces.card import inspector_renderable
@@ -134,19 +135,13 @@ class ConversationList(OptionList):
         self._positions: dict[int, int] = {}
         """Row index -> its option's position."""
 
-    class Shown(Message):
+    @dataclass
+    class Shown(WidgetMessage["ConversationList"]):
         """Options ``first`` to ``last`` (positions) came into view; handled by
         ``on_conversation_list_shown`` (their calls' Inspector lines are drawn then)."""
 
-        def __init__(self, control: ConversationList, first: int, last: int) -> None:
-            super().__init__()
-            self._control = control
-            self.first = first
-            self.last = last
-
-        @property
-        def control(self) -> ConversationList:
-            return self._control
+        first: int
+        last: int
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
