@@ -114,6 +114,9 @@ class WorkbenchTable(BaseModel):
     hosts: Strings | HostsTable | None = None
     """The hosts the audit holds the project to (a list of names), or a table with ``target``,
     a profiles ``file`` and inline ``profiles`` (see :mod:`workbench.hosts`)."""
+    transcripts: Strings = Field(default_factory=list)
+    """Agent sessions (files or globs, relative to pyproject.toml) the TUI's tree lists: each
+    opens in the conversation view, as ``workbench open`` does."""
     import_map: dict[str, str] = Field(default_factory=dict)
     """``workbench import``: a name in a transcript (``Bash``, ``mcp__SERVER__TOOL``) -> the
     project's ``TOOL.API`` that draws its calls."""
@@ -159,6 +162,8 @@ class WorkbenchConfig:
     """Inline host profiles from pyproject.toml, validated by :mod:`workbench.hosts`."""
     import_map: dict[str, str] = field(default_factory=dict)
     """``[tool.workbench] import_map``: transcript name -> ``TOOL.API`` (``workbench import``)."""
+    transcripts: tuple[Path, ...] = ()
+    """``[tool.workbench] transcripts``: the sessions the tree lists (globs expanded)."""
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -286,8 +291,23 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         exclude=tuple(settings.exclude),
         python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
         import_map=dict(settings.import_map),
+        transcripts=_transcripts(root, settings.transcripts),
         **_host_settings(settings.hosts, root),
     )
+
+
+def _transcripts(root: Path, patterns: list[str]) -> tuple[Path, ...]:
+    """Each pattern's files, in order (a glob's sorted), each once; a plain path is kept even
+    when it does not exist yet (the tree says so when it is opened)."""
+    found: dict[Path, None] = {}
+    for pattern in patterns:
+        if any(character in pattern for character in "*?["):
+            for path in sorted(root.glob(pattern)):
+                if path.is_file():
+                    found[path.resolve()] = None
+        else:
+            found[(root / pattern).resolve()] = None
+    return tuple(found)
 
 
 def _host_settings(hosts: list[str] | HostsTable | None, root: Path) -> dict[str, Any]:

@@ -55,6 +55,8 @@ class WorkbenchApp(App[None]):
         select: str | None = None,
         screenshot_dir: Path | None = None,
         watch: bool = False,
+        transcript: Path | None = None,
+        transcript_format: str = "auto",
     ) -> None:
         super().__init__()
         self._load_project = load_project or open_project
@@ -67,6 +69,9 @@ class WorkbenchApp(App[None]):
         """Where screenshots go; ``None``: the working directory."""
         self.reload_on_save = watch
         """``workbench dev``: reload tools and fixtures as their files are saved."""
+        self.transcript = transcript
+        """``workbench open TRANSCRIPT``: the conversation view on this session."""
+        self.transcript_format = transcript_format
         self.theme = DARK_THEME
         self._fixture_screen: FixtureScreen | None = None
         self._preload_timer: Timer | None = None
@@ -80,6 +85,8 @@ class WorkbenchApp(App[None]):
             from workbench.app.screens.review_screen import ReviewScreen
 
             self.push_screen(ReviewScreen(self.review, animate=self.animated))
+        elif self.transcript is not None:
+            self.open_transcript(self.transcript, self.transcript_format)
         elif self.live_session is not None:
             from workbench.app.screens.live_screen import LiveScreen
 
@@ -115,6 +122,19 @@ class WorkbenchApp(App[None]):
         )
         self.push_screen(self._fixture_screen)
 
+    def open_transcript(self, path: Path, transcript_format: str = "auto") -> None:
+        """Show the session at ``path`` as its conversation, drawn by the project's tools."""
+        from workbench.app.screens.conversation_screen import ConversationScreen
+
+        self.push_screen(
+            ConversationScreen(
+                path,
+                lambda: load_or_report(self._load_project),
+                transcript_format=transcript_format,
+                animate=self.animated,
+            )
+        )
+
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme."""
         self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
@@ -126,7 +146,11 @@ class WorkbenchApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss()
             return
+        from workbench.app.screens.conversation_screen import ConversationScreen
+
         title = "Keys · live calls" if self.live_session is not None else "Keys · fixtures"
+        if isinstance(self.screen, ConversationScreen):
+            title = "Keys · conversation"
         self.push_screen(HelpScreen(self.screen, title))
 
     def action_save_screenshot(self) -> None:

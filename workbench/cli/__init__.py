@@ -26,6 +26,7 @@ SUBCOMMANDS: dict[str, str] = {
     "import": "workbench.cli.transcript_import:import_transcripts",
     "live": "workbench.cli.live:live",
     "new": "workbench.cli.new:new",
+    "open": "workbench.cli.transcript_show:open_transcript",
     "prompts": "workbench.cli.catalog:prompts",
     "resources": "workbench.cli.catalog:resources",
     "review": "workbench.cli.review:review",

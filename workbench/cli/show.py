@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("reference", metavar="FIXTURE_FILE#VARIANT")
+@click.argument("reference", metavar="FIXTURE_FILE#VARIANT | TRANSCRIPT")
 @click.option(
     "--phase", default=None, help="Lifecycle phase to show (default: the variant's last)."
 )
@@ -68,12 +68,25 @@ def show(
     hosts: tuple[str, ...],
     model: bool,
 ) -> None:
-    """Print FIXTURE_FILE#VARIANT's tool card at PHASE, headless.
+    """Print FIXTURE_FILE#VARIANT's tool card at PHASE, headless; or a whole TRANSCRIPT.
 
-    For CI logs, docs and quick checks. Unknown files, variants or phases are reported in
+    For CI logs, docs and quick checks. A TRANSCRIPT (an agent session, as `workbench import`
+    reads it) prints as its conversation: prompts, the model's text, thinking folded, and each
+    tool call's card at its ending, a subagent's calls indented under the call that started
+    them. Unknown files, variants or phases are reported in
     one line naming what exists, with exit code 2. ``--host NAME`` adds the card folded the
     way that host first shows it; ``--model`` prints what each host's model reads instead.
     """
+    if "#" not in reference and Path(reference).is_file() and not _is_fixture_file(reference):
+        from workbench.cli.transcript_show import print_conversation
+
+        if phase is not None or surface != "card" or hosts or model:
+            fail_usage(
+                "a transcript prints whole: --phase, --surface, --host and --model "
+                "are for FIXTURE_FILE#VARIANT"
+            )
+        print_conversation(Path(reference), width=width, theme=theme, color=color)
+        return
     from rich.console import Console
 
     from workbench.config import bundled_fixtures_dir, load_config
@@ -160,6 +173,27 @@ def show(
             )
     console.print(Rule("full card", characters="·"), crop=False)
     console.print(renderable, crop=False)
+
+
+def _is_fixture_file(reference: str) -> bool:
+    """A YAML file, or a JSON document with top-level ``tool``, ``api`` and ``variants``: a
+    fixture file, whose variant must be named (a transcript is anything else)."""
+    path = Path(reference)
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return True
+    if path.suffix.lower() != ".json":
+        return False
+    import json
+
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+        data = json.loads(path.read_bytes()) if len(head) < 4096 else None
+    except (OSError, ValueError):
+        return False
+    if data is None:
+        return b'"variants"' in head and b'"tool"' in head
+    return isinstance(data, dict) and "variants" in data and "tool" in data
 
 
 def _hosts(config: WorkbenchConfig, names: tuple[str, ...], model: bool) -> HostSet:

@@ -227,7 +227,7 @@ class FixtureScreen(CallScreen):
         self.load_hosts(project.config)
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
-        tree.load(project.catalog)
+        tree.load(project.catalog, project.config.transcripts)
         self.query_one("#problems", ProblemsPanel).show(
             project.catalog.problems, root=project.config.root
         )
@@ -405,6 +405,19 @@ class FixtureScreen(CallScreen):
     def on_tool_tree_broken_variant_selected(self, message: ToolTree.BrokenVariantSelected) -> None:
         # A variant that did not load has nothing to replay: its problem is what to look at.
         self.query_one("#problems", ProblemsPanel).focus_problem(message.path, message.line)
+
+    def on_tool_tree_transcript_selected(self, message: ToolTree.TranscriptSelected) -> None:
+        """Open the session in the conversation view (``backspace`` comes back here), drawn
+        by the project already loaded."""
+        from workbench.app.screens.conversation_screen import ConversationScreen
+
+        project = self.project
+        if project is None:
+            return
+        self._stop_replay()
+        self.app.push_screen(
+            ConversationScreen(message.path, lambda: project, animate=self.animated)
+        )
 
     def on_tool_tree_variant_selected(self, message: ToolTree.VariantSelected) -> None:
         if self.catalog is None or message.ref == self.ref:

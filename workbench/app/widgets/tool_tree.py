@@ -27,6 +27,12 @@ class ToolTree(SidebarTree[NodeData]):
         ref: VariantRef
 
     @dataclass
+    class TranscriptSelected(WidgetMessage["ToolTree"]):
+        """A transcript was picked (enter); handled by ``on_tool_tree_transcript_selected``."""
+
+        path: Path
+
+    @dataclass
     class BrokenVariantSelected(WidgetMessage["ToolTree"]):
         """A variant that did not load was picked: show its problem."""
 
@@ -43,11 +49,13 @@ class ToolTree(SidebarTree[NodeData]):
     ) -> None:
         super().__init__("tools", name=name, id=id, classes=classes, disabled=disabled)
         self._catalog: Catalog | None = None
+        self._transcripts: tuple[Path, ...] = ()
         self._filter = ""
 
-    def load(self, catalog: Catalog) -> None:
-        """Fill the tree from ``catalog``."""
+    def load(self, catalog: Catalog, transcripts: tuple[Path, ...] = ()) -> None:
+        """Fill the tree from ``catalog``, and the ``transcripts`` after its tools."""
         self._catalog = catalog
+        self._transcripts = transcripts
         self._rebuild()
 
     def set_filter(self, text: str) -> None:
@@ -103,11 +111,24 @@ class ToolTree(SidebarTree[NodeData]):
                     label.append(f"  {ref.variant.kind}", style="dim italic")
                     api_node.add_leaf(label, data=ref)
                 self._add_unloaded(api_node, api)
+        self._add_transcripts()
         if self._filter and not self.root.children:
             # An empty tree reads as "no tools at all": say it is the filter.
             nothing = Text("nothing matches ", style="italic")
             nothing.append(f"“{self._filter}”", style="bold")
             self.root.add_leaf(nothing, data=None)
+
+    def _add_transcripts(self) -> None:
+        """The project's agent sessions (``[tool.workbench] transcripts``): enter opens one."""
+        shown = [path for path in self._transcripts if self._matches(path.name, "transcripts")]
+        if not shown:
+            return
+        node = self.root.add(Text("💬 Transcripts"), data=("transcripts",), expand=True)
+        for path in shown:
+            label = Text(path.name)
+            if not path.is_file():
+                label.append("  missing", style="bold red")
+            node.add_leaf(label, data=("transcript", str(path)))
 
     def _add_unloaded(self, api_node: TreeNode[NodeData], api: ApiEntry) -> None:
         """A leaf for each variant that did not load: its problem is one Enter away."""
@@ -170,6 +191,8 @@ class ToolTree(SidebarTree[NodeData]):
             self.post_message(self.VariantSelected(self, data))
         elif isinstance(data, tuple) and data[0] == "broken":
             self.post_message(self.BrokenVariantSelected(self, Path(data[1]), int(data[2])))
+        elif isinstance(data, tuple) and data[0] == "transcript":
+            self.post_message(self.TranscriptSelected(self, Path(data[1])))
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         # Moving the cursor onto a variant previews it, like a file browser.
