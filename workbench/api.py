@@ -74,7 +74,7 @@ from workbench.core.manifest import (
     ToolMeta,
 )
 from workbench.core.output_buffer import OutputBuffer
-from workbench.core.result import ErrorType, ToolError, ToolResult, failure, to_result
+from workbench.core.result import ErrorType, ToolError, ToolResult, failure, listing, to_result
 from workbench.core.runtime import BaseRuntime, CallContext, RuntimeServices
 from workbench.core.sanitize import clean, clean_line, clean_output
 from workbench.policy.audits import extract_paths
@@ -189,6 +189,7 @@ __all__ = [
     "failure",
     "kit",
     "lazy_names",
+    "listing",
     "outcome_view",
     "pending_line",
     "read_capped",
