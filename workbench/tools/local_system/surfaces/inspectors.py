@@ -15,14 +15,6 @@ from workbench.api import Phase, SurfaceContext, kit, result_state
 from workbench.tools.local_system.surfaces.components import path_of
 
 
-def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | None:
-    if ctx.error is not None or not isinstance(total, int):
-        return None
-    if total == 0:
-        return Text(f"({empty})", style=ctx.palette.muted)
-    return Text(f"({kit.plural(total, noun)})", style=ctx.palette.muted)
-
-
 def list_files(ctx: SurfaceContext) -> RenderableType:
     state = result_state(ctx)
     # While the arguments stream, a missing path may still arrive: showing the default then
@@ -33,7 +25,7 @@ def list_files(ctx: SurfaceContext) -> RenderableType:
         "Listing",
         "Listed",
         kit.text(path_of(ctx, default=default)),
-        _count(ctx, state.get("total"), "entry", "empty"),
+        kit.count_suffix(ctx, state.get("total"), "entry", "empty"),
         verb_failed="Could not list",
         cut="middle",
     )
@@ -108,7 +100,7 @@ def glob_files(ctx: SurfaceContext) -> RenderableType:
         "Finding",
         "Found",
         kit.text(path_of(ctx, "pattern")),
-        _count(ctx, state.get("total"), "file", "no matches"),
+        kit.count_suffix(ctx, state.get("total"), "file", "no matches"),
         verb_failed="Could not search",
     )
 
