@@ -91,9 +91,19 @@ def test_every_bundled_tool_is_held_to_the_public_api() -> None:
     names its packages one by one."""
     from workbench.tools.discovery import BUNDLED_TOOL_MODULES
 
-    api_only = contract("forbidden", "workbench.api")
+    api_only = contract("forbidden", "The bundled tools import Workbench only")
     assert sorted(api_only["source_modules"]) == sorted(BUNDLED_TOOL_MODULES)
     assert sorted(contract("independence", "bundled tool")["modules"]) == sorted(
         BUNDLED_TOOL_MODULES
     )
     assert "workbench.api" not in api_only["forbidden_modules"]
+
+
+def test_the_agents_tools_are_held_to_the_public_api_too() -> None:
+    agents = contract("forbidden", "agents' own UI-only tools")
+    assert agents["source_modules"] == ["workbench.agents"]
+    bundled = contract("forbidden", "The bundled tools import Workbench only")["forbidden_modules"]
+    # Everything a bundled tool may not import, an agent's tool may not either.
+    assert set(bundled) - {"workbench.tools.discovery", "workbench.tools.package"} <= set(
+        agents["forbidden_modules"]
+    )

@@ -21,6 +21,7 @@ from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.tools import settings_variables
+from workbench.tools.agent_packages import AGENT_ORIGIN, agent_packages
 from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
@@ -195,6 +196,11 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         skills_package = _skills_package(Path(skills_root))
         packages.append(skills_package)
         origin_of[id(skills_package)] = f"--skills {skills_root}"
+    # The agents' own tools are UI-only: listed beside the in-process tools, so that picking
+    # one says it cannot be called (a session with no in-process tools gains no source for them).
+    for agent_package in agent_packages(packages) if packages else []:
+        packages.append(agent_package)
+        origin_of[id(agent_package)] = AGENT_ORIGIN
     registry = SurfaceRegistry.from_packages(packages)
     # A source holds one package per identifier: a package named like an earlier one (a
     # --skills folder called "calculator") goes to another source, so the manager reports the

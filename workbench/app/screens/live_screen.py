@@ -30,6 +30,7 @@ from workbench.app.widgets.status_line import StatusPart
 from workbench.core import events as ev
 from workbench.core.call_state import CallState, Phase
 from workbench.core.interventions import InputAnswer, InputRequest
+from workbench.core.manifest import ToolApi
 from workbench.core.sanitize import clean
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
@@ -223,6 +224,10 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
+        reason = self.session.manager.not_callable(*message.address)
+        if reason is not None:
+            self._show_not_callable(message.address, reason, picked=message.picked)
+            return
         if message.picked:
             # Enter or a click on an API: the cursor goes where its arguments are typed.
             self.query_one("#form", SchemaForm).focus_first_field()
@@ -261,6 +266,20 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
             if self.current_entry is not None:
                 parts.append(another_call_running(priority=35))
             self.call_view.set_status(parts)
+
+    def _show_not_callable(
+        self, address: tuple[str, str, str], reason: str, *, picked: bool
+    ) -> None:
+        """A UI-only tool's API: no form to fill, and the reason it cannot be called."""
+        self.address = address  # A call asked for anyway says the same reason.
+        self.form_target = None
+        self.query_one("#form", SchemaForm).load(ToolApi(name=address[2]))
+        self.call_view.portal.unpin()
+        self.viewed = None
+        self.show_entry(None)
+        self.call_view.set_status([StatusPart(reason, priority=40, where="middle", min_cells=16)])
+        if picked:
+            self.notify(reason, title="Not callable here", severity="warning", markup=False)
 
     def action_tab_forward(self) -> None:
         """Tab: from the tree straight into the form's first required field, else onward."""

@@ -73,6 +73,7 @@ class SourceTree(SidebarTree[NodeData]):
         self.clear()
         conflicts = manager.conflicts()
         entries = manager.entries()
+        ui_only = manager.ui_only()
         for source in manager.sources:
             state = source.status.state
             label = Text("● ", style=STATE_STYLES.get(state, ""))
@@ -100,6 +101,17 @@ class SourceTree(SidebarTree[NodeData]):
                             # _meta.ui.visibility leaves the model out: only the app calls it.
                             label.append(" · app only", style="dim italic")
                     tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
+            for entry in ui_only:
+                if entry.source is not source:
+                    continue
+                # Folded: an agent's own tools are here only to say they cannot be called.
+                manifest = entry.manifest
+                tool_label = Text(f"{manifest.meta.emoji} {manifest.meta.title}", style="dim")
+                tool_label.append(f"  {manifest.identifier} · UI only, not callable", style="dim")
+                tool_node = source_node.add(tool_label, data=None, expand=False)
+                for api in manifest.api:
+                    data = (source.name, entry.tool, api.name)
+                    tool_node.add_leaf(Text(api.name, style="dim"), data=data)
             roots = getattr(source, "roots", None)
             if roots is not None:
                 # Which folders this server may learn of (roots/list): none unless named.
