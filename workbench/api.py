@@ -21,7 +21,8 @@ the bundled reference tools import Workbench through it alone, as any tool out t
   steps one by one); a Placeholder leads with :func:`pending_line`. Rich's
   ``RenderableType``, ``Group`` (rows under each other) and ``Text`` are here too.
 - **Packaging**: a :class:`ToolPackage` bundles manifest, surfaces, runtime factory and
-  fixtures; list it in ``[tool.workbench] tools`` or declare it under the
+  fixtures (:func:`lazy_names` makes a package's ``__getattr__`` for names whose module is
+  imported on first use); list it in ``[tool.workbench] tools`` or declare it under the
   :data:`ENTRY_POINT_GROUP` entry-point group of an installed distribution.
 - **Text and limits**: :func:`clean` (and :func:`clean_line`, :func:`clean_output` for what a
   process wrote) makes untrusted text safe to show; :data:`OutputStream` names a stream a
@@ -73,7 +74,7 @@ from workbench.core.manifest import (
     ToolMeta,
 )
 from workbench.core.output_buffer import OutputBuffer
-from workbench.core.result import ErrorType, ToolError, ToolResult, failure, to_result
+from workbench.core.result import ErrorType, ToolError, ToolResult, failure, listing, to_result
 from workbench.core.runtime import BaseRuntime, CallContext, RuntimeServices
 from workbench.core.sanitize import clean, clean_line, clean_output
 from workbench.policy.audits import extract_paths
@@ -91,7 +92,7 @@ from workbench.surfaces.render_parts import (
 if TYPE_CHECKING:
     from workbench.net.ssrf import RequestRefused, read_capped, safe_client
 
-API_VERSION = "1.3"
+API_VERSION = "1.4"
 """The version of this API (``MAJOR.MINOR``): see the module docstring for what moves it."""
 
 ENTRY_POINT_GROUP = "workbench.tools"
@@ -120,6 +121,23 @@ class ToolPackage:
     @property
     def identifier(self) -> str:
         return self.manifest.identifier
+
+
+def lazy_names(package: str, modules: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` that imports each name's module on first use.
+
+    ``modules`` maps a name to its module, relative to ``package`` (``{"NotesRuntime":
+    ".runtime"}``), so listing tools imports no runtime::
+
+        __getattr__ = lazy_names(__name__, {"NotesRuntime": ".runtime"})
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name not in modules:
+            raise AttributeError(name)
+        return getattr(importlib.import_module(modules[name], package), name)
+
+    return __getattr__
 
 
 __all__ = [
@@ -170,6 +188,8 @@ __all__ = [
     "extract_paths",
     "failure",
     "kit",
+    "lazy_names",
+    "listing",
     "outcome_view",
     "pending_line",
     "read_capped",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import fail_unless_loaded, format_option
+from workbench.cli.output import fail_unless_loaded, format_option, path_option
 from workbench.cli.shard import SHARD_OPTION
 
 if TYPE_CHECKING:
@@ -65,12 +65,10 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
     default=None,
     help="Processes to draw with (default: every core; 1 draws in this process).",
 )
-@click.option(
+@path_option(
     "--output",
     "output_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write the report to this file instead of stdout.",
+    "Write the report to this file instead of stdout.",
 )
 @click.option(
     "--host",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import echo, fail_usage
+from workbench.cli.output import echo, fail_usage, path_option
 
 if TYPE_CHECKING:
     from workbench.scaffold import ScaffoldPlan
@@ -22,13 +22,12 @@ if TYPE_CHECKING:
     metavar="NAME",
     help="An API of the tool, named like a method (searchPages) (repeatable; default: lookup).",
 )
-@click.option(
+@path_option(
     "--dir",
     "directory",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Where the package goes (default: here). The project is the nearest pyproject.toml "
+    "Where the package goes (default: here). The project is the nearest pyproject.toml "
     "at or above it; without one, a pyproject.toml is made here.",
+    directory=True,
 )
 @click.option(
     "--snapshots/--no-snapshots",

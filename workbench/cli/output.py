@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -50,6 +51,18 @@ def format_option(
         type=click.Choice(list(formats)),
         default="text",
         show_default=True,
+        help=help,
+    )
+
+
+def path_option(flag: str, dest: str, help: str, *, directory: bool = False) -> Callable[[FC], FC]:
+    """``flag`` into ``dest``: the path of a file (or, with ``directory``, a directory) to read or
+    write, ``None`` when not given."""
+    return click.option(
+        flag,
+        dest,
+        type=click.Path(path_type=Path, file_okay=not directory, dir_okay=directory),
+        default=None,
         help=help,
     )
 

@@ -13,6 +13,7 @@ from workbench.cli.output import (
     fail_unless_loaded,
     fail_usage,
     format_option,
+    path_option,
 )
 from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
@@ -22,12 +23,11 @@ if TYPE_CHECKING:
     from workbench.review.shards import Shard
 
 
-SNAPSHOTS_OPTION = click.option(
+SNAPSHOTS_OPTION = path_option(
     "--snapshots",
     "snapshot_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Snapshot directory (default: [tool.workbench] snapshots).",
+    "Snapshot directory (default: [tool.workbench] snapshots).",
+    directory=True,
 )
 """``--snapshots``, as `workbench review` and `workbench snapshot` both take it."""
 
@@ -39,12 +39,10 @@ SNAPSHOTS_OPTION = click.option(
     is_flag=True,
     help="The CI gate: exit 1 when a case is rejected, or changed or new and not accepted.",
 )
-@click.option(
+@path_option(
     "--junit",
     "junit_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write JUnit XML: one test per case, one suite per tool and API.",
+    "Write JUnit XML: one test per case, one suite per tool and API.",
 )
 @format_option("What --check and --accept-all print.")
 @click.option(
@@ -80,13 +78,10 @@ SNAPSHOTS_OPTION = click.option(
 )
 @click.option("--prune", is_flag=True, help="Drop decisions about cases that no longer exist.")
 @SNAPSHOTS_OPTION
-@click.option(
+@path_option(
     "--reviews",
     "review_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Review decisions file (default: [tool.workbench] reviews, else "
-    "<snapshots>/reviews.yaml).",
+    "Review decisions file (default: [tool.workbench] reviews, else <snapshots>/reviews.yaml).",
 )
 @SHARD_OPTION
 @RESULTS_OPTION

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.output import ProgressReport, echo, fail_usage, path_option
 from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
 from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
@@ -21,12 +21,10 @@ if TYPE_CHECKING:
 @click.option(
     "--update", is_flag=True, help="Rewrite changed snapshots, add new ones and delete unused ones."
 )
-@click.option(
+@path_option(
     "--report",
     "report_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write the review report: FILE.html (images in FILE_files/ beside it) or FILE.md.",
+    "Write the review report: FILE.html (images in FILE_files/ beside it) or FILE.md.",
 )
 @SNAPSHOTS_OPTION
 @click.option(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.output import ProgressReport, echo, fail_usage, path_option
 from workbench.transcripts.redaction import TranscriptRedactor
 
 if TYPE_CHECKING:
@@ -83,12 +83,11 @@ def _known_apis(config: WorkbenchConfig) -> dict[str, frozenset[str]]:
     show_default=True,
     help="The transcripts' format; auto recognises it from the first records.",
 )
-@click.option(
+@path_option(
     "--into",
     "into",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Fixture directory to write into (default: the project's first fixture directory).",
+    "Fixture directory to write into (default: the project's first fixture directory).",
+    directory=True,
 )
 @click.option(
     "--map",

@@ -135,14 +135,21 @@ class PromptInfo:
         return {"type": "object", "properties": properties, "required": required}
 
 
-def _image_size(data: bytes) -> tuple[int, int] | None:
+def header_image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or GIF, which keep them at a fixed place in their header."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         width, height = struct.unpack(">II", data[16:24])
         return int(width), int(height)
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
         width, height = struct.unpack("<HH", data[6:10])
         return int(width), int(height)
-    if data[:2] == b"\xff\xd8":
+    return None
+
+
+def _image_size(data: bytes) -> tuple[int, int] | None:
+    size = header_image_size(data)
+    if size is None and data[:2] == b"\xff\xd8":
+        # A JPEG says its size in its first frame segment, after any others.
         index = 2
         while index + 9 < len(data):
             if data[index] != 0xFF:
@@ -154,7 +161,7 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
                 width = int.from_bytes(data[index + 7 : index + 9], "big")
                 return width, height
             index += 2 + length
-    return None
+    return size
 
 
 @dataclass(frozen=True, slots=True)

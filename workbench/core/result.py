@@ -8,6 +8,7 @@ a stable ``type`` code both can branch on.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -114,6 +115,17 @@ def to_result(
     elif not tool_error.message:
         tool_error = tool_error.model_copy(update={"message": safe_content})
     return ToolResult(success=False, content=safe_content, state=state, error=tool_error)
+
+
+def listing(heading: str, lines: Sequence[str], total: int) -> str:
+    """A result's text for a list the model reads cut: ``heading:``, a line per item shown, and
+    ``… N more (showing n of total)`` when ``total`` is more than those."""
+    more = (
+        f"\n… {total - len(lines)} more (showing {len(lines)} of {total})"
+        if total > len(lines)
+        else ""
+    )
+    return f"{heading}:\n" + "\n".join(lines) + more
 
 
 def failure(error_type: str, message: str, *, state: Any = None, body: Any = None) -> ToolResult:

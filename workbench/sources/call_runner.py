@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from workbench.core import events as ev
 from workbench.core.interventions import (
@@ -39,6 +39,8 @@ CANCEL_GRACE_S = 2.0
 MAX_INPUT_REQUESTS = 20
 """Elicitation and sampling requests one call may make. A server that asks in a loop gets
 its 21st request cancelled and the call ends with an ``InputRequestLimit`` failure."""
+
+T = TypeVar("T")
 
 
 class LiveCall:
@@ -165,15 +167,7 @@ class LiveCall:
                 )
             )
             return False
-        gate = asyncio.ensure_future(self.approval_gate(request))
-        cancelled = asyncio.ensure_future(self._cancel.wait())
-        try:
-            await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            # Whatever ends the wait (even this task being cancelled), neither helper outlives it.
-            cancelled.cancel()
-            if not gate.done():
-                gate.cancel()
+        gate = await self._until_cancelled(self.approval_gate(request))
         if gate.cancelled() or not gate.done():
             self._finish(
                 ev.Cancelled(
@@ -334,17 +328,40 @@ class LiveCall:
             self._emit(done)
         return answer
 
-    async def _wait_for_answer(self, request: InputRequest) -> InputAnswer:
-        assert self.input_gate is not None
-        self._pause()
-        gate = asyncio.ensure_future(self.input_gate(request))
+    def _crashed(self, error: Exception, verb: str) -> ToolResult:
+        """End the call with what the code running it raised: ``tool.api VERB: Type: message``."""
+        content = f"{self.tool}.{self.api} {verb}: {type(error).__name__}: {error}"
+        return self._finish(
+            ev.Failed(
+                to_result(
+                    success=False,
+                    error=error,
+                    error_type=ErrorType.TOOL_CRASHED,
+                    content=content,
+                ),
+                at_ms=self._now_ms(),
+            )
+        )
+
+    async def _until_cancelled(self, waiting: Awaitable[T]) -> asyncio.Future[T]:
+        """``waiting``, ended by its answer or by the call's cancel, whichever comes first."""
+        gate = asyncio.ensure_future(waiting)
         cancelled = asyncio.ensure_future(self._cancel.wait())
         try:
             await asyncio.wait({gate, cancelled}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            # Whatever ends the wait (even this task being cancelled), neither helper outlives it.
             cancelled.cancel()
             if not gate.done():
                 gate.cancel()
+        return gate
+
+    async def _wait_for_answer(self, request: InputRequest) -> InputAnswer:
+        assert self.input_gate is not None
+        self._pause()
+        try:
+            gate = await self._until_cancelled(self.input_gate(request))
+        finally:
             self._resume()
         if gate.done() and not gate.cancelled() and gate.exception() is None:
             return gate.result()
@@ -384,17 +401,7 @@ class LiveCall:
             )
             raise
         except Exception as error:  # noqa: BLE001 - every path ends in one result
-            return self._finish(
-                ev.Failed(
-                    to_result(
-                        success=False,
-                        error=error,
-                        error_type=ErrorType.TOOL_CRASHED,
-                        content=f"{self.tool}.{self.api} failed: {type(error).__name__}: {error}",
-                    ),
-                    at_ms=self._now_ms(),
-                )
-            )
+            return self._crashed(error, "failed")
         finally:
             if self.result is None:
                 self._finish(
@@ -493,18 +500,7 @@ class LiveCall:
                     )
                 )
             except Exception as error:  # noqa: BLE001
-                return self._finish(
-                    ev.Failed(
-                        to_result(
-                            success=False,
-                            error=error,
-                            error_type=ErrorType.TOOL_CRASHED,
-                            content=f"{self.tool}.{self.api} crashed: {type(error).__name__}: "
-                            f"{error}",
-                        ),
-                        at_ms=self._now_ms(),
-                    )
-                )
+                return self._crashed(error, "crashed")
             if not isinstance(result, ToolResult):
                 return self._finish(
                     ev.Failed(

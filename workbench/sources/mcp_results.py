@@ -11,11 +11,15 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import struct
 from typing import Any
 
 from workbench.core.manifest import SCHEMAS_CHECKED, ToolApi, ToolManifest, ToolMeta, ToolUi
-from workbench.core.mcp_catalog import NO_CONTENT, ui_resource_uri, ui_visibility
+from workbench.core.mcp_catalog import (
+    NO_CONTENT,
+    header_image_size,
+    ui_resource_uri,
+    ui_visibility,
+)
 from workbench.core.result import ErrorType, ToolError, ToolResult, to_result
 from workbench.sources.quick_schema import plainly_well_formed
 
@@ -23,16 +27,6 @@ MAX_RESOURCE_TEXT = 20_000
 MAX_CONTENT_CHARS = 400_000
 """A result's text beyond this is cut (with a note): a model could not read it anyway."""
 MCP_ERROR = ErrorType.TOOL_REPORTED
-
-
-def _image_size(data: bytes) -> tuple[int, int] | None:
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        width, height = struct.unpack(">II", data[16:24])
-        return int(width), int(height)
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        width, height = struct.unpack("<HH", data[6:10])
-        return int(width), int(height)
-    return None
 
 
 def _decode(data: str) -> bytes:
@@ -67,7 +61,7 @@ def _block_summary(block: Any) -> dict[str, Any]:
     if kind in ("image", "audio"):
         raw = _decode(block.data)
         summary: dict[str, Any] = {"type": kind, "mimeType": block.mime_type, "bytes": len(raw)}
-        size = _image_size(raw) if kind == "image" else None
+        size = header_image_size(raw) if kind == "image" else None
         if size is not None:
             summary["width"], summary["height"] = size
         return summary

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from workbench.transcripts.fields import items, says_truncated, string, text_of
-from workbench.transcripts.model import Entry, Message, MessageRole, ToolCall, TranscriptProblem
+from workbench.transcripts.model import Entry, MessageRole, ToolCall
+from workbench.transcripts.reading import Reading, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "acp"
@@ -42,30 +43,24 @@ def looks_like(data: dict[str, Any]) -> bool:
     return data.get("jsonrpc") == "2.0" and str(data.get("method", "")).startswith("session/")
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    calls: dict[str, ToolCall] = {}
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
+    calls = reading.pending
     permissions: dict[
         str | int, tuple[str, dict[str, str]]
     ] = {}  # request id -> (call, option kinds)
     chunk_role: MessageRole | None = None
     chunk_text: list[str] = []
     chunk_line = 0
-    prompt: str | None = None
 
     def flush() -> Iterator[Entry]:
-        nonlocal chunk_role, prompt
+        nonlocal chunk_role
         if chunk_role is not None:
-            text = "".join(chunk_text)
-            if chunk_role == "user":
-                prompt = text
-            yield Message(chunk_role, text, chunk_line)
+            yield reading.said(chunk_role, "".join(chunk_text), chunk_line)
         chunk_role = None
         chunk_text.clear()
 
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
         method = data.get("method")
@@ -75,7 +70,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             update = params.get("update")
             kind = update.get("sessionUpdate") if isinstance(update, dict) else None
             if not isinstance(update, dict):
-                yield TranscriptProblem(file, record.line, "session/update", "no `update` object")
+                yield reading.problem(record, "session/update", "no `update` object")
             elif isinstance(kind, str) and kind in CHUNKS:
                 role = CHUNKS[kind]
                 if role != chunk_role:
@@ -86,33 +81,33 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 yield from flush()
                 call_id = string(update.get("toolCallId"))
                 if call_id is None:
-                    yield TranscriptProblem(file, record.line, "tool_call", "no `toolCallId`")
+                    yield reading.problem(record, "tool_call", "no `toolCallId`")
                     continue
-                started = ToolCall(call_id, "other", {}, line, prompt=prompt)
+                started = ToolCall(call_id, "other", {}, line, prompt=reading.prompt)
                 calls[call_id] = started
                 if _update(started, update):
                     yield calls.pop(call_id)
             elif kind == "tool_call_update":
                 updated = calls.get(str(update.get("toolCallId")))
                 if updated is None:
-                    yield TranscriptProblem(
-                        file, record.line, "tool_call_update", "updates no tool_call before it"
+                    yield reading.problem(
+                        record, "tool_call_update", "updates no tool_call before it"
                     )
                     continue
                 if _update(updated, update):
                     yield calls.pop(updated.id)
             elif kind not in QUIET:
-                yield TranscriptProblem(
-                    file, record.line, f"session/update {str(kind)[:40]}", "unknown update kind"
+                yield reading.problem(
+                    record, f"session/update {str(kind)[:40]}", "unknown update kind"
                 )
         elif method == "session/request_permission":
             tool_call = params.get("toolCall")
             call_id = string(tool_call.get("toolCallId")) if isinstance(tool_call, dict) else None
             if call_id is None:
-                yield TranscriptProblem(file, record.line, str(method), "no `toolCall.toolCallId`")
+                yield reading.problem(record, str(method), "no `toolCall.toolCallId`")
                 continue
             if call_id not in calls and isinstance(tool_call, dict):
-                calls[call_id] = ToolCall(call_id, "other", {}, line, prompt=prompt)
+                calls[call_id] = ToolCall(call_id, "other", {}, line, prompt=reading.prompt)
             if isinstance(tool_call, dict):
                 _update(calls[call_id], tool_call)
             options = {
@@ -143,9 +138,8 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
         elif method is None or method in QUIET_METHODS or "result" in data or "error" in data:
             continue
         else:
-            yield TranscriptProblem(file, record.line, str(method)[:40], "unknown method")
+            yield reading.problem(record, str(method)[:40], "unknown method")
     yield from flush()
-    yield from calls.values()
 
 
 def _update(call: ToolCall, update: dict[str, Any]) -> bool:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import says_truncated, string, text_of
-from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.fields import string, text_of
+from workbench.transcripts.model import Entry, Message, ToolCall
+from workbench.transcripts.reading import Reading, ended, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "anthropic"
@@ -40,76 +41,58 @@ def looks_like(data: dict[str, Any]) -> bool:
     )
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    pending: dict[str, ToolCall] = {}
-    prompt: str | None = None
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
         place = record.where or "message"
         role = data.get("role")
         if role not in ("user", "assistant"):
-            yield TranscriptProblem(file, record.line, place, "unknown message role")
+            yield reading.problem(record, place, "unknown message role")
             continue
         content = data.get("content")
         if isinstance(content, str):
-            if role == "user":
-                prompt = content
-            yield Message(role, content, line)
+            yield reading.said(role, content, line)
             continue
         if not isinstance(content, list):
-            yield TranscriptProblem(file, record.line, place, "`content` is not a list")
+            yield reading.problem(record, place, "`content` is not a list")
             continue
         for block in content:
             block_type = block.get("type") if isinstance(block, dict) else None
             if not isinstance(block, dict):
-                yield TranscriptProblem(file, record.line, place, "a content block is no object")
+                yield reading.problem(record, place, "a content block is no object")
             elif block_type == "text":
-                text = str(block.get("text", ""))
-                if role == "user":
-                    prompt = text
-                yield Message(role, text, line)
+                yield reading.said(role, str(block.get("text", "")), line)
             elif block_type == "thinking":
                 yield Message("thinking", str(block.get("thinking", "")), line)
             elif block_type in CALL_BLOCKS:
                 call_id = string(block.get("id"))
                 name = string(block.get("name"))
                 if call_id is None or name is None:
-                    yield TranscriptProblem(file, record.line, str(block_type), "no `id` or `name`")
+                    yield reading.problem(record, str(block_type), "no `id` or `name`")
                     continue
                 arguments = block.get("input")
-                pending[call_id] = ToolCall(
-                    call_id,
-                    name,
-                    arguments if isinstance(arguments, dict) else {},
-                    line,
-                    server=string(block.get("server_name")),
-                    prompt=prompt,
+                reading.start(
+                    ToolCall(
+                        call_id,
+                        name,
+                        arguments if isinstance(arguments, dict) else {},
+                        line,
+                        server=string(block.get("server_name")),
+                        prompt=reading.prompt,
+                    )
                 )
             elif block_type in RESULT_BLOCKS:
-                call = pending.pop(str(block.get("tool_use_id")), None)
+                call = reading.answered(block.get("tool_use_id"))
                 if call is None:
-                    yield TranscriptProblem(
-                        file, record.line, str(block_type), "answers no tool_use before it"
-                    )
+                    yield reading.problem(record, str(block_type), "answers no tool_use before it")
                     continue
                 text = text_of(block.get("content"))
-                call.content = text
-                call.truncated = says_truncated(text)
-                if block.get("is_error"):
-                    call.outcome = "failed"
-                    call.error = text or "The tool reported an error"
-                else:
-                    call.outcome = "done"
+                failed = bool(block.get("is_error"))
+                ended(call, text, (text or "The tool reported an error") if failed else None)
                 yield call
             elif block_type not in ("image", "document", "redacted_thinking"):
-                yield TranscriptProblem(
-                    file,
-                    record.line,
-                    f"{place} block",
-                    f"unknown block type {str(block_type)[:40]}",
+                yield reading.problem(
+                    record, f"{place} block", f"unknown block type {str(block_type)[:40]}"
                 )
-    yield from pending.values()

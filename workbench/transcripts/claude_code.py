@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from workbench.transcripts.fields import says_truncated, string, text_of, timestamp
-from workbench.transcripts.model import Entry, Message, MessageRole, ToolCall, TranscriptProblem
+from workbench.transcripts.model import Entry, Message, MessageRole, ToolCall
+from workbench.transcripts.reading import Reading, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "claude-code"
@@ -39,45 +40,41 @@ def looks_like(data: dict[str, Any]) -> bool:
     return data.get("type") in ("user", "assistant") and isinstance(data.get("message"), dict)
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    pending: dict[str, ToolCall] = {}
-    prompt: str | None = None
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         kind = data.get("type")
         if kind in PASSED_OVER:
             continue
         if kind not in ("user", "assistant"):
-            yield TranscriptProblem(file, record.line, str(kind)[:40], "unknown record type")
+            yield reading.problem(record, str(kind)[:40], "unknown record type")
             continue
         message = data.get("message")
         if not isinstance(message, dict):
-            yield TranscriptProblem(file, record.line, kind, "no `message` object")
+            yield reading.problem(record, kind, "no `message` object")
             continue
         when = timestamp(data.get("timestamp"))
-        parent = _subagent_parent(data, pending)
+        parent = _subagent_parent(data, reading.pending)
         content = message.get("content")
         if isinstance(content, str):
             if kind == "user" and not data.get("isSidechain"):
-                prompt = content
+                reading.prompt = content
             role: MessageRole = "user" if kind == "user" else "assistant"
             yield Message(role, content, record.line or 0, when, parent)
             continue
         if not isinstance(content, list):
-            yield TranscriptProblem(file, record.line, kind, "`message.content` is not a list")
+            yield reading.problem(record, kind, "`message.content` is not a list")
             continue
         for block in content:
             if not isinstance(block, dict):
-                yield TranscriptProblem(file, record.line, kind, "a content block is no object")
+                yield reading.problem(record, kind, "a content block is no object")
                 continue
             block_type = block.get("type")
             if block_type == "text":
                 text = str(block.get("text", ""))
                 if kind == "user" and not data.get("isSidechain"):
-                    prompt = text
+                    reading.prompt = text
                 yield Message(
                     "user" if kind == "user" else "assistant", text, record.line or 0, when, parent
                 )
@@ -87,37 +84,36 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 call_id = string(block.get("id"))
                 name = string(block.get("name"))
                 if call_id is None or name is None:
-                    yield TranscriptProblem(file, record.line, "tool_use", "no `id` or `name`")
+                    yield reading.problem(record, "tool_use", "no `id` or `name`")
                     continue
                 arguments = block.get("input")
-                pending[call_id] = ToolCall(
-                    id=call_id,
-                    name=name,
-                    args=arguments if isinstance(arguments, dict) else {},
-                    line=record.line or 0,
-                    started=when,
-                    parent_call=parent,
-                    prompt=prompt,
-                    title=string((arguments or {}).get("description"))
-                    if isinstance(arguments, dict)
-                    else None,
+                reading.start(
+                    ToolCall(
+                        id=call_id,
+                        name=name,
+                        args=arguments if isinstance(arguments, dict) else {},
+                        line=record.line or 0,
+                        started=when,
+                        parent_call=parent,
+                        prompt=reading.prompt,
+                        title=string((arguments or {}).get("description"))
+                        if isinstance(arguments, dict)
+                        else None,
+                    )
                 )
             elif block_type == "tool_result":
-                call = pending.pop(str(block.get("tool_use_id")), None)
+                call = reading.answered(block.get("tool_use_id"))
                 if call is None:
-                    yield TranscriptProblem(
-                        file, record.line, "tool_result", "answers no tool_use before it"
-                    )
+                    yield reading.problem(record, "tool_result", "answers no tool_use before it")
                     continue
                 _finish(call, block, data.get("toolUseResult"), when)
                 yield call
             elif block_type in ("image", "document", "redacted_thinking"):
                 continue
             else:
-                yield TranscriptProblem(
-                    file, record.line, f"{kind} block", f"unknown block type {str(block_type)[:40]}"
+                yield reading.problem(
+                    record, f"{kind} block", f"unknown block type {str(block_type)[:40]}"
                 )
-    yield from pending.values()
 
 
 def _subagent_parent(data: dict[str, Any], pending: dict[str, ToolCall]) -> str | None:

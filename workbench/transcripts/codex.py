@@ -19,6 +19,7 @@ from typing import Any
 
 from workbench.transcripts.fields import arguments, says_truncated, string, text_of, timestamp
 from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.reading import Reading, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "codex"
@@ -76,23 +77,20 @@ def looks_like(data: dict[str, Any]) -> bool:
     return data.get("type") in LINE_TYPES and "payload" in data
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    pending: dict[str, ToolCall] = {}
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
+    pending = reading.pending
     finished: set[str] = set()
-    prompt: str | None = None
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
         kind = data.get("type")
         payload = data.get("payload")
         if kind not in LINE_TYPES:
-            yield TranscriptProblem(file, record.line, str(kind)[:40], "unknown record type")
+            yield reading.problem(record, str(kind)[:40], "unknown record type")
             continue
         if not isinstance(payload, dict):
-            yield TranscriptProblem(file, record.line, str(kind), "no `payload` object")
+            yield reading.problem(record, str(kind), "no `payload` object")
             continue
         when = timestamp(data.get("timestamp"))
         item = payload.get("type")
@@ -102,8 +100,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 text = text_of(payload.get("content"))
                 if role == "user":
                     if not text.startswith(("<environment_context>", "<user_instructions>")):
-                        prompt = text
-                        yield Message("user", text, line, when)
+                        yield reading.said("user", text, line, when)
                 elif role == "assistant":
                     yield Message("assistant", text, line, when)
             elif item == "reasoning":
@@ -111,26 +108,24 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 if summary:
                     yield Message("thinking", summary, line, when)
             elif item in CALL_ITEMS:
-                call = _started(payload, line, when, prompt)
+                call = _started(payload, line, when, reading.prompt)
                 if call is None:
-                    yield TranscriptProblem(file, record.line, str(item), "no `call_id` or `name`")
+                    yield reading.problem(record, str(item), "no `call_id` or `name`")
                 else:
-                    pending[call.id] = call
+                    reading.start(call)
             elif item in OUTPUT_ITEMS:
                 call_id = str(payload.get("call_id"))
-                call = pending.pop(call_id, None)
+                call = reading.answered(call_id)
                 if call is None:
                     if call_id not in finished:
-                        yield TranscriptProblem(
-                            file, record.line, str(item), "answers no call before it"
-                        )
+                        yield reading.problem(record, str(item), "answers no call before it")
                     continue
                 _output(call, payload.get("output"), when)
                 finished.add(call.id)
                 yield call
             elif item not in QUIET_ITEMS:
-                yield TranscriptProblem(
-                    file, record.line, f"response_item {str(item)[:40]}", "unknown item type"
+                yield reading.problem(
+                    record, f"response_item {str(item)[:40]}", "unknown item type"
                 )
         elif kind == "event_msg":
             if item == "exec_command_end":
@@ -143,7 +138,9 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                         state["durationMs"] = duration
                     call.state = state
             elif item == "mcp_tool_call_end":
-                entry = _mcp_end(payload, file, line, when, pending, finished, prompt)
+                entry = _mcp_end(
+                    payload, reading.file, line, when, pending, finished, reading.prompt
+                )
                 if entry is not None:
                     yield entry
             elif item == "turn_aborted":
@@ -155,10 +152,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                     yield call
                 pending.clear()
             elif item not in QUIET_EVENTS:
-                yield TranscriptProblem(
-                    file, record.line, f"event_msg {str(item)[:40]}", "unknown event type"
-                )
-    yield from pending.values()
+                yield reading.problem(record, f"event_msg {str(item)[:40]}", "unknown event type")
 
 
 def _started(

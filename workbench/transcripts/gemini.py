@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from workbench.transcripts.fields import items, says_truncated, string, text_of, timestamp
-from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.model import Entry, Message, ToolCall
+from workbench.transcripts.reading import Reading, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "gemini"
@@ -31,26 +32,20 @@ def looks_like(data: dict[str, Any]) -> bool:
     return data.get("type") in ("user", "gemini") and ("toolCalls" in data or "id" in data)
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    prompt: str | None = None
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
         place = record.where or "message"
         kind = data.get("type")
         if kind not in MESSAGE_TYPES:
-            yield TranscriptProblem(
-                file, record.line, place, f"unknown message type {str(kind)[:40]}"
-            )
+            yield reading.problem(record, place, f"unknown message type {str(kind)[:40]}")
             continue
         when = timestamp(data.get("timestamp"))
         text = text_of(data.get("content"))
         if kind == "user":
-            prompt = text
-            yield Message("user", text, line, when)
+            yield reading.said("user", text, line, when)
             continue
         if kind != "gemini":
             continue
@@ -64,27 +59,26 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             yield Message("assistant", text, line, when)
         calls = data.get("toolCalls") or []
         if not isinstance(calls, list):
-            yield TranscriptProblem(file, record.line, place, "`toolCalls` is not a list")
+            yield reading.problem(record, place, "`toolCalls` is not a list")
             continue
         for index, call_data in enumerate(calls):
-            entry = _call(call_data, file, record, f"{place} toolCalls[{index}]", prompt, when)
-            yield entry
+            yield _call(call_data, reading, record, f"{place} toolCalls[{index}]", when)
 
 
-def _call(data: Any, file: str, record: Record, place: str, prompt: str | None, when: Any) -> Entry:
+def _call(data: Any, reading: Reading, record: Record, place: str, when: Any) -> Entry:
     if not isinstance(data, dict):
-        return TranscriptProblem(file, record.line, place, "not an object")
+        return reading.problem(record, place, "not an object")
     call_id = string(data.get("id"))
     name = string(data.get("name"))
     if call_id is None or name is None:
-        return TranscriptProblem(file, record.line, place, "no `id` or `name`")
+        return reading.problem(record, place, "no `id` or `name`")
     args = data.get("args")
     call = ToolCall(
         call_id,
         name,
         args if isinstance(args, dict) else {},
         record.line or 0,
-        prompt=prompt,
+        prompt=reading.prompt,
         title=string(data.get("description")),
         started=timestamp(data.get("timestamp")) or when,
     )

@@ -12,8 +12,9 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import arguments, says_truncated, string, text_of
-from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.fields import arguments, string, text_of
+from workbench.transcripts.model import Entry, Message, ToolCall
+from workbench.transcripts.reading import Reading, ended, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "openai-chat"
@@ -37,63 +38,48 @@ def looks_like_message(data: dict[str, Any]) -> bool:
     return data.get("role") in ROLES and isinstance(data.get("content"), str)
 
 
-def where(record: Record) -> str:
-    return record.where or "message"
-
-
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    pending: dict[str, ToolCall] = {}
-    prompt: str | None = None
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
+        place = record.where or "message"
         role = data.get("role")
         if role not in ROLES:
-            yield TranscriptProblem(file, record.line, where(record), "unknown message role")
+            yield reading.problem(record, place, "unknown message role")
             continue
         if role == "tool":
-            call = pending.pop(str(data.get("tool_call_id")), None)
+            call = reading.answered(data.get("tool_call_id"))
             if call is None:
-                yield TranscriptProblem(
-                    file, record.line, where(record), "a tool message answers no call before it"
-                )
+                yield reading.problem(record, place, "a tool message answers no call before it")
                 continue
             finish_from_text(call, text_of(data.get("content")))
             yield call
             continue
         text = text_of(data.get("content"))
         if role == "user" and text:
-            prompt = text
-            yield Message("user", text, line)
+            yield reading.said("user", text, line)
         elif role == "assistant":
             if text:
                 yield Message("assistant", text, line)
             calls = data.get("tool_calls") or []
             if not isinstance(calls, list):
-                yield TranscriptProblem(file, record.line, where(record), "`tool_calls` not a list")
+                yield reading.problem(record, place, "`tool_calls` not a list")
                 continue
             for call_data in calls:
                 function = call_data.get("function") if isinstance(call_data, dict) else None
                 call_id = string(call_data.get("id")) if isinstance(call_data, dict) else None
                 name = string(function.get("name")) if isinstance(function, dict) else None
                 if call_id is None or name is None or not isinstance(function, dict):
-                    yield TranscriptProblem(
-                        file, record.line, f"{where(record)} tool_call", "no `id` or function name"
-                    )
+                    yield reading.problem(record, f"{place} tool_call", "no `id` or function name")
                     continue
                 args, _ = arguments(function.get("arguments"))
-                pending[call_id] = ToolCall(call_id, name, args, line, prompt=prompt)
-    yield from pending.values()
+                reading.start(ToolCall(call_id, name, args, line, prompt=reading.prompt))
 
 
 def finish_from_text(call: ToolCall, text: str) -> None:
     """End a call whose format has only the text the model read."""
-    call.content = text
-    call.truncated = says_truncated(text)
-    call.outcome = "done"
+    ended(call, text)
     if text.startswith("{"):
         try:
             parsed = json.loads(text)

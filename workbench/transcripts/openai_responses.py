@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from workbench.transcripts.fields import arguments, says_truncated, string, text_of
-from workbench.transcripts.model import Entry, Message, ToolCall, TranscriptProblem
+from workbench.transcripts.fields import arguments, string, text_of
+from workbench.transcripts.model import Entry, Message, ToolCall
 from workbench.transcripts.openai_chat import finish_from_text
+from workbench.transcripts.reading import Reading, ended, record_reader
 from workbench.transcripts.records import Record
 
 FORMAT = "openai-responses"
@@ -48,13 +49,9 @@ def looks_like(data: dict[str, Any]) -> bool:
     )
 
 
-def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[Entry]:
-    pending: dict[str, ToolCall] = {}
-    prompt: str | None = None
+@record_reader
+def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
     for record in records:
-        if isinstance(record, TranscriptProblem):
-            yield record
-            continue
         data = record.data
         line = record.line or 0
         place = record.where or "item"
@@ -62,8 +59,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
         if kind == "message":
             text = text_of(data.get("content"))
             if data.get("role") == "user":
-                prompt = text
-                yield Message("user", text, line)
+                yield reading.said("user", text, line)
             elif data.get("role") == "assistant":
                 yield Message("assistant", text, line)
         elif kind == "reasoning":
@@ -74,18 +70,16 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             call_id = string(data.get("call_id"))
             name = string(data.get("name"))
             if call_id is None or name is None:
-                yield TranscriptProblem(file, record.line, place, f"{kind}: no `call_id` or `name`")
+                yield reading.problem(record, place, f"{kind}: no `call_id` or `name`")
                 continue
             args, _ = arguments(
                 data.get("input") if kind == "custom_tool_call" else data.get("arguments")
             )
-            pending[call_id] = ToolCall(call_id, name, args, line, prompt=prompt)
+            reading.start(ToolCall(call_id, name, args, line, prompt=reading.prompt))
         elif kind in OUTPUTS:
-            call = pending.pop(str(data.get("call_id")), None)
+            call = reading.answered(data.get("call_id"))
             if call is None:
-                yield TranscriptProblem(
-                    file, record.line, place, f"{kind}: answers no call before it"
-                )
+                yield reading.problem(record, place, f"{kind}: answers no call before it")
                 continue
             output = data.get("output")
             finish_from_text(call, output if isinstance(output, str) else text_of(output))
@@ -94,11 +88,16 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             call_id = string(data.get("id"))
             name = string(data.get("name"))
             if call_id is None or name is None:
-                yield TranscriptProblem(file, record.line, place, "mcp_call: no `id` or `name`")
+                yield reading.problem(record, place, "mcp_call: no `id` or `name`")
                 continue
             args, _ = arguments(data.get("arguments"))
             call = ToolCall(
-                call_id, name, args, line, server=string(data.get("server_label")), prompt=prompt
+                call_id,
+                name,
+                args,
+                line,
+                server=string(data.get("server_label")),
+                prompt=reading.prompt,
             )
             error = data.get("error")
             if error:
@@ -106,10 +105,7 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
                 call.error = text_of(error) if not isinstance(error, str) else error
                 call.content = call.error
             else:
-                call.outcome = "done"
-                call.content = text_of(data.get("output"))
-                call.truncated = says_truncated(call.content)
+                ended(call, text_of(data.get("output")))
             yield call
         elif kind not in QUIET:
-            yield TranscriptProblem(file, record.line, place, f"unknown item type {str(kind)[:40]}")
-    yield from pending.values()
+            yield reading.problem(record, place, f"unknown item type {str(kind)[:40]}")

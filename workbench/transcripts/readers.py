@@ -18,6 +18,7 @@ from workbench.transcripts import (
     otel,
 )
 from workbench.transcripts.model import Entry, TranscriptProblem
+from workbench.transcripts.reading import Reader
 from workbench.transcripts.records import (
     Record,
     is_json_document,
@@ -25,8 +26,6 @@ from workbench.transcripts.records import (
     jsonl_records,
     load_document,
 )
-
-Reader = Callable[[Iterable[Record | TranscriptProblem], str], Iterator[Entry]]
 
 READERS: dict[str, Reader] = {
     "claude-code": claude_code.read,

@@ -161,6 +161,4 @@ def exit_code_of(ctx: SurfaceContext) -> int | None:
 
 def count_suffix(ctx: SurfaceContext, total: int | None, unit: str, empty: str) -> Text | None:
     """``(3 files)`` or ``(no matches)`` after a finished search's Inspector."""
-    if ctx.error is not None or total is None or ctx.result is None:
-        return None
-    return muted(ctx, f"({empty})" if total == 0 else f"({kit.plural(total, unit)})")
+    return kit.count_suffix(ctx, total if ctx.result is not None else None, unit, empty)

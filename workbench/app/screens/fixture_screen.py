@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Unpack
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -18,6 +18,7 @@ from textual.widgets import Header, Input
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.key_footer import KeyFooter
+from workbench.app.widgets.options import ScreenOptions
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tool_tree import ToolTree
@@ -148,11 +149,9 @@ class FixtureScreen(CallScreen):
         watch: bool = False,
         project: Project | None = None,
         load: bool = True,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
+        **options: Unpack[ScreenOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(**options)
         self._load_project = load_project
         self.animated = animate
         self.watching = watch

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Unpack
 
 from textual import work
 from textual.app import ComposeResult
@@ -21,6 +21,7 @@ from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.input_request_bar import InputRequestBar
 from workbench.app.widgets.intervention_bar import InterventionBar
 from workbench.app.widgets.key_footer import KeyFooter
+from workbench.app.widgets.options import ScreenOptions
 from workbench.app.widgets.problems_panel import ProblemsPanel
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.server_log_panel import ServerLogPanel
@@ -113,11 +114,9 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
         session: LiveSession,
         *,
         animate: bool = True,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
+        **options: Unpack[ScreenOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(**options)
         self.session = session
         self.animated = animate
         self.address: ApiAddress | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Unpack
 
 from rich.text import Text
 from textual import on
@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+
+from workbench.app.widgets.options import ScreenOptions
 
 Mode = Literal["reject", "note"]
 
@@ -54,11 +56,9 @@ class NoteScreen(ModalScreen[NoteAnswer | None]):
         mode: Mode,
         decided: bool,
         note: str = "",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
+        **options: Unpack[ScreenOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(**options)
         self.case_id = case_id
         self.mode = mode
         self.decided = decided

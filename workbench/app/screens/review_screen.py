@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import on, work
@@ -24,6 +24,7 @@ from workbench.app.screens.review_help_screen import ReviewHelpScreen
 from workbench.app.widgets.case_card import CaseCard
 from workbench.app.widgets.diff_view import DiffView
 from workbench.app.widgets.key_footer import KeyFooter
+from workbench.app.widgets.options import ScreenOptions
 from workbench.app.widgets.review_queue import ReviewQueue
 from workbench.app.widgets.snapshot_picture import SnapshotPicture
 from workbench.core.call_state import Phase
@@ -125,11 +126,9 @@ class ReviewScreen(Screen[None]):
         load: ReviewLoader,
         *,
         animate: bool = True,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
+        **options: Unpack[ScreenOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(**options)
         self._load_review = load
         self.animated = animate
         self.loaded: LoadedReview | None = None

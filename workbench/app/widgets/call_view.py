@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Unpack
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -19,6 +19,7 @@ from workbench.app.widgets.call_stage import CallStage
 from workbench.app.widgets.details_pane import DetailsPane, TabDrawer
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.status_line import StatusLine, StatusPart
@@ -121,12 +122,9 @@ class CallView(Horizontal):
         *,
         animate: bool = True,
         empty_hint: str = "Pick a fixture variant in the tree to see its tool card.",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self._registry = registry
         self.animated = animate
         self.empty_hint = empty_hint

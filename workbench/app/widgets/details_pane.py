@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest, openai_function
 from workbench.core.result import ToolResult
@@ -60,13 +61,9 @@ class DetailsPane(Vertical):
 
     def __init__(
         self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self._state: CallState | None = None
         self._manifest: ToolManifest | None = None
         self._drawn: dict[str, tuple[Any, ...]] = {}

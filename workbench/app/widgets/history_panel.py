@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from rich.text import Text
 from textual.widgets import Label, ListItem, ListView
 
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.status_line import StatusPart, fit_parts
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
@@ -100,15 +101,8 @@ class HistoryPanel(ListView):
 
         entry: HistoryEntry
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+    def __init__(self, **options: Unpack[WidgetOptions]) -> None:
+        super().__init__(**options)
         self.entries: list[HistoryEntry] = []
         self.border_title = "History"
         self.border_subtitle = "no calls yet"

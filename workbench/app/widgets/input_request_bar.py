@@ -11,7 +11,7 @@ person writes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import on
@@ -25,6 +25,7 @@ from workbench.app.widgets.answer_form import AnswerForm
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
     ElicitationRequest,
@@ -76,12 +77,9 @@ class InputRequestBar(Intervention):
         request: InputRequest,
         *,
         call_id: str = "",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.call_id = call_id
         self.request = request
         self.answered = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from rich.text import Text
 from textual import on
@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, TextArea
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.call_state import CallState
 from workbench.core.sanitize import clean, safe_json
 from workbench.policy.verdict import ApprovalAction
@@ -55,12 +56,9 @@ class InterventionBar(Intervention):
         editable_fields: tuple[str, ...] | None = None,
         *,
         call_id: str = "",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.call_id = call_id
         self._args = dict(args)
         self._fields = editable_fields

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,6 +12,7 @@ from textual.markup import escape as escape_markup
 from textual.widgets import Static
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.surfaces.card import portal_renderable
@@ -45,13 +48,9 @@ class PortalPanel(VerticalScroll):
     def __init__(
         self,
         registry: SurfaceRegistry,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.registry = registry
         self.fallback = True
         self._shown: tuple[CallState | None, ToolManifest | None] = (None, None)

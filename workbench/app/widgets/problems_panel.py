@@ -8,7 +8,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual.app import ComposeResult, SuspendNotSupported
@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.problems import MAX_MESSAGE, Problem
 from workbench.core.sanitize import clean
 
@@ -102,15 +103,8 @@ class ProblemsPanel(Vertical):
 
         path: Path
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+    def __init__(self, **options: Unpack[WidgetOptions]) -> None:
+        super().__init__(**options)
         self.problems: list[Problem] = []
         self.in_card: tuple[Problem, ...] = ()
         """Problems the tool card shows in full (a fixture that does not load): their

@@ -4,6 +4,7 @@ section grouped by tool, API and variant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Unpack
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -11,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from workbench.app.palette import palette_for
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.review.board import GROUPS, ReviewItem, queue_order
 from workbench.surfaces.context import Palette
@@ -45,15 +47,8 @@ class ReviewQueue(SidebarTree[ReviewItem | None]):
 
         item: ReviewItem
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__("cases", name=name, id=id, classes=classes, disabled=disabled)
+    def __init__(self, **options: Unpack[WidgetOptions]) -> None:
+        super().__init__("cases", **options)
         self.ordered: list[ReviewItem] = []
         """The cases shown, in queue order (what next and previous walk)."""
         self._leaves: dict[str, TreeNode[ReviewItem | None]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Unpack
 
 from rich.text import Text
 from textual import on
@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch, TextAr
 
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.form_spec import (
     MISSING,
     FieldSpec,
@@ -95,13 +96,9 @@ class SchemaForm(Vertical):
 
     def __init__(
         self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.api: ToolApi | None = None
         self.spec = FormSpec(())
         self._widgets: dict[str, Widget] = {}

@@ -3,7 +3,7 @@ updates, the requests it made and how they were answered), cleaned and capped.""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from rich.console import Group
 from rich.text import Text
@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import RichLog, Static
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.sanitize import clean
 from workbench.sources.server_log import ServerLog
 from workbench.surfaces import kit
@@ -42,13 +43,9 @@ class ServerLogPanel(Vertical):
 
     def __init__(
         self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.source_name = ""
         self.log_source: ServerLog | None = None
         self._shown_total = 0

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Unpack
 
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+
+from workbench.app.widgets.options import WidgetOptions
 
 NodeDataT = TypeVar("NodeDataT")
 
@@ -48,13 +50,9 @@ class SidebarTree(Tree[NodeDataT]):
     def __init__(
         self,
         label: str,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(Text(label), name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(Text(label), **options)
         self.show_root = False
         self.guide_depth = 2
 

@@ -3,11 +3,14 @@ text file alone has no colours), or its text when the SVG cannot be read."""
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.sanitize import plain
 from workbench.review.svg_picture import read_svg_picture
 
@@ -25,13 +28,9 @@ class SnapshotPicture(Widget):
 
     def __init__(
         self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self._picture: RenderableType = Text("")
         self._picture_size = (0, 0)
 

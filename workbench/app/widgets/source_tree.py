@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Unpack
 
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.core.sanitize import clean
 from workbench.sources.base import SourceState
@@ -64,15 +65,8 @@ class SourceTree(SidebarTree[NodeData]):
 
         address: CatalogAddress
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__("sources", name=name, id=id, classes=classes, disabled=disabled)
+    def __init__(self, **options: Unpack[WidgetOptions]) -> None:
+        super().__init__("sources", **options)
 
     def load(self, manager: ToolManager) -> None:
         """Rebuild from the manager's sources and their tools."""

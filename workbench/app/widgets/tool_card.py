@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from rich.box import ROUNDED
 from rich.console import Group, RenderableType
@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.options import WidgetOptions
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
@@ -110,12 +111,9 @@ class ToolCard(Widget):
         *,
         animate: bool = True,
         empty_hint: str = "Pick a fixture variant in the tree to see its tool card.",
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
+        **options: Unpack[WidgetOptions],
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        super().__init__(**options)
         self.registry = registry
         self.manifest: ToolManifest | None = None
         self.animated = animate

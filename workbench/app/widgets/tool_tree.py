@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Unpack
 
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.options import WidgetOptions
 from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.fixtures.catalog import ApiEntry, Catalog, VariantRef
 
@@ -39,15 +41,8 @@ class ToolTree(SidebarTree[NodeData]):
         path: Path
         line: int
 
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__("tools", name=name, id=id, classes=classes, disabled=disabled)
+    def __init__(self, **options: Unpack[WidgetOptions]) -> None:
+        super().__init__("tools", **options)
         self._catalog: Catalog | None = None
         self._transcripts: tuple[Path, ...] = ()
         self._filter = ""

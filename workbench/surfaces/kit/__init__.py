@@ -43,6 +43,7 @@ from workbench.surfaces.kit.cutting import (
 from workbench.surfaces.kit.endings import (
     ENDING_MARKS,
     ENDING_VERBS,
+    count_suffix,
     ending_notice,
     portal_ending,
     status_line,
@@ -83,6 +84,7 @@ __all__ = [
     "cap_items",
     "capped_text",
     "code_block",
+    "count_suffix",
     "diff_block",
     "ending_notice",
     "error_box",

@@ -11,7 +11,7 @@ from workbench.core.sanitize import plain
 from workbench.surfaces.context import SurfaceContext
 from workbench.surfaces.kit.cutting import shorten_text
 from workbench.surfaces.kit.progress import spinner
-from workbench.surfaces.kit.wording import join, seconds, text
+from workbench.surfaces.kit.wording import join, noun, plural, seconds, text
 
 ENDING_MARKS: dict[Phase, str] = {
     Phase.SKIPPED: "↷",
@@ -60,6 +60,17 @@ def error_mark(error: ToolError) -> str:
         # The code alone: "-32601" is what one looks up, and the argument keeps its room.
         return str(code) if code is not None else "protocol error"
     return error.type
+
+
+def count_suffix(
+    ctx: SurfaceContext, total: object, singular: str, empty: str | None = None
+) -> Text | None:
+    """A status line's count, ``(12 results)``, or ``empty`` for none (``(no results)`` unless
+    given); ``None`` after an error or when ``total`` is no number."""
+    if ctx.error is not None or not isinstance(total, int):
+        return None
+    words = (empty or f"no {noun(0, singular)}") if total == 0 else plural(total, singular)
+    return Text(f"({words})", style=ctx.palette.muted)
 
 
 def status_line(

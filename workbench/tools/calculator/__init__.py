@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.api import RuntimeServices, ToolPackage
+from workbench.api import RuntimeServices, ToolPackage, lazy_names
 from workbench.tools.calculator.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.calculator.surfaces import SURFACES
 
@@ -23,12 +23,7 @@ def create_runtime(services: RuntimeServices) -> CalculatorRuntime:
 PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
 
 
-def __getattr__(name: str) -> Any:
-    if name == "CalculatorRuntime":
-        from workbench.tools.calculator.runtime import CalculatorRuntime
-
-        return CalculatorRuntime
-    raise AttributeError(name)
+__getattr__ = lazy_names(__name__, {"CalculatorRuntime": ".runtime"})
 
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "CalculatorRuntime"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.api import RuntimeServices, ToolPackage
+from workbench.api import RuntimeServices, ToolPackage, lazy_names
 from workbench.tools.local_system.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.local_system.surfaces import SURFACES
 
@@ -24,12 +24,7 @@ def create_runtime(services: RuntimeServices) -> LocalSystemRuntime:
 PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
 
 
-def __getattr__(name: str) -> Any:
-    if name == "LocalSystemRuntime":
-        from workbench.tools.local_system.runtime import LocalSystemRuntime
-
-        return LocalSystemRuntime
-    raise AttributeError(name)
+__getattr__ = lazy_names(__name__, {"LocalSystemRuntime": ".runtime"})
 
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "LocalSystemRuntime"]

@@ -12,6 +12,8 @@ from workbench.api import (
     ToolError,
     ToolResult,
     clean_output,
+    failure,
+    listing,
     to_result,
 )
 from workbench.tools.local_system.commands import CommandRunner
@@ -24,16 +26,8 @@ CONTENT_LIST_ITEMS = 100
 
 
 def _error(error: WorkspaceError, state: dict[str, Any] | None = None) -> ToolResult:
-    return to_result(
-        success=False,
-        content=error.message,
-        state=state,
-        error=ToolError(
-            type=error.error_type,
-            message=error.message,
-            body={"path": error.path} if error.path else None,
-        ),
-    )
+    body = {"path": error.path} if error.path else None
+    return failure(error.error_type, error.message, state=state, body=body)
 
 
 class LocalSystemRuntime(BaseRuntime):
@@ -72,14 +66,9 @@ class LocalSystemRuntime(BaseRuntime):
             f"{entry['path']}{'/' if entry['type'] == 'dir' else ''}"
             for entry in entries[:CONTENT_LIST_ITEMS]
         ]
-        more = (
-            f"\n… {state['total'] - len(lines)} more (showing {len(lines)} of {state['total']})"
-            if state["total"] > len(lines)
-            else ""
-        )
         return to_result(
             success=True,
-            content=f"{state['total']} entries in {path}:\n" + "\n".join(lines) + more,
+            content=listing(f"{state['total']} entries in {path}", lines, state["total"]),
             state=state,
         )
 
@@ -164,14 +153,9 @@ class LocalSystemRuntime(BaseRuntime):
                 success=True, content=f"No files match {args.get('pattern')!r}.", state=state
             )
         shown = state["matches"][:CONTENT_LIST_ITEMS]
-        more = (
-            f"\n… {state['total'] - len(shown)} more (showing {len(shown)} of {state['total']})"
-            if state["total"] > len(shown)
-            else ""
-        )
         return to_result(
             success=True,
-            content=f"{state['total']} files match:\n" + "\n".join(shown) + more,
+            content=listing(f"{state['total']} files match", shown, state["total"]),
             state=state,
         )
 

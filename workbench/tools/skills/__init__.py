@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.api import RuntimeServices, ToolPackage
+from workbench.api import RuntimeServices, ToolPackage, lazy_names
 from workbench.tools.skills.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.skills.surfaces import SURFACES
 
@@ -27,27 +27,15 @@ def create_runtime(services: RuntimeServices) -> SkillsRuntime:
     return SkillsRuntime(SkillLibrary(roots))
 
 
-ENVIRONMENT = {"WORKBENCH_SKILLS_PATH": "skills.paths"}
-"""The environment variables this tool reads, and the settings key each becomes."""
-
 PACKAGE = ToolPackage(
     manifest=MANIFEST,
     surfaces=SURFACES,
     create_runtime=create_runtime,
-    environment=ENVIRONMENT,
+    environment={"WORKBENCH_SKILLS_PATH": "skills.paths"},
 )
 
 
-def __getattr__(name: str) -> Any:
-    if name == "SkillLibrary":
-        from workbench.tools.skills.library import SkillLibrary
-
-        return SkillLibrary
-    if name == "SkillsRuntime":
-        from workbench.tools.skills.runtime import SkillsRuntime
-
-        return SkillsRuntime
-    raise AttributeError(name)
+__getattr__ = lazy_names(__name__, {"SkillLibrary": ".library", "SkillsRuntime": ".runtime"})
 
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "SkillLibrary", "SkillsRuntime"]

@@ -42,13 +42,9 @@ def _lines_suffix(ctx: SurfaceContext, state: dict[str, Any]) -> Text | None:
 
 def activate_inspector(ctx: SurfaceContext) -> RenderableType:
     state = result_state(ctx)
-    suffix = None
-    if ctx.error is None and isinstance(state.get("references"), list):
-        count = len(state["references"])
-        suffix = Text(
-            f"({kit.plural(count, 'reference')})" if count else "(no references)",
-            style=ctx.palette.muted,
-        )
+    references = state.get("references")
+    count = len(references) if isinstance(references, list) else None
+    suffix = kit.count_suffix(ctx, count, "reference")
     return kit.status_line(
         ctx,
         "Activating skill",

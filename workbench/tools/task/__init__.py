@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.api import RuntimeServices, ToolPackage
+from workbench.api import RuntimeServices, ToolPackage, lazy_names
 from workbench.tools.task.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.task.store import TaskStore
 from workbench.tools.task.surfaces import SURFACES
@@ -26,23 +26,15 @@ def create_runtime(services: RuntimeServices) -> TaskRuntime:
     return TaskRuntime(TaskStore(path), CommandRunner(), services.workspace)
 
 
-ENVIRONMENT = {"WORKBENCH_TASK_DATABASE": "task.database"}
-"""The environment variables this tool reads, and the settings key each becomes."""
-
 PACKAGE = ToolPackage(
     manifest=MANIFEST,
     surfaces=SURFACES,
     create_runtime=create_runtime,
-    environment=ENVIRONMENT,
+    environment={"WORKBENCH_TASK_DATABASE": "task.database"},
 )
 
 
-def __getattr__(name: str) -> Any:
-    if name == "TaskRuntime":
-        from workbench.tools.task.runtime import TaskRuntime
-
-        return TaskRuntime
-    raise AttributeError(name)
+__getattr__ = lazy_names(__name__, {"TaskRuntime": ".runtime"})
 
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "TaskRuntime", "TaskStore"]

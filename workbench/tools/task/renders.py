@@ -179,6 +179,14 @@ def task_list(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> Rendera
 )
 def update_status_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
+    rows: list[RenderableType] = [_status_change(state, palette)]
+    if ctx.args.get("error"):
+        rows.append(kit.join(("reason ", palette.muted), kit.text(ctx.args["error"])))
+    return Group(*rows)
+
+
+def _status_change(state: dict[str, Any], palette: Palette) -> Text:
+    """``ID name  old → new``: the task and the status it moved between."""
     line = kit.join(
         kit.text(state.get("identifier", ""), f"bold {palette.primary}"),
         " ",
@@ -188,23 +196,11 @@ def update_status_render(ctx: SurfaceContext, state: dict[str, Any]) -> Renderab
     line.append_text(status_badge(str(state.get("previousStatus", "")), palette))
     line.append(" → ", style=palette.muted)
     line.append_text(status_badge(str(state["status"]), palette))
-    rows: list[RenderableType] = [line]
-    if ctx.args.get("error"):
-        rows.append(kit.join(("reason ", palette.muted), kit.text(ctx.args["error"])))
-    return Group(*rows)
+    return line
 
 
 def run_header(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
-    palette = ctx.palette
-    head = kit.join(
-        kit.text(state.get("identifier", ""), f"bold {palette.primary}"),
-        " ",
-        kit.text(state.get("name", "")),
-        "  ",
-    )
-    head.append_text(status_badge(str(state.get("previousStatus", "")), palette))
-    head.append(" → ", style=palette.muted)
-    head.append_text(status_badge(str(state["status"]), palette))
+    head = _status_change(state, ctx.palette)
     head.no_wrap = True
     head.overflow = "ellipsis"
     return head

@@ -13,6 +13,8 @@ from workbench.api import (
     ToolError,
     ToolResult,
     clean_output,
+    failure,
+    listing,
     to_result,
 )
 from workbench.tools.local_system.commands import CommandRunner
@@ -23,12 +25,7 @@ OUTPUT_TAIL = 40
 
 
 def _error(error: TaskError, state: Any = None) -> ToolResult:
-    return to_result(
-        success=False,
-        content=error.message,
-        state=state,
-        error=ToolError(type=error.error_type, message=error.message),
-    )
+    return failure(error.error_type, error.message, state=state)
 
 
 class TaskRuntime(BaseRuntime):
@@ -131,14 +128,9 @@ class TaskRuntime(BaseRuntime):
             f"{task.name} (priority: {PRIORITIES[task.priority]})"
             for task in tasks[:CONTENT_TASKS]
         ]
-        more = (
-            f"\n… {total - len(lines)} more (showing {len(lines)} of {total})"
-            if total > len(lines)
-            else ""
-        )
         return to_result(
             success=True,
-            content=f"{total} task{'' if total == 1 else 's'}:\n" + "\n".join(lines) + more,
+            content=listing(f"{total} task{'' if total == 1 else 's'}", lines, total),
             state=state,
         )
 

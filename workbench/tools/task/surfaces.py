@@ -75,12 +75,7 @@ def list_tasks_inspector(ctx: SurfaceContext) -> RenderableType:
     if ctx.args.get("query"):
         filters.append(f"“{ctx.args['query']}”")
     state = result_state(ctx)
-    suffix = None
-    if isinstance(state.get("total"), int) and ctx.error is None:
-        suffix = Text(
-            "(no tasks)" if state["total"] == 0 else f"({kit.plural(state['total'], 'task')})",
-            style=ctx.palette.muted,
-        )
+    suffix = kit.count_suffix(ctx, state.get("total"), "task")
     return kit.status_line(
         ctx,
         "Listing tasks",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from workbench.api import RuntimeServices, ToolPackage
+from workbench.api import RuntimeServices, ToolPackage, lazy_names
 from workbench.tools.web_browsing.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.web_browsing.surfaces import SURFACES
 
@@ -43,27 +43,19 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     )
 
 
-ENVIRONMENT = {
-    "WORKBENCH_WEB_ONLINE": "web.online",
-    "WORKBENCH_SEARXNG_URL": "web.searxng_url",
-    "WORKBENCH_WEB_ALLOW": "web.allow",
-}
-"""The environment variables this tool reads, and the settings key each becomes."""
-
 PACKAGE = ToolPackage(
     manifest=MANIFEST,
     surfaces=SURFACES,
     create_runtime=create_runtime,
-    environment=ENVIRONMENT,
+    environment={
+        "WORKBENCH_WEB_ONLINE": "web.online",
+        "WORKBENCH_SEARXNG_URL": "web.searxng_url",
+        "WORKBENCH_WEB_ALLOW": "web.allow",
+    },
 )
 
 
-def __getattr__(name: str) -> Any:
-    if name == "WebBrowsingRuntime":
-        from workbench.tools.web_browsing.runtime import WebBrowsingRuntime
-
-        return WebBrowsingRuntime
-    raise AttributeError(name)
+__getattr__ = lazy_names(__name__, {"WebBrowsingRuntime": ".runtime"})
 
 
 __all__ = ["IDENTIFIER", "MANIFEST", "PACKAGE", "WebBrowsingRuntime"]

@@ -17,6 +17,7 @@ from workbench.api import (
     ToolError,
     ToolResult,
     clean_output,
+    failure,
     to_result,
 )
 from workbench.tools.web_browsing.services import (
@@ -31,12 +32,7 @@ CRAWL_CONCURRENCY = 4
 
 
 def _error(error: WebError, state: Any = None) -> ToolResult:
-    return to_result(
-        success=False,
-        content=error.message,
-        state=state,
-        error=ToolError(type=error.error_type, message=error.message, body=error.body or None),
-    )
+    return failure(error.error_type, error.message, state=state, body=error.body or None)
 
 
 class WebBrowsingRuntime(BaseRuntime):

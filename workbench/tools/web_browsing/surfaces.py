@@ -98,11 +98,7 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
     state = result_state(ctx)
     suffix = None
     if ctx.error is None and isinstance(state.get("results"), list):
-        total = int(state.get("total", len(state["results"])))
-        suffix = Text(
-            "(no results)" if total == 0 else f"({kit.plural(total, 'result')})",
-            style=ctx.palette.muted,
-        )
+        suffix = kit.count_suffix(ctx, int(state.get("total", len(state["results"]))), "result")
     return kit.status_line(
         ctx,
         "Searching",

@@ -15,12 +15,11 @@ from workbench.api import Phase, SurfaceContext, kit, result_state
 from workbench.tools.local_system.surfaces.components import path_of
 
 
-def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | None:
-    if ctx.error is not None or not isinstance(total, int):
-        return None
-    if total == 0:
-        return Text(f"({empty})", style=ctx.palette.muted)
-    return Text(f"({kit.plural(total, noun)})", style=ctx.palette.muted)
+def _file_line(
+    ctx: SurfaceContext, path: str, suffix: Text | None, active: str, done: str, failed: str
+) -> Text:
+    """The line of a call on one path: a long path gives way in the middle, keeping its name."""
+    return kit.status_line(ctx, active, done, kit.text(path), suffix, failed, cut="middle")
 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
@@ -28,14 +27,13 @@ def list_files(ctx: SurfaceContext) -> RenderableType:
     # While the arguments stream, a missing path may still arrive: showing the default then
     # would put words in the model's mouth. Once they are complete, the tool lists ".".
     default = "" if ctx.state.is_args_streaming else "."
-    return kit.status_line(
+    return _file_line(
         ctx,
+        path_of(ctx, default=default),
+        kit.count_suffix(ctx, state.get("total"), "entry", "empty"),
         "Listing",
         "Listed",
-        kit.text(path_of(ctx, default=default)),
-        _count(ctx, state.get("total"), "entry", "empty"),
-        verb_failed="Could not list",
-        cut="middle",
+        "Could not list",
     )
 
 
@@ -50,15 +48,7 @@ def read_file(ctx: SurfaceContext) -> RenderableType:
             else f"(lines {state['startLine']:,}-{state['endLine']:,} of {total:,})",
             style=ctx.palette.muted,
         )
-    return kit.status_line(
-        ctx,
-        "Reading",
-        "Read",
-        kit.text(path_of(ctx)),
-        suffix,
-        verb_failed="Could not read",
-        cut="middle",
-    )
+    return _file_line(ctx, path_of(ctx), suffix, "Reading", "Read", "Could not read")
 
 
 def write_file(ctx: SurfaceContext) -> RenderableType:
@@ -67,15 +57,7 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
     if ctx.error is None and "bytesWritten" in state:
         size = kit.human_size(int(state["bytesWritten"]))
         suffix = Text(f"({'new, ' if state.get('created') else ''}{size})", style=ctx.palette.muted)
-    return kit.status_line(
-        ctx,
-        "Writing",
-        "Wrote",
-        kit.text(path_of(ctx)),
-        suffix,
-        verb_failed="Could not write",
-        cut="middle",
-    )
+    return _file_line(ctx, path_of(ctx), suffix, "Writing", "Wrote", "Could not write")
 
 
 def edit_file(ctx: SurfaceContext) -> RenderableType:
@@ -90,15 +72,7 @@ def edit_file(ctx: SurfaceContext) -> RenderableType:
                 " ",
                 (f"-{state['linesRemoved']}", ctx.palette.error),
             )
-    return kit.status_line(
-        ctx,
-        "Editing",
-        "Edited",
-        kit.text(path_of(ctx)),
-        suffix,
-        verb_failed="Could not edit",
-        cut="middle",
-    )
+    return _file_line(ctx, path_of(ctx), suffix, "Editing", "Edited", "Could not edit")
 
 
 def glob_files(ctx: SurfaceContext) -> RenderableType:
@@ -108,7 +82,7 @@ def glob_files(ctx: SurfaceContext) -> RenderableType:
         "Finding",
         "Found",
         kit.text(path_of(ctx, "pattern")),
-        _count(ctx, state.get("total"), "file", "no matches"),
+        kit.count_suffix(ctx, state.get("total"), "file", "no matches"),
         verb_failed="Could not search",
     )
 
