@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 
 if TYPE_CHECKING:
     from workbench.review.board import ReviewBoard
@@ -85,6 +86,7 @@ SNAPSHOTS_OPTION = click.option(
     help="Review decisions file (default: [tool.workbench] reviews, else "
     "<snapshots>/reviews.yaml).",
 )
+@NO_CACHE_OPTION
 def review(
     check: bool,
     junit_path: Path | None,
@@ -98,6 +100,7 @@ def review(
     prune: bool,
     snapshot_dir: Path | None,
     review_path: Path | None,
+    no_cache: bool,
 ) -> None:
     """Review the snapshot matrix: accept or reject each case as it draws now.
 
@@ -115,7 +118,7 @@ def review(
     if not batch:
         if output_format != "text" or require_review:
             fail_usage("--format and --require-review go with --check")
-        _open_tui(select, reviewer, snapshot_dir, review_path)
+        _open_tui(select, reviewer, snapshot_dir, review_path, no_cache)
         return
     if require_review and not check:
         fail_usage("--require-review goes with --check")
@@ -124,6 +127,7 @@ def review(
     from workbench.acceptance.gate import format_json, format_junit, format_text, run_gate
     from workbench.config import load_config
     from workbench.project import open_project
+    from workbench.rendering.renderer import SnapshotRenderer
     from workbench.review.decisions import reviewer_name
 
     config = load_config()
@@ -137,14 +141,20 @@ def review(
     total = len(select_cases(project, select))
     if select and not total:
         fail_usage(f"no case id contains {select!r}")
-    with ProgressReport("review: drawing cases", total) as progress:
+    cache = project_cache(project, no_cache)
+    with (
+        ProgressReport("review: drawing cases", total) as progress,
+        SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer,
+    ):
         board = build_board(
             project,
             snapshot_root=snapshot_dir,
             review_path=(review_path.resolve() if review_path else None),
             select=select,
             on_progress=lambda done, total, case_id: progress.advance(case_id),
+            renderer=renderer,
         )
+    report_cache(cache)
     if prune:
         removed = board.prune_stale()
         echo(f"pruned {removed} stale decision(s) from {board.review_file.display_path}")
@@ -212,26 +222,35 @@ def check_report_path(path: Path) -> None:
 
 
 def _open_tui(
-    select: str | None, reviewer: str | None, snapshot_dir: Path | None, review_path: Path | None
+    select: str | None,
+    reviewer: str | None,
+    snapshot_dir: Path | None,
+    review_path: Path | None,
+    no_cache: bool,
 ) -> None:
     from workbench.acceptance.build import build_board
     from workbench.app.app import WorkbenchApp
     from workbench.app.screens.review_screen import DrawProgressCallback, LoadedReview
     from workbench.config import load_config
     from workbench.project import open_project
+    from workbench.rendering.renderer import SnapshotRenderer
     from workbench.review.decisions import reviewer_name
 
     def load(progress: DrawProgressCallback) -> LoadedReview:
         # Runs in the screen's worker thread: the UI shows progress while cases are drawn.
         config = load_config()
         project = open_project(config=config)
+        cache = project_cache(project, no_cache)
         board = build_board(
             project,
             snapshot_root=snapshot_dir,
             review_path=review_path.resolve() if review_path else None,
             select=select,
             on_progress=lambda done, total, case_id: progress(done, total),
+            renderer=SnapshotRenderer(project.catalog, project.registry, cache=cache),
         )
+        if cache is not None:
+            cache.prune()
         return LoadedReview(project, board, reviewer_name(config.root, reviewer))
 
     WorkbenchApp(review=load).run()

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
 
 
@@ -29,8 +30,13 @@ from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
     default=None,
     help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
 )
+@NO_CACHE_OPTION
 def snapshot(
-    update: bool, report_path: Path | None, snapshot_dir: Path | None, select: str | None
+    update: bool,
+    report_path: Path | None,
+    snapshot_dir: Path | None,
+    select: str | None,
+    no_cache: bool,
 ) -> None:
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
@@ -39,7 +45,8 @@ def snapshot(
     like a case (tool/api/variant/phase-width-theme .txt or .svg) are snapshots: a README or
     notes under the snapshots folder are never unused. Progress goes to stderr: a bar on a
     terminal, a line per tenth of the run otherwise. With -k, only snapshot files whose id
-    contains the text can be unused.
+    contains the text can be unused. A case whose inputs did not change since it was last
+    drawn is read from the render cache (see --no-cache).
     """
     from workbench.config import load_config
     from workbench.project import open_project
@@ -66,9 +73,10 @@ def snapshot(
     if select and not cases:
         fail_usage(f"no case id contains {select!r}")
     started = time.perf_counter()
+    cache = project_cache(project, no_cache)
     with (
         ProgressReport("snapshots", len(cases)) as progress,
-        SnapshotRenderer(project.catalog, project.registry) as renderer,
+        SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer,
     ):
         run = run_snapshots(
             cases,
@@ -79,6 +87,7 @@ def snapshot(
             on_progress=lambda case: progress.advance(case.test_id),
         )
     run.seconds = time.perf_counter() - started
+    report_cache(cache)
     for outcome in run.outcomes:
         if outcome.status == "failed":
             echo(f"FAILED {outcome.case.test_id}")

@@ -29,6 +29,7 @@ from workbench.testing.extension import (
 if TYPE_CHECKING:
     from workbench.audit import Auditor
     from workbench.project import Project
+    from workbench.rendering.cache import RenderCache
     from workbench.rendering.renderer import SnapshotRenderer
 
 _PROJECT_KEY = pytest.StashKey["Project"]()
@@ -48,6 +49,14 @@ def _project(config: pytest.Config) -> Project:
         SnapshotRoot.path = workbench_config.snapshot_dir
         config.stash[_PROJECT_KEY] = project
     return project
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.getgroup("workbench").addoption(
+        "--workbench-no-cache",
+        action="store_true",
+        help="Draw every snapshot and audit case, reading and writing no render cache.",
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -113,20 +122,49 @@ def workbench_project(request: pytest.FixtureRequest) -> Project:
 
 
 @pytest.fixture(scope="session")
-def workbench_renderer(workbench_project: Project) -> Iterator[SnapshotRenderer]:
-    """One snapshot renderer for this session (or xdist worker): it draws every case directly."""
+def workbench_render_cache(
+    workbench_project: Project, request: pytest.FixtureRequest
+) -> Iterator[RenderCache | None]:
+    """The project's render cache (``None`` with ``--workbench-no-cache``), pruned at the end."""
+    from workbench.rendering.cache import open_cache
+
+    config = workbench_project.config
+    cache = open_cache(
+        config.root,
+        workbench_project.catalog,
+        workbench_project.registry,
+        enabled=not request.config.getoption("workbench_no_cache", False),
+        project=config.pyproject is not None,
+    )
+    yield cache
+    if cache is not None:
+        cache.prune()
+
+
+@pytest.fixture(scope="session")
+def workbench_renderer(
+    workbench_project: Project, workbench_render_cache: RenderCache | None
+) -> Iterator[SnapshotRenderer]:
+    """One snapshot renderer for this session (or xdist worker): it draws a case directly,
+    unless the render cache holds it drawn from the same inputs."""
     from workbench.rendering.renderer import SnapshotRenderer
 
-    with SnapshotRenderer(workbench_project.catalog, workbench_project.registry) as renderer:
+    with SnapshotRenderer(
+        workbench_project.catalog, workbench_project.registry, cache=workbench_render_cache
+    ) as renderer:
         yield renderer
 
 
 @pytest.fixture(scope="session")
-def workbench_auditor(workbench_project: Project) -> Auditor:
-    """The render audit, drawing with the snapshot renderer's drawer."""
+def workbench_auditor(
+    workbench_project: Project, workbench_render_cache: RenderCache | None
+) -> Auditor:
+    """The render audit, drawing with the snapshot renderer's drawer (and the same cache)."""
     from workbench.audit import Auditor
 
-    return Auditor(workbench_project.catalog, workbench_project.registry)
+    return Auditor(
+        workbench_project.catalog, workbench_project.registry, cache=workbench_render_cache
+    )
 
 
 @pytest.fixture
