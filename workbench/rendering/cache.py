@@ -133,6 +133,7 @@ class RenderInputs:
         self._tools: dict[str, str] = {}
         self._variants: dict[tuple[str, str], str] = {}
         self._themes: dict[str, str] = {}
+        self._fixture_files = {fixture.path.resolve() for fixture in catalog.fixture_files}
 
     @property
     def environment(self) -> str:
@@ -159,7 +160,9 @@ class RenderInputs:
                         folders.add(folder)
         parts = [manifest]
         for folder in sorted(folders):
+            # A package's own fixture files are keyed variant by variant, not as its source.
             files = [folder] if folder.is_file() else list(_files(folder))
+            files = [path for path in files if path.resolve() not in self._fixture_files]
             parts += [str(folder), _hash_files(folder.parent, files)]
         found = self._tools[tool] = _digest(*parts)
         return found
