@@ -305,6 +305,31 @@ def test_the_cli_reuses_drawings_and_no_cache_draws_everything(
     assert (project.cache_dir.parent / "cli-cache" / "render" / ".gitignore").is_file()
 
 
+def test_the_pytest_plugin_reuses_drawings_on_its_second_run(project: Project) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "WORKBENCH_NO_RENDER_CACHE"}
+    env["WORKBENCH_CACHE_DIR"] = str(project.cache_dir.parent / "pytest-cache")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+
+    def pytest_run(*arguments: str) -> str:
+        done = subprocess.run(
+            [*command, *arguments],
+            cwd=project.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        return done.stdout
+
+    first = pytest_run("--snapshot-update")
+    assert "render cache: 0 reused" in first
+    second = pytest_run()
+    assert ", 0 drawn (snapshot and audit cases)" in second
+    assert "render cache" not in pytest_run("--workbench-no-cache")
+
+
 def test_the_environment_turns_the_cache_off(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -316,6 +341,17 @@ def test_the_environment_turns_the_cache_off(
     monkeypatch.delenv("WORKBENCH_NO_CACHE")
     monkeypatch.setenv("WORKBENCH_NO_RENDER_CACHE", "1")
     assert render_cache.cache_folder(project.root) is None
+
+
+def test_a_bound_that_is_no_size_is_a_usage_error(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("WORKBENCH_NO_RENDER_CACHE", raising=False)
+    monkeypatch.setenv("WORKBENCH_CACHE_MAX_MB", "lots")
+    monkeypatch.chdir(project.root)
+    result = CliRunner().invoke(main, ["audit"])
+    assert result.exit_code == 2
+    assert "WORKBENCH_CACHE_MAX_MB='lots': give the cache's bound in megabytes" in result.output
 
 
 def test_drawing_and_auditing_read_nothing_the_kit_key_leaves_out() -> None:

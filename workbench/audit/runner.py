@@ -249,6 +249,7 @@ class Auditor:
         report = AuditReport(rules=self.rules)
         used: set[tuple[str, int]] = set()
         rule_names = {item.name for item in all_rules()}
+        counted = self.cache.stats.reused + self.cache.stats.drawn if self.cache else 0
         for done, (ref, (findings, count)) in enumerate(
             zip(refs, self._checked(refs, jobs), strict=True), start=1
         ):
@@ -264,6 +265,10 @@ class Auditor:
                             break
             if on_progress is not None:
                 on_progress(done, len(refs))
+        if self.cache and self.cache.stats.reused + self.cache.stats.drawn == counted:
+            # Forked workers checked the variants: their counts stayed with them.
+            self.cache.stats.reused += report.reused
+            self.cache.stats.drawn += len(refs) - report.reused
         selected = {item.name for item in self.rules}
         for fixture in _fixtures(refs):
             for index, waiver in enumerate(fixture.file.audit_waivers):

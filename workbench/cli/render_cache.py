@@ -23,10 +23,21 @@ NO_CACHE_OPTION = click.option(
 
 
 def project_cache(project: Project, no_cache: bool) -> RenderCache | None:
-    """The project's render cache, unless ``--no-cache`` or ``WORKBENCH_NO_CACHE`` say not."""
+    """The project's render cache, unless ``--no-cache`` or the environment say not;
+    a ``WORKBENCH_CACHE_MAX_MB`` that is no size is a usage error."""
+    from workbench.cli.output import fail_usage
     from workbench.rendering.cache import open_cache
 
-    return open_cache(project.config.root, project.catalog, project.registry, enabled=not no_cache)
+    try:
+        return open_cache(
+            project.config.root,
+            project.catalog,
+            project.registry,
+            enabled=not no_cache,
+            project=project.config.pyproject is not None,
+        )
+    except ValueError as error:
+        fail_usage(str(error))
 
 
 def report_cache(cache: RenderCache | None) -> None:

@@ -348,11 +348,17 @@ def cache_folder(root: Path, *, project: bool = True) -> Path | None:
 
 
 def max_bytes_from_environment() -> int:
+    """``WORKBENCH_CACHE_MAX_MB`` in bytes; ``ValueError`` naming it if it is no size."""
     text = os.environ.get(MAX_BYTES_ENV, "").strip()
-    try:
-        return max(1, int(float(text) * 1024 * 1024)) if text else DEFAULT_MAX_BYTES
-    except ValueError:
+    if not text:
         return DEFAULT_MAX_BYTES
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = -1.0
+    if not 0 < megabytes < 1 << 40:
+        raise ValueError(f"{MAX_BYTES_ENV}={text!r}: give the cache's bound in megabytes, e.g. 512")
+    return int(megabytes * 1024 * 1024)
 
 
 def open_cache(

@@ -36,6 +36,7 @@ _PROJECT_KEY = pytest.StashKey["Project"]()
 _CASE_IDS_KEY = pytest.StashKey[set[str]]()
 """Every snapshot case of the matrix, once this session has generated them."""
 _DELETED_KEY = pytest.StashKey[list[Path]]()
+_CACHE_KEY = pytest.StashKey["RenderCache"]()
 
 
 def _project(config: pytest.Config) -> Project:
@@ -105,6 +106,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    cache = config.stash.get(_CACHE_KEY, None)
+    if cache is not None and (cache.stats.reused or cache.stats.drawn):
+        terminalreporter.write_line(
+            f"workbench: {cache.stats.summary()} (snapshot and audit cases)"
+        )
     deleted = config.stash.get(_DELETED_KEY, [])
     if deleted:
         terminalreporter.write_line(
@@ -129,13 +135,18 @@ def workbench_render_cache(
     from workbench.rendering.cache import open_cache
 
     config = workbench_project.config
-    cache = open_cache(
-        config.root,
-        workbench_project.catalog,
-        workbench_project.registry,
-        enabled=not request.config.getoption("workbench_no_cache", False),
-        project=config.pyproject is not None,
-    )
+    try:
+        cache = open_cache(
+            config.root,
+            workbench_project.catalog,
+            workbench_project.registry,
+            enabled=not request.config.getoption("workbench_no_cache", False),
+            project=config.pyproject is not None,
+        )
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
+    if cache is not None:
+        request.config.stash[_CACHE_KEY] = cache
     yield cache
     if cache is not None:
         cache.prune()
