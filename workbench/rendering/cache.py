@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import sys
+import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ NO_RENDER_CACHE_ENV = "WORKBENCH_NO_RENDER_CACHE"
 MAX_BYTES_ENV = "WORKBENCH_CACHE_MAX_MB"
 DEFAULT_MAX_BYTES = 1024 * 1024 * 1024
 """1 GiB: about 200,000 compressed snapshot drawings."""
+TOUCH_AFTER_S = 24 * 3600
+"""An entry read is marked used when it was last marked longer ago than this."""
 PRUNE_TO = 0.8
 """Pruning removes the oldest entries until the folder is this share of its bound."""
 WORKBENCH_ROOT = Path(__file__).resolve().parent.parent
@@ -62,13 +65,16 @@ def _digest(*parts: str) -> str:
 
 def _files(folder: Path, *, skip: Iterable[Path] = ()) -> Iterator[Path]:
     """Every file under ``folder`` in a stable order, bytecode and ``skip`` folders left out."""
-    skipped = {path.resolve() for path in skip}
-    for path in sorted(folder.rglob("*")):
-        if any(part in SKIPPED_NAMES for part in path.parts) or path.suffix in SKIPPED_SUFFIXES:
-            continue
-        if any(path.resolve().is_relative_to(item) for item in skipped) or not path.is_file():
-            continue
-        yield path
+    skipped = {str(path) for path in skip}
+    for directory, folders, names in os.walk(folder):
+        folders[:] = sorted(
+            name
+            for name in folders
+            if name not in SKIPPED_NAMES and os.path.join(directory, name) not in skipped
+        )
+        for name in sorted(names):
+            if not name.endswith(SKIPPED_SUFFIXES):
+                yield Path(directory, name)
 
 
 def _hash_files(folder: Path, paths: Iterable[Path]) -> str:
@@ -258,7 +264,11 @@ class RenderCache:
         """The value filed under ``key``, or ``None`` (missing, corrupt or foreign)."""
         path = self.path_for(key)
         try:
-            data = path.read_bytes()
+            with path.open("rb") as stream:
+                data = stream.read()
+                # Pruning goes least recently used first; a day's precision saves a write.
+                if time.time() - os.fstat(stream.fileno()).st_mtime > TOUCH_AFTER_S:
+                    os.utime(stream.fileno())
         except OSError:
             return None
         try:
@@ -269,8 +279,6 @@ class RenderCache:
         except (ValueError, KeyError, TypeError, zlib.error, RecursionError):
             self.stats.ignored += 1
             return None
-        with contextlib.suppress(OSError):
-            os.utime(path)  # Pruning goes oldest-used first.
         return value
 
     def put(self, key: str, value: Any) -> None:
@@ -282,7 +290,7 @@ class RenderCache:
         entry = json.dumps({"format": CACHE_FORMAT, "key": key, "value": value})
         try:
             self._mark_folder()
-            write_atomically(self.path_for(key), zlib.compress(entry.encode("utf-8"), 6))
+            write_atomically(self.path_for(key), zlib.compress(entry.encode("utf-8"), 1))
         except OSError as error:
             self.stats.write_error = f"{self.directory}: {error.strerror or error}"
 
