@@ -18,16 +18,12 @@ REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = REPO / "pyproject.toml"
 
 
-def contract(contract_type: str, *, forbidding: str | None = None) -> dict[str, Any]:
-    """The one contract of ``contract_type`` (of the forbidden ones, the one forbidding
-    ``forbidding``)."""
+def contract(contract_type: str, named: str = "") -> dict[str, Any]:
+    """The one contract of ``contract_type`` whose name contains ``named``."""
     config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
     [found] = [
-        item
-        for item in contracts
-        if item["type"] == contract_type
-        and (forbidding is None or forbidding in item["forbidden_modules"])
+        item for item in contracts if item["type"] == contract_type and named in item["name"]
     ]
     return found
 
@@ -51,7 +47,7 @@ def test_the_import_contracts_hold(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_pure_layers_import_no_textual() -> None:
-    pure = modules_under(contract("forbidden", forbidding="textual")["source_modules"])
+    pure = modules_under(contract("forbidden", "Textual")["source_modules"])
     # Discovery really walked the packages (a typo in the contract must not pass vacuously).
     assert {"workbench.core.reducer", "workbench.tools.task.surfaces", "workbench.session"} <= set(
         pure
@@ -75,7 +71,7 @@ def test_the_pure_layers_import_no_textual() -> None:
 
 def test_drawing_a_snapshot_loads_no_part_of_the_app() -> None:
     # The snapshot run, the audit and their renderer draw cards without the TUI package.
-    drawing = modules_under(contract("forbidden", forbidding="workbench.app")["source_modules"])
+    drawing = modules_under(contract("forbidden", "Drawing without the TUI")["source_modules"])
     assert "workbench.rendering.renderer" in drawing
     code = (
         "import importlib, sys\n"
@@ -88,3 +84,26 @@ def test_drawing_a_snapshot_loads_no_part_of_the_app() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert result.stdout.strip() == "", f"the app imported to draw: {result.stdout}"
+
+
+def test_every_bundled_tool_is_held_to_the_public_api() -> None:
+    """A tool added to the bundle is added to the contracts too, or this fails: the contract
+    names its packages one by one."""
+    from workbench.tools.discovery import BUNDLED_TOOL_MODULES
+
+    api_only = contract("forbidden", "The bundled tools import Workbench only")
+    assert sorted(api_only["source_modules"]) == sorted(BUNDLED_TOOL_MODULES)
+    assert sorted(contract("independence", "bundled tool")["modules"]) == sorted(
+        BUNDLED_TOOL_MODULES
+    )
+    assert "workbench.api" not in api_only["forbidden_modules"]
+
+
+def test_the_agents_tools_are_held_to_the_public_api_too() -> None:
+    agents = contract("forbidden", "agents' own UI-only tools")
+    assert agents["source_modules"] == ["workbench.agents"]
+    bundled = contract("forbidden", "The bundled tools import Workbench only")["forbidden_modules"]
+    # Everything a bundled tool may not import, an agent's tool may not either.
+    assert set(bundled) - {"workbench.tools.discovery", "workbench.tools.package"} <= set(
+        agents["forbidden_modules"]
+    )

@@ -14,6 +14,7 @@ from workbench.session import LiveOptions, SetupError, build_session
 from workbench.sources.http_source import HttpToolSource
 from workbench.sources.mcp_source import McpSource
 from workbench.sources.python_source import PythonToolSource
+from workbench.surfaces.registry import SurfaceKind
 
 
 @pytest.fixture(autouse=True)
@@ -116,6 +117,10 @@ async def test_a_skills_folder_named_like_a_bundled_tool_is_a_conflict_not_a_rep
         assert manager.resolve("calculator.calculate").entry.source.name == "python"
     finally:
         await manager.stop()
+    # Surfaces are looked up by tool identifier: as in `workbench` on fixtures, the first
+    # package of a name keeps it, and none of the later package's surfaces mix into its card.
+    assert session.registry.has_own("calculator", "calculate", SurfaceKind.INSPECTOR)
+    assert not session.registry.has_own("calculator", "activateSkill", SurfaceKind.INSPECTOR)
 
 
 def test_http_manifests_in_fixture_dirs_become_an_http_source(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
 from workbench.fixtures.cache import CatalogCache, cache_dir
 from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools.agent_packages import agent_packages, agent_problems, keep_agent_tools_in_use
 from workbench.tools.discovery import Discovery, FailedSpec, FoundPackage, discover
 from workbench.tools.package import ToolPackage
 
@@ -30,13 +31,7 @@ class Project:
 def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:
     """The packages' surfaces; of two packages with one identifier the first wins (the catalog
     reports the conflict)."""
-    registry = SurfaceRegistry()
-    seen: set[str] = set()
-    for package in packages:
-        if package.identifier not in seen:
-            seen.add(package.identifier)
-            registry.register_set(package.identifier, package.surfaces)
-    return registry
+    return SurfaceRegistry.from_packages(packages)
 
 
 def project_cache(config: WorkbenchConfig) -> CatalogCache:
@@ -101,14 +96,19 @@ def assemble(
     in forked processes: only for callers with no other threads (the CLI gates).
     """
     packages = discovery.packages
+    # The agents' own tools draw imported calls in any project; the catalog keeps only the
+    # APIs some fixture calls.
+    agents = agent_packages(packages)
     catalog = build_catalog(
         fixture_paths_for(config, packages, paths),
         [package.manifest for package in packages],
         root=config.root,
-        extra_problems=discovery.problems,
+        extra_problems=[*discovery.problems, *agent_problems()],
         cache=cache if cache is not None else project_cache(config),
         jobs=jobs,
+        offered_manifests=[package.manifest for package in agents],
     )
+    agents = keep_agent_tools_in_use(catalog, agents)
     for identifier, origin in discovery.origins().items():
         tool = catalog.tools.get(identifier)
         if tool is not None and tool.packaged:
@@ -116,7 +116,7 @@ def assemble(
     return Project(
         config=config,
         catalog=catalog,
-        registry=build_registry(packages),
+        registry=build_registry([*packages, *agents]),
         packages=list(discovery.found),
         failed=list(discovery.failed),
         paths=tuple(paths),

@@ -13,12 +13,15 @@ from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.runtime import RuntimeServices
 from workbench.fixtures.files import find_files
 from workbench.policy.engine import ApprovalMode, PolicyContext
+from workbench.sources.health import SourcesReport
 from workbench.sources.manager import ToolManager
 from workbench.sources.mcp_config import expand_env, parse_header, read_mcp_config
 from workbench.sources.mcp_source import DEFAULT_LOG_LEVEL, McpServerSpec, McpSource
 from workbench.sources.python_source import PythonToolSource
 from workbench.sources.timeouts import CallTimeout, resolve_call_timeout
 from workbench.surfaces.registry import SurfaceRegistry
+from workbench.tools import settings_variables
+from workbench.tools.agent_packages import AGENT_ORIGIN, agent_packages
 from workbench.tools.discovery import discover
 from workbench.tools.package import ToolPackage
 
@@ -94,6 +97,10 @@ class LiveSession:
             extend_on_progress_s=self.extend_on_progress_s,
         )
 
+    def report(self) -> SourcesReport:
+        """How the sources started, and what did not load (after ``manager.start()``)."""
+        return SourcesReport.of(self.manager, self.problems)
+
     @property
     def fixture_dir(self) -> Path:
         """Where recorded calls are saved: the project's first fixture directory (``fixtures/``
@@ -168,9 +175,7 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             catalog=options.catalog,
         )
 
-    services = RuntimeServices.from_environment(workspace, limits=config.limits)
     manager = ToolManager()
-    registry = SurfaceRegistry()
     problems: list[str] = []
 
     discovery = discover(
@@ -191,8 +196,12 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
         skills_package = _skills_package(Path(skills_root))
         packages.append(skills_package)
         origin_of[id(skills_package)] = f"--skills {skills_root}"
-    for package in packages:
-        registry.register_set(package.identifier, package.surfaces)
+    # The agents' own tools are UI-only: listed beside the in-process tools, so that picking
+    # one says it cannot be called (a session with no in-process tools gains no source for them).
+    for agent_package in agent_packages(packages) if packages else []:
+        packages.append(agent_package)
+        origin_of[id(agent_package)] = AGENT_ORIGIN
+    registry = SurfaceRegistry.from_packages(packages)
     # A source holds one package per identifier: a package named like an earlier one (a
     # --skills folder called "calculator") goes to another source, so the manager reports the
     # conflict instead of one silently replacing the other.
@@ -210,6 +219,10 @@ def build_session(options: LiveOptions, *, config: WorkbenchConfig | None = None
             group = []
             groups.append(group)
         group.append(package)
+    # Each tool package names the environment variables it reads (web.online, task.database).
+    services = RuntimeServices.from_environment(
+        workspace, limits=config.limits, variables=settings_variables(packages)
+    )
     origins: dict[tuple[str, str], str] = {}
     for group in groups:
         source = PythonToolSource("python", group, services)

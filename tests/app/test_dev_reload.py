@@ -80,13 +80,13 @@ async def test_a_module_that_breaks_shows_its_error_in_the_card_until_fixed(
     app = dev_app(dev_project)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        dev_project.edit("surfaces.py", "def _state(", "def _state(:")
+        dev_project.edit("surfaces.py", "def lookup_error(", "def lookup_error(:")
         text = await wait_for(pilot, "✗ Does not load: SyntaxError: invalid syntax at surfaces.py:")
-        assert "def _state(:" in text, text  # the line of code, in the card
+        assert "def lookup_error(:" in text, text  # the line of code, in the card
         assert "Getting started" not in text  # the previous Render is not kept on screen
         problems = screen.query_one(ProblemsPanel)
         assert problems.display  # and the problems panel lists it
-        dev_project.edit("surfaces.py", "def _state(:", "def _state(")
+        dev_project.edit("surfaces.py", "def lookup_error(:", "def lookup_error(")
         text = await wait_for(pilot, "Getting started")
         assert "Does not load" not in text
 

@@ -11,6 +11,7 @@ from workbench.core.interventions import (
     InputAnswer,
     ServerMessage,
     ServerMessages,
+    clipped_text,
     elicitation_request,
     form_schema,
     sampling_request,
@@ -178,3 +179,15 @@ def test_server_messages_keep_the_latest_and_count_all() -> None:
         messages = messages.add(ServerMessage(index, "log", f"line {index}"))
     assert messages.total == 10 and messages.dropped == 7
     assert [item.text for item in messages.items] == ["line 7", "line 8", "line 9"]
+
+
+@given(st.text(max_size=300), st.integers(min_value=1, max_value=200))
+def test_clipped_text_is_clean_and_says_when_it_cut(value: str, limit: int) -> None:
+    shown = clipped_text(value, limit)
+    assert not any(ord(character) < 0x20 and character not in "\n\t" for character in shown)
+    cut = shown.endswith(" characters]") and "… [showing " in shown
+    assert cut or len(shown) <= limit
+
+
+def test_clipped_text_names_both_counts() -> None:
+    assert clipped_text("x" * 2_500, 2_000) == "x" * 2_000 + "… [showing 2,000 of 2,500 characters]"

@@ -47,20 +47,20 @@ def test_a_module_that_no_longer_imports_shows_its_error_not_the_old_version(
     dev_project: DevProject,
 ) -> None:
     reloader = ProjectReloader(dev_project.open())
-    broken = dev_project.edit("surfaces.py", "def _state(", "def _state(:")
+    broken = dev_project.edit("surfaces.py", "def lookup_error(", "def lookup_error(:")
     outcome = reloader.reload([broken])
     assert outcome.broken == (f"{dev_project.module}:PACKAGE",)
     project = outcome.project
     inspector = draw(project, dev_project.identifier, SurfaceKind.INSPECTOR)
     assert "✗ Does not load: SyntaxError: invalid syntax at surfaces.py:" in inspector
     render = draw(project, dev_project.identifier, SurfaceKind.RENDER)
-    assert "surfaces.py:" in render and "def _state(:" in render
+    assert "surfaces.py:" in render and "def lookup_error(:" in render
     assert "the previous version is not shown" in render and "Getting started" not in render
     [problem] = [item for item in project.catalog.problems if item.code == "tool-module"]
     assert problem.file.endswith("surfaces.py") and problem.line is not None
     # Its fixtures stay where they were: the tree keeps the selection.
     assert [ref.variant.id for ref in project.catalog.all_variants()][:1] == ["several-matches"]
-    fixed = dev_project.edit("surfaces.py", "def _state(:", "def _state(")
+    fixed = dev_project.edit("surfaces.py", "def lookup_error(:", "def lookup_error(")
     again = reloader.reload([fixed])
     assert again.reimported and not again.broken and again.project.catalog.problems == []
     assert "Looked up" in draw(again.project, dev_project.identifier, SurfaceKind.INSPECTOR)

@@ -33,7 +33,7 @@ from workbench.rendering.renderer import (
 )
 from workbench.rendering.screen import screen_strips, settle
 from workbench.surfaces.card import portal_renderable
-from workbench.surfaces.context import SurfaceContext
+from workbench.surfaces.context import variant_context
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.surfaces.themes import CaseTheme, theme_facts
 
@@ -73,8 +73,6 @@ class SettleApp(PinnedColours):
 
 
 async def _draw(app: SettleApp, catalog: Catalog, case: SnapshotCase) -> RenderedSnapshot:
-    state = catalog.script_for(case.ref).state_at(case.phase)
-    manifest = catalog.tools[case.tool].manifest if case.tool in catalog.tools else None
     target: Widget
     # Both widgets stay displayed (toggling display would need a stylesheet pass); only the
     # target's lines are read.
@@ -82,9 +80,10 @@ async def _draw(app: SettleApp, catalog: Catalog, case: SnapshotCase) -> Rendere
         frame = app.query_one("#portal-frame")
         frame.styles.width = case.width
         frame.scroll_home(animate=False)
-        ctx = SurfaceContext(
-            state=state,
-            manifest=manifest,
+        ctx = variant_context(
+            catalog,
+            case.ref,
+            case.phase,
             width=case.width - 2,
             palette=palette_for(app.current_theme),
         )
@@ -92,7 +91,7 @@ async def _draw(app: SettleApp, catalog: Catalog, case: SnapshotCase) -> Rendere
         target = frame
     else:
         card = app.query_one(ToolCard)
-        card.show(state, manifest)
+        card.show_variant(catalog, case.ref, case.phase)
         card.expanded = case.surface != COLLAPSED
         card.card_width = case.width
         target = card

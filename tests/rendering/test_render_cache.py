@@ -201,7 +201,7 @@ def test_a_changed_kit_draws_everything_again_and_the_tui_nothing(
     app_module.write_text(app_module.read_text(encoding="utf-8") + "\n# edited\n", "utf-8")
     assert project.run().snapshots == set()
 
-    kit = copy / "surfaces" / "kit.py"
+    kit = copy / "surfaces" / "kit" / "__init__.py"
     kit.write_text(kit.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     run = project.run()
     assert run.snapshots == run.all_snapshots

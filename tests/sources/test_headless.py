@@ -23,14 +23,12 @@ def in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 async def call_in(session: LiveSession, name: str, args: dict[str, Any]) -> CallRecord:
-    return await call_once(session.manager, session.policy, name, args)
+    return await call_once(session, name, args)
 
 
 async def test_a_successful_call_folds_into_a_done_state(tmp_path: Path) -> None:
     session = build_session(LiveOptions(approval="headless", workspace=tmp_path))
-    outcome = await call_once(
-        session.manager, session.policy, "calculator.calculate", {"expression": "6 * 7"}
-    )
+    outcome = await call_once(session, "calculator.calculate", {"expression": "6 * 7"})
     assert (outcome.tool, outcome.api) == ("calculator", "calculate")
     assert outcome.state.phase.value == "done"
     assert outcome.state.result is not None and outcome.state.result.content == "6 * 7 = 42"
@@ -43,7 +41,7 @@ async def test_a_successful_call_folds_into_a_done_state(tmp_path: Path) -> None
 async def test_unknown_names_and_bad_args_are_usage_problems(tmp_path: Path) -> None:
     session = build_session(LiveOptions(mcp=[str(tmp_path / "no-server")], workspace=tmp_path))
     with pytest.raises(UsageProblem) as raised:
-        await call_once(session.manager, session.policy, "nothing.here", {})
+        await call_once(session, "nothing.here", {})
     message = str(raised.value)
     assert message.startswith("no tool API 'nothing.here' (available: calculator.calculate")
     assert message.endswith(
@@ -84,17 +82,20 @@ async def test_headless_blocks_what_needs_approval_and_auto_run_runs_it(tmp_path
     )
 
 
-async def test_the_timeout_override_applies_and_every_source_is_stopped_after(
+async def test_the_sessions_timeout_applies_and_every_source_is_stopped_after(
     tmp_path: Path,
 ) -> None:
+    # --timeout lives in the session: the headless call takes its deadline from there, as the
+    # live screen does, with nothing for the caller to pass along.
     session = build_session(
         LiveOptions(
-            mcp=[f"{sys.executable} {MISBEHAVING}"], include_bundled=False, workspace=tmp_path
+            mcp=[f"{sys.executable} {MISBEHAVING}"],
+            include_bundled=False,
+            workspace=tmp_path,
+            timeout_s=1.0,
         )
     )
-    outcome = await call_once(
-        session.manager, session.policy, "misbehaving-server.hang", {}, timeout_s=1.0
-    )
+    outcome = await call_once(session, "misbehaving-server.hang", {})
     assert outcome.state.phase.value == "timed-out"
     assert outcome.state.result is not None and "(limit 1 s)" in outcome.state.result.content
     [source] = session.manager.sources

@@ -11,7 +11,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textual.strip import Strip
@@ -150,12 +150,10 @@ class Auditor:
                 )
                 key = RenderKey(ending, PORTAL_WIDTH, theme, PORTAL)
                 renders[key] = Rendered(key=key, strips=drawing.strips, ctx=drawing.ctx)
-        entry = self.catalog.tools.get(ref.tool)
-        manifest = entry.manifest if entry is not None else None
+        manifest = self.catalog.manifest_for(ref.tool)
 
         def draw_inspector(phase: Phase, theme: str) -> tuple[str, str | None]:
-            case = SnapshotCase(ref, phase, FULL_WIDTH, CaseTheme(theme))
-            ctx = replace(self.drawer.context(case), width=FULL_WIDTH)
+            ctx = self.drawer.context(SnapshotCase(ref, phase, FULL_WIDTH, CaseTheme(theme)))
             strips = self.drawer.draw_renderable(
                 inspector_renderable(ctx, self.registry), FULL_WIDTH, theme
             )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from workbench.cli.output import fail_unless_loaded, format_option
 from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 
 if TYPE_CHECKING:
@@ -39,13 +40,9 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "junit"]),
-    default="text",
-    show_default=True,
-    help="Output format (junit: one test case per variant, for CI reports).",
+@format_option(
+    "Output format (junit: one test case per variant, for CI reports).",
+    formats=("text", "json", "junit"),
 )
 @click.option(
     "--rule",
@@ -119,12 +116,7 @@ def audit(
         fail_usage(f"no rule named {unknown[0]!r} (rules: {', '.join(sorted(known))})")
     rules = [known[name] for name in rule_names] if rule_names else None
     project = open_project(paths, installed=False)
-    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
-    if errors:
-        for problem in errors:
-            echo(problem.format(), err=True)
-        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
-        raise SystemExit(2)
+    fail_unless_loaded(project.catalog.problems)
     refs = audit_refs(project.catalog)
     hosts = targeted_hosts(project.config, host_names)
     cache = project_cache(project, no_cache)

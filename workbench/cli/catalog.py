@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
 from workbench.cli.live import _build, source_options
-from workbench.cli.output import echo, echo_json, fail_usage
+from workbench.cli.output import echo, echo_json, fail_usage, format_option
+from workbench.sources.base import SourceState, SourceStatus
 
 if TYPE_CHECKING:
     from workbench.core.mcp_catalog import ContentPart, PromptRender, ResourceRead
@@ -23,22 +24,28 @@ if TYPE_CHECKING:
     from workbench.sources.mcp_source import McpSource
 
 T = TypeVar("T")
-_STATES: dict[int, tuple[str, str]] = {}
-"""Each source's state and detail while it was connected, by ``id``."""
 
 
-def _state(source: McpSource) -> tuple[str, str]:
-    return _STATES.get(id(source), (source.status.state.value, source.status.detail))
+class _Answer(Protocol):
+    @property
+    def error(self) -> str | None: ...
 
 
-FORMAT_OPTION = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+A = TypeVar("A", bound=_Answer)
+_STATUSES: dict[int, SourceStatus] = {}
+"""Each source's status while it was connected, by ``id``."""
+
+
+def _status(source: McpSource) -> SourceStatus:
+    return _STATUSES.get(id(source), source.status)
+
+
+def _ready(source: McpSource) -> bool:
+    """The server was connected (an empty listing is then an answer, not a failure)."""
+    return _status(source).state is SourceState.READY
+
+
+FORMAT_OPTION = format_option()
 SERVER_OPTION = click.option(
     "--server",
     metavar="NAME",
@@ -67,28 +74,7 @@ def resources(
         return await chosen.read_resource(uri)
 
     sources, read = _run(session, work)
-    if read is None:
-        _print_resources(sources, output_format)
-        _exit_on_failures(sources)
-        return
-    if output_format == "json":
-        echo_json(
-            {
-                "uri": read.uri,
-                "error": read.error,
-                "parts": [_part_json(part) for part in read.parts],
-            }
-        )
-    elif read.error is None:
-        for part in read.parts:
-            if len(read.parts) > 1:
-                echo(f"── {part.uri} ({part.describe()})")
-            echo(part.text if part.text is not None else f"[{part.describe()}]")
-            if part.truncated:
-                echo(f"… showing {len(part.text or ''):,} of {part.chars:,} characters")
-    if read.error is not None:
-        echo(f"workbench: {read.error}", err=True)
-        raise SystemExit(1)
+    _finish(sources, read, output_format, _print_resources, _read_json, _read_lines)
 
 
 @click.command()
@@ -135,27 +121,7 @@ def prompts(
         return await chosen.get_prompt(name, arguments)
 
     sources, rendered = _run(session, work)
-    if rendered is None:
-        _print_prompts(sources, output_format)
-        _exit_on_failures(sources)
-        return
-    if output_format == "json":
-        echo_json(
-            {
-                "name": rendered.name,
-                "arguments": rendered.arguments,
-                "description": rendered.description,
-                "messages": [{"role": m.role, "text": m.text} for m in rendered.messages],
-                "error": rendered.error,
-            }
-        )
-    elif rendered.error is None:
-        for message in rendered.messages:
-            echo(f"── {message.role}")
-            echo(message.text)
-    if rendered.error is not None:
-        echo(f"workbench: {rendered.error}", err=True)
-        raise SystemExit(1)
+    _finish(sources, rendered, output_format, _print_prompts, _render_json, _render_lines)
 
 
 def _session(options: dict[str, Any], demo: bool) -> LiveSession:
@@ -176,7 +142,7 @@ def _run(
             return sources, await work(sources)
         finally:
             # Listed as they were while connected, not as stopping leaves them.
-            _STATES.update({id(s): (s.status.state.value, s.status.detail) for s in sources})
+            _STATUSES.update({id(s): s.status for s in sources})
             await session.manager.stop()
 
     return asyncio.run(run())
@@ -200,7 +166,7 @@ def _pick(
     if len(listing) > 1:
         names = ", ".join(source.name for source in listing)
         fail_usage(f"{what!r} is offered by several servers ({names}): choose one with --server")
-    ready = [source for source in sources if source.status.state.value == "ready"]
+    ready = [source for source in sources if source.status.state is SourceState.READY]
     if len(ready) == 1:
         return ready[0]
     fail_usage(f"no server lists {what!r}: choose one with --server")
@@ -241,17 +207,72 @@ def _part_json(part: ContentPart) -> dict[str, Any]:
     }
 
 
+def _finish(
+    sources: list[McpSource],
+    answer: A | None,
+    output_format: str,
+    print_listing: Callable[[list[McpSource], str], None],
+    as_json: Callable[[A], dict[str, Any]],
+    as_lines: Callable[[A], Iterator[str]],
+) -> None:
+    """Print what the servers publish (no ``answer`` was asked for) or the one ``answer``,
+    then exit 1 when a server failed or answered with an error."""
+    if answer is None:
+        print_listing(sources, output_format)
+        _exit_on_failures(sources)
+        return
+    if output_format == "json":
+        echo_json(as_json(answer))
+    elif answer.error is None:
+        for line in as_lines(answer):
+            echo(line)
+    if answer.error is not None:
+        echo(f"workbench: {answer.error}", err=True)
+        raise SystemExit(1)
+
+
+def _read_json(read: ResourceRead) -> dict[str, Any]:
+    return {"uri": read.uri, "error": read.error, "parts": [_part_json(p) for p in read.parts]}
+
+
+def _read_lines(read: ResourceRead) -> Iterator[str]:
+    for part in read.parts:
+        if len(read.parts) > 1:
+            yield f"── {part.uri} ({part.describe()})"
+        yield part.text if part.text is not None else f"[{part.describe()}]"
+        if part.truncated:
+            yield f"… showing {len(part.text or ''):,} of {part.chars:,} characters"
+
+
+def _render_json(rendered: PromptRender) -> dict[str, Any]:
+    return {
+        "name": rendered.name,
+        "arguments": rendered.arguments,
+        "description": rendered.description,
+        "messages": [{"role": m.role, "text": m.text} for m in rendered.messages],
+        "error": rendered.error,
+    }
+
+
+def _render_lines(rendered: PromptRender) -> Iterator[str]:
+    for message in rendered.messages:
+        yield f"── {message.role}"
+        yield message.text
+
+
 def _status_line(source: McpSource) -> str:
-    state, detail = _state(source)
-    return f"[{state}] {source.name}" + (f" — {detail}" if detail else "")
+    status = _status(source)
+    detail = status.detail
+    return f"[{status.state.value}] {source.name}" + (f" — {detail}" if detail else "")
 
 
 def _servers_json(sources: list[McpSource], listing: Callable[[McpSource], dict[str, Any]]) -> None:
     """Each server's state and what ``listing`` says it publishes, as JSON."""
     servers = []
     for source in sources:
-        state, detail = _state(source)
-        servers.append({"server": source.name, "state": state, "detail": detail, **listing(source)})
+        status = _status(source)
+        about = {"server": source.name, "state": status.state.value, "detail": status.detail}
+        servers.append({**about, **listing(source)})
     echo_json({"servers": servers})
 
 
@@ -294,7 +315,7 @@ def _print_resources(sources: list[McpSource], output_format: str) -> None:
         for template in source.templates:
             about = f"  {template.description}" if template.description else ""
             echo(f"    {template.uri_template}  (template){about}")
-        if _state(source)[0] == "ready" and not (source.resources or source.templates):
+        if _ready(source) and not (source.resources or source.templates):
             echo("    (no resources)")
 
 
@@ -328,13 +349,13 @@ def _print_prompts(sources: list[McpSource], output_format: str) -> None:
             arguments = ", ".join(a.name + ("*" if a.required else "") for a in prompt.arguments)
             about = f"  {prompt.description}" if prompt.description else ""
             echo(f"    {prompt.name}({arguments}){about}")
-        if _state(source)[0] == "ready" and not source.prompts:
+        if _ready(source) and not source.prompts:
             echo("    (no prompts)")
 
 
 def _exit_on_failures(sources: list[McpSource]) -> None:
-    failed = [source for source in sources if _state(source)[0] == "failed"]
+    failed = [source for source in sources if _status(source).state is SourceState.FAILED]
     if failed:
         for source in failed:
-            echo(f"workbench: {source.name} failed: {_state(source)[1]}", err=True)
+            echo(f"workbench: {source.name} failed: {_status(source).detail}", err=True)
         raise SystemExit(1)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import echo, echo_json
+from workbench.cli.output import echo, echo_json, format_option
 from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 
 if TYPE_CHECKING:
@@ -19,14 +19,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 @click.option(
     "--audit/--no-audit",
     "with_audit",

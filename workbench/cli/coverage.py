@@ -6,7 +6,7 @@ import shutil
 
 import click
 
-from workbench.cli.output import echo, echo_json
+from workbench.cli.output import echo, echo_json, format_option
 
 SURFACE_LETTERS = (
     ("inspector", "I"),
@@ -42,14 +42,7 @@ def legend() -> str:
 
 
 @click.command()
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 def coverage(output_format: str) -> None:
     """Print which surfaces each API has (own or fallback) and which kinds its fixtures cover.
 

@@ -6,12 +6,15 @@ import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from workbench.cli.output import echo, echo_json, fail_usage
 from workbench.core.interventions import LOG_LEVELS
+
+if TYPE_CHECKING:
+    from workbench.sources.health import SourcesReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -296,17 +299,7 @@ def call(
             fail_usage("\n".join(problem.format() for problem in error.problems))
     session = _build(options, include_demo=demo, approval=approval, catalog=False)
     try:
-        record = asyncio.run(
-            call_once(
-                session.manager,
-                session.policy,
-                name,
-                args,
-                timeout_s=session.timeout_s,
-                extend_on_progress_s=session.extend_on_progress_s,
-                input_gate=answers,
-            )
-        )
+        record = asyncio.run(call_once(session, name, args, input_gate=answers))
     except UsageProblem as error:
         fail_usage(str(error))
     state = record.state
@@ -361,39 +354,20 @@ def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> No
     options["log_level"] = "off"
     session = _build(options, include_demo=demo, approval="manual", catalog=False)
 
-    async def gather() -> tuple[
-        list[Any],
-        dict[str, list[str]],
-        list[tuple[str, str, str]],
-        list[dict[str, Any]],
-        dict[str, list[str]],
-    ]:
+    async def gather() -> tuple[list[Any], list[dict[str, Any]], SourcesReport]:
         try:
             # Inside the try: a ctrl-c during the start must stop what did start.
             await session.manager.start()
-            entries = session.manager.entries()
-            statuses = [
-                (source.name, state, detail) for source, state, detail in session.manager.statuses()
-            ]
-            problems = {source.name: source.problems for source in session.manager.sources}
-            return (
-                entries,
-                session.manager.conflicts(),
-                statuses,
-                session.manager.openai_tools(),
-                problems,
-            )
+            return session.manager.entries(), session.manager.openai_tools(), session.report()
         finally:
             await session.manager.stop()
 
-    entries, conflicts, statuses, functions, problems = asyncio.run(gather())
-    _print_tools(
-        session, entries, conflicts, statuses, functions, problems, as_openai, output_format
-    )
-    failed = [(name, detail) for name, state, detail in statuses if state == "failed"]
-    for name, detail in failed:
+    entries, functions, report = asyncio.run(gather())
+    _print_tools(session, entries, report, functions, as_openai, output_format)
+    failed = report.failed
+    for source in failed:
         # A server that did not start (a 401, a crash) fails the listing: CI must not pass it.
-        echo(f"workbench: {name} failed: {detail}", err=True)
+        echo(f"workbench: {source.name} failed: {source.detail}", err=True)
     if failed:
         raise SystemExit(1)
 
@@ -409,21 +383,25 @@ def _app_only(api: Any) -> bool:
 def _print_tools(
     session: Any,
     entries: list[Any],
-    conflicts: dict[str, list[str]],
-    statuses: list[tuple[str, str, str]],
+    report: SourcesReport,
     functions: list[dict[str, Any]],
-    problems: dict[str, list[str]],
     as_openai: bool,
     output_format: str,
 ) -> None:
+    conflicts = report.conflicts
     if as_openai:
         echo_json(functions)
         return
     if output_format == "json":
         listing = {
             "sources": [
-                {"name": name, "state": state, "detail": detail, "problems": problems[name]}
-                for name, state, detail in statuses
+                {
+                    "name": source.name,
+                    "state": source.state,
+                    "detail": source.detail,
+                    "problems": source.problems,
+                }
+                for source in report.sources
             ],
             "tools": [
                 {
@@ -437,13 +415,14 @@ def _print_tools(
                 for entry in entries
             ],
             "conflicts": conflicts,
-            "problems": session.problems,
+            "problems": report.packages,
         }
         echo_json(listing)
         return
-    for name, state, detail in statuses:
-        echo(f"[{state}] {name}" + (f" — {detail}" if detail else ""))
-        for problem in problems[name]:
+    for source in report.sources:
+        name = source.name
+        echo(f"[{source.state}] {name}" + (f" — {source.detail}" if source.detail else ""))
+        for problem in source.problems:
             echo(f"    ⚠ {problem}")
         for entry in entries:
             if entry.source.name == name:
@@ -457,7 +436,7 @@ def _print_tools(
                 for api in entry.manifest.api:
                     mark = f"  {APP_ONLY_MARK}" if _app_only(api) else ""
                     echo(f"      .{api.name}{mark}")
-    for problem in session.problems:
+    for problem in report.packages:
         # Tool packages that did not load (a broken plugin, a bad --tools spec).
         echo(f"⚠ {problem}")
     if conflicts:

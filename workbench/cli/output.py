@@ -12,11 +12,16 @@ import logging
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+if TYPE_CHECKING:
+    from click.decorators import FC
+
+from workbench.core.problems import Problem
 from workbench.core.sanitize import clean, safe_json
 
 
@@ -30,10 +35,36 @@ def echo_json(value: Any, *, indent: int | None = 2) -> None:
     click.echo(safe_json(value, indent=indent, default=str))
 
 
+def format_option(
+    help: str = "Output format.", *, formats: Sequence[str] = ("text", "json")
+) -> Callable[[FC], FC]:
+    """``--format`` into ``output_format``, ``text`` by default: one spelling for every command
+    that can also answer in JSON."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(list(formats)),
+        default="text",
+        show_default=True,
+        help=help,
+    )
+
+
 def fail_usage(message: str) -> NoReturn:
     """One line on stderr and exit code 2: a usage error a script can grep."""
     echo(f"workbench: error: {message}", err=True)
     raise SystemExit(2)
+
+
+def fail_unless_loaded(problems: Iterable[Problem]) -> None:
+    """Exit 2 after printing each error when the fixtures do not load cleanly: a command that
+    draws or judges every variant must not pass over the ones that failed to load."""
+    errors = [problem for problem in problems if problem.severity == "error"]
+    if errors:
+        for problem in errors:
+            echo(problem.format(), err=True)
+        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
+        raise SystemExit(2)
 
 
 class CleanStderrHandler(logging.Handler):

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import ProgressReport, echo, fail_usage
+from workbench.cli.output import (
+    ProgressReport,
+    echo,
+    fail_unless_loaded,
+    fail_usage,
+    format_option,
+)
 from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 
 if TYPE_CHECKING:
@@ -37,14 +43,7 @@ SNAPSHOTS_OPTION = click.option(
     default=None,
     help="Write JUnit XML: one test per case, one suite per tool and API.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="What --check and --accept-all print.",
-)
+@format_option("What --check and --accept-all print.")
 @click.option(
     "--report",
     "report_paths",
@@ -132,12 +131,7 @@ def review(
 
     config = load_config()
     project = open_project(config=config)
-    errors = [problem for problem in project.catalog.problems if problem.severity == "error"]
-    if errors:
-        for problem in errors:
-            echo(problem.format(), err=True)
-        echo("workbench: error: fixtures do not load cleanly (see `workbench check`)", err=True)
-        raise SystemExit(2)
+    fail_unless_loaded(project.catalog.problems)
     total = len(select_cases(project, select))
     if select and not total:
         fail_usage(f"no case id contains {select!r}")

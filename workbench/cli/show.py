@@ -80,7 +80,7 @@ def show(
     from workbench.core.call_state import Phase
     from workbench.project import open_project
     from workbench.surfaces.card import card_renderable, portal_renderable
-    from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, SurfaceContext
+    from workbench.surfaces.context import DARK_PALETTE, LIGHT_PALETTE, variant_context
 
     target = Path(reference.partition("#")[0])
     config = load_config()
@@ -114,14 +114,12 @@ def show(
                 f"variant {ref.variant.id!r} has no phase "
                 f"{phase!r} (it has: {', '.join(p.value for p in script.phases)})"
             )
-    state = script.state_at(chosen)
+    palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
+    ctx = variant_context(catalog, ref, chosen, width=width, palette=palette)
     host_set = _hosts(config, hosts, model)
     if model:
-        _print_model_views(state, host_set, hosts)
+        _print_model_views(ctx.state, host_set, hosts)
         return
-    manifest = catalog.tools[ref.tool].manifest if ref.tool in catalog.tools else None
-    palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
-    ctx = SurfaceContext(state=state, manifest=manifest, width=width, palette=palette)
     renderable = (
         # The card's first look (renderDisplayControl); beside a host's fold, the full card.
         card_renderable(ctx, project.registry, expanded=True if hosts else None)

@@ -41,8 +41,12 @@ def clip(text: object, limit: int) -> tuple[str, int]:
     return (value[:limit], len(value))
 
 
-def capped_text(text: object, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """Cleaned text, cut with a "showing N of M" note when longer than ``limit``."""
+def clipped_text(text: object, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """Cleaned text on one string, cut with an inline "showing N of M" note past ``limit``.
+
+    For messages, log lines and URIs carried in events; a surface cuts a block of text
+    with ``kit.capped_text``, which draws the note on a line of its own.
+    """
     shown, total = clip(text, limit)
     if total > limit:
         return f"{shown}… [showing {limit:,} of {total:,} characters]"
@@ -245,7 +249,7 @@ def elicitation_request(
     server: str = "",
 ) -> ElicitationRequest:
     """An :class:`ElicitationRequest` from what a server sent, judged and cleaned."""
-    text = capped_text(message)
+    text = clipped_text(message)
     if mode == "url":
         raw_url = url if isinstance(url, str) else ""
         refused = url_refusal(raw_url)

@@ -65,12 +65,26 @@ class LimitsError(ValueError):
     """A limits setting that is not a size in range; the message names the key."""
 
 
-def format_size(value: int) -> str:
-    """``16777216`` -> ``16 MiB``; exact values stay exact (``1500`` -> ``1,500 bytes``)."""
-    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
-        if value >= size and value % size == 0:
-            return f"{value // size} {unit}"
-    return f"{value:,} bytes"
+_SIZE_UNITS = ((GIB, "GiB", "GB"), (MIB, "MiB", "MB"), (KIB, "KiB", "KB"))
+"""Each binary unit with its exact label and the label a rounded size has always shown."""
+
+
+def format_size(value: int, *, rounded: bool = False) -> str:
+    """A byte count for people, on base 1024: the one size formatter.
+
+    Exact (the default) for caps and limits, in the words a setting is written in:
+    ``16777216`` -> ``16 MiB``, and ``1500`` -> ``1,500 bytes`` when no unit divides it.
+    ``rounded`` for sizes a surface shows: ``512 B``, ``1.5 KB``, ``3.2 MB`` (one decimal;
+    "KB" on base 1024 is what tool surfaces and their snapshots have always said).
+    """
+    for size, exact_unit, rounded_unit in _SIZE_UNITS:
+        if value < size:
+            continue
+        if rounded:
+            return f"{value / size:.1f} {rounded_unit}"
+        if value % size == 0:
+            return f"{value // size} {exact_unit}"
+    return f"{value:.0f} B" if rounded else f"{value:,} bytes"
 
 
 def parse_size(value: object, key: str) -> int:

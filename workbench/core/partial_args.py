@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import from_json
@@ -50,6 +51,25 @@ def streaming_prefix(args: dict[str, Any]) -> str:
     while text and text[-1] in '}]"' and parse_partial_args(text[:-1]) == args:
         text = text[:-1]
     return text
+
+
+@dataclass(frozen=True)
+class ArgsStreaming:
+    """How a call's arguments are cut into ``ArgsDelta`` pieces (see :func:`stream_chunks`)."""
+
+    min_chars: int
+    max_chunks: int
+
+    def chunks(self, text: str) -> list[str]:
+        return stream_chunks(text, min_chars=self.min_chars, max_chunks=self.max_chunks)
+
+
+REPLAY_ARGS_STREAMING = ArgsStreaming(min_chars=12, max_chunks=24)
+"""Fixture replay: short pieces on a 30 ms clock, so the streaming phase has steps to show;
+every replay, snapshot and audit finding is taken at these steps, so they stay as they are."""
+LIVE_ARGS_STREAMING = ArgsStreaming(min_chars=16, max_chunks=40)
+"""Live calls: the whole arguments are known before the call starts, and each piece delays the
+real call (10 ms each in the TUI), so pieces are longer; never more than 40 of them."""
 
 
 def stream_chunks(text: str, *, min_chars: int, max_chunks: int) -> list[str]:

@@ -13,6 +13,8 @@ import stat
 from pathlib import Path
 from typing import Literal
 
+from workbench.core.limits import format_size
+
 READ_CHUNK = 1024 * 1024
 
 
@@ -41,7 +43,7 @@ def read_regular_file(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO, socket or device"
             raise UnreadableFile(f"not a regular file ({kind})", "unreadable")
-        too_large = UnreadableFile(f"file is larger than {_size_text(limit)}", "too-large")
+        too_large = UnreadableFile(f"file is larger than {format_size(limit)}", "too-large")
         if info.st_size > limit:
             raise too_large
         # One read of the whole size: one bytes object, no copy to join. More only if the
@@ -58,8 +60,3 @@ def read_regular_file(path: Path, limit: int) -> bytes:
         raise UnreadableFile(f"cannot read file: {error.strerror or error}", "unreadable") from None
     finally:
         os.close(descriptor)
-
-
-def _size_text(limit: int) -> str:
-    mebibytes = limit / (1024 * 1024)
-    return f"{mebibytes:g} MiB" if mebibytes >= 1 else f"{limit:,} bytes"

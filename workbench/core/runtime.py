@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,24 +127,15 @@ class RuntimeServices:
     def from_environment(
         cls,
         workspace: Path | None = None,
-        environ: dict[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
         *,
         limits: Limits | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> RuntimeServices:
-        """Settings from ``WORKBENCH_*`` variables (``WORKBENCH_WEB_ONLINE`` -> ``web.online``)."""
-        env = dict(os.environ if environ is None else environ)
-        names = {
-            "WORKBENCH_WEB_ONLINE": "web.online",
-            "WORKBENCH_SEARXNG_URL": "web.searxng_url",
-            "WORKBENCH_WEB_ALLOW": "web.allow",
-            "WORKBENCH_SKILLS_PATH": "skills.paths",
-            "WORKBENCH_TASK_DATABASE": "task.database",
-        }
+        """Settings from the environment variables the tools read: ``variables`` maps each
+        name to its settings key (each tool package declares its own, as
+        ``ToolPackage.environment``); an unset or empty variable is no setting."""
+        env = os.environ if environ is None else environ
+        names = variables or {}
         settings = {key: env[name] for name, key in names.items() if env.get(name)}
-        online = settings.get("web.online", "0") not in ("", "0", "false")
-        return cls(
-            workspace=workspace or Path.cwd(),
-            offline=not online,
-            settings=settings,
-            limits=limits or Limits(),
-        )
+        return cls(workspace=workspace or Path.cwd(), settings=settings, limits=limits or Limits())

@@ -174,8 +174,8 @@ def audit_cases(catalog: Catalog) -> list[AuditCase]:
 
 def starts_collapsed(catalog: Catalog, ref: VariantRef) -> bool:
     """The variant's API asks for its done card folded first (``renderDisplayControl``)."""
-    entry = catalog.tools.get(ref.tool)
-    api = entry.manifest.get_api(ref.api) if entry is not None else None
+    manifest = catalog.manifest_for(ref.tool)
+    api = manifest.get_api(ref.api) if manifest is not None else None
     return api is not None and api.render_display_control == "collapsed"
 
 

@@ -40,7 +40,7 @@ from workbench.rendering.fingerprint import picture_hash
 from workbench.rendering.matrix import COLLAPSED, LOOK, SnapshotCase
 from workbench.rendering.svg import export_svg
 from workbench.surfaces.card import CardView, card_renderable, compose_card, portal_renderable
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.context import Palette, SurfaceContext, variant_context
 from workbench.surfaces.host_look import HostFirstLook, model_view_renderable
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.surfaces.themes import TEXTUAL_THEMES, theme_facts
@@ -157,12 +157,11 @@ class CardDrawer:
         )
 
     def context(self, case: SnapshotCase) -> SurfaceContext:
-        state = self.catalog.script_for(case.ref).state_at(case.phase)
-        entry = self.catalog.tools.get(case.tool)
         width = case.width - 2 if case.surface == "portal" else case.width
-        return SurfaceContext(
-            state=state,
-            manifest=entry.manifest if entry is not None else None,
+        return variant_context(
+            self.catalog,
+            case.ref,
+            case.phase,
             width=width,
             palette=theme_colours(case.theme).palette,
         )

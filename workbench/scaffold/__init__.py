@@ -39,9 +39,16 @@ MAX_API_CHARS = 30
 would not fit a line, and the generated code must pass ruff format as it is."""
 SNAPSHOT_TEST = '''"""Snapshots and the render audit of every tool's fixtures."""
 
-from workbench.api import test_tool_ui_snapshot  # noqa: F401
+from collections.abc import Callable
+
+
+def test_tool_ui(tool_ui_snapshot: Callable[[], None]) -> None:
+    """Every surface looks as approved; every fixture variant passes the render audit."""
+    tool_ui_snapshot()
 '''
-SNAPSHOT_IMPORT = "test_tool_ui_snapshot"
+SNAPSHOT_IMPORT = "tool_ui_snapshot"
+"""Found in a test module that runs the snapshot suite: the plugin's fixture, or the test
+imported the way before API 1.3 (``test_tool_ui_snapshot``)."""
 RESERVED_API_NAMES = frozenset({"invoke", "has_api", "api_names"})
 """Attributes of ``BaseRuntime``: an API method of that name would replace them."""
 SKIPPED_DIRS = frozenset({".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
@@ -144,7 +151,7 @@ def _tests_dir(root: Path, pyproject_text: str) -> Path:
 
 
 def _existing_suite(tests_dir: Path) -> Path | None:
-    """A test module that already imports the snapshot test, if there is one."""
+    """A test module that already runs the snapshot suite, if there is one."""
     if not tests_dir.is_dir():
         return None
     for path in sorted(tests_dir.rglob("*.py")):

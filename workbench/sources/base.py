@@ -60,6 +60,11 @@ class ToolSource(abc.ABC):
     def list_tools(self) -> list[ToolManifest]:
         """The tools this source offers (empty unless READY)."""
 
+    def ui_only_tools(self) -> list[ToolManifest]:
+        """Tools this source knows but cannot call: UI-only packages (an agent's own tools)
+        that only draw calls made elsewhere. Listed so that picking one says why."""
+        return []
+
     @property
     def problems(self) -> list[str]:
         """What is wrong with this source that does not stop it (tools it had to leave out)."""

@@ -24,7 +24,7 @@ from workbench.core.interventions import (
     default_answer,
 )
 from workbench.core.manifest import ToolManifest
-from workbench.core.partial_args import stream_chunks
+from workbench.core.partial_args import LIVE_ARGS_STREAMING
 from workbench.core.result import ErrorType, ToolResult, failure, to_result
 from workbench.core.runtime import CallContext, ToolTimedOut
 from workbench.policy.verdict import ApprovalCheck, ApprovalGate
@@ -34,8 +34,6 @@ EventSink = Callable[[ev.CallEvent], object]
 InputGate = Callable[[InputRequest], Awaitable[InputAnswer]]
 """Whoever answers a server's mid-call request: a person in the TUI, an answers file."""
 
-ARGS_CHUNK_CHARS = 16
-MAX_ARGS_CHUNKS = 40
 CANCEL_GRACE_S = 2.0
 """How long a cancelled or timed-out invocation may take to wind down, after its result."""
 MAX_INPUT_REQUESTS = 20
@@ -124,7 +122,7 @@ class LiveCall:
 
     async def _stream_args(self) -> None:
         raw = json.dumps(self.args, ensure_ascii=False)
-        for piece in stream_chunks(raw, min_chars=ARGS_CHUNK_CHARS, max_chunks=MAX_ARGS_CHUNKS):
+        for piece in LIVE_ARGS_STREAMING.chunks(raw):
             if self._cancel.is_set():
                 break
             self._emit(ev.ArgsDelta(piece, at_ms=self._now_ms()))

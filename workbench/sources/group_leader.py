@@ -32,6 +32,32 @@ NOT_STARTED = 127
 child: subprocess.Popen[bytes] | None = None
 
 
+def session_members(sid: int) -> list[int] | None:
+    """Live (not zombie) processes in session ``sid``; ``None`` where ``/proc`` cannot tell.
+
+    Workbench's :mod:`~workbench.sources.process_group` uses this scan too: the script must
+    stay free of Workbench, so the one copy lives here.
+    """
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    members = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) >= 4 and fields[0] != b"Z" and int(fields[3]) == sid:
+            members.append(int(name))
+    return members
+
+
 def _session_members() -> list[int]:
     """Other live processes of our session, when we lead one (Linux ``/proc``).
 
@@ -40,20 +66,7 @@ def _session_members() -> list[int]:
     me = os.getpid()
     if os.getsid(0) != me or not sys.platform.startswith("linux"):
         return []
-    members = []
-    with contextlib.suppress(OSError):
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == me:
-                continue
-            try:
-                with open(f"/proc/{name}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2 :].split()
-            if len(fields) >= 4 and fields[0] != b"Z" and int(fields[3]) == me:
-                members.append(int(name))
-    return members
+    return [pid for pid in session_members(me) or [] if pid != me]
 
 
 def _signal_session(signum: int) -> None:

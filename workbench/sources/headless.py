@@ -2,49 +2,59 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from workbench.core.call_record import CallRecord
+from workbench.core.manifest import ToolApi
 from workbench.core.schema import validate_args
-from workbench.policy.engine import PolicyContext, check_approval
+from workbench.policy.engine import PolicyContext
 from workbench.sources.answers import ScriptedAnswers
-from workbench.sources.call_runner import InputGate, LiveCall
+from workbench.sources.call_runner import InputGate
+from workbench.sources.health import SourcesReport
+from workbench.sources.live_start import prepare_call
 from workbench.sources.manager import ResolutionError, ToolManager
 from workbench.sources.quick_schema import plainly_valid
-from workbench.sources.timeouts import resolve_call_timeout
+from workbench.sources.timeouts import CallTimeout
 
 
 class UsageProblem(ValueError):
     """The call cannot be made as asked (unknown tool, arguments that break the schema)."""
 
 
+class CallSession(Protocol):
+    """What a headless call needs of a session (:class:`workbench.session.LiveSession`)."""
+
+    @property
+    def manager(self) -> ToolManager: ...
+
+    @property
+    def policy(self) -> PolicyContext: ...
+
+    def call_timeout(self, args: dict[str, Any], api: ToolApi | None) -> CallTimeout: ...
+
+
 async def call_once(
-    manager: ToolManager,
-    policy: PolicyContext,
+    session: CallSession,
     name: str,
     args: dict[str, Any],
     *,
-    timeout_s: float | None = None,
-    extend_on_progress_s: float | None = None,
     input_gate: InputGate | None = None,
 ) -> CallRecord:
     """Start the sources, make one call, stop them; raises :class:`UsageProblem` for bad input.
 
-    ``timeout_s`` is a hard limit on the whole call; progress restarts it only when
-    ``extend_on_progress_s`` is given, and never past that. What the server asks mid-call
-    goes to ``input_gate`` (default: decline everything, saying how to script an answer).
+    The call runs under the session's deadline (``--timeout``, ``--extend-on-progress``) and
+    approval mode. What the server asks mid-call goes to ``input_gate`` (default: decline
+    everything, saying how to script an answer).
     """
+    manager = session.manager
     try:
         # Inside the try: a ctrl-c during the start must stop what did start.
         await manager.start()
         try:
             resolved = manager.resolve(name)
         except ResolutionError as error:
-            failed = [
-                f"{source.name}: {source.status.detail}"
-                for source in manager.sources
-                if source.status.state.value == "failed"
-            ]
+            report = SourcesReport.of(manager, [])
+            failed = [f"{source.name}: {source.detail}" for source in report.failed]
             suffix = f" (sources that failed to start: {'; '.join(failed)})" if failed else ""
             raise UsageProblem(f"{error}{suffix}") from None
         parameters = resolved.api.parameters
@@ -55,26 +65,14 @@ async def call_once(
                 for path, message in problems[:5]
             )
             raise UsageProblem(f"arguments do not match {resolved.label}'s schema: {lines}")
-        check = check_approval(resolved.entry.manifest, resolved.api.name, args, policy)
-        timeout = resolve_call_timeout(
-            args, resolved.api, override_s=timeout_s, extend_on_progress_s=extend_on_progress_s
-        )
-        record = CallRecord.start(resolved.entry.tool, resolved.api.name)
-        call = LiveCall(
-            resolved.entry.source,
-            resolved.entry.manifest,
-            resolved.entry.tool,
-            resolved.api.name,
+        prepared = prepare_call(
+            resolved,
             args,
-            on_event=record.add,
-            timeout_ms=timeout.limit_ms,
-            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
-            approval=check,
-            approval_gate=None,
-            workspace=policy.workspace,
+            policy=session.policy,
+            timeout=session.call_timeout(args, resolved.api),
             input_gate=input_gate if input_gate is not None else ScriptedAnswers(),
         )
-        await call.run()
-        return record
+        await prepared.call.run()
+        return prepared.record
     finally:
         await manager.stop()

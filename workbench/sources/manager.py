@@ -21,6 +21,16 @@ class ResolutionError(LookupError):
     """A name that matches no tool, or more than one; the message lists the candidates."""
 
 
+def not_callable_reason(manifest: ToolManifest, api: str) -> str:
+    """Why a UI-only tool's API cannot be called, in the user's words."""
+    owner = manifest.meta.title
+    return (
+        f"{manifest.identifier}.{api} cannot be called from Workbench: it is {owner}'s own "
+        f"tool and runs only inside {owner}. Workbench draws its calls (from fixtures or an "
+        "imported session) but has no runtime for it."
+    )
+
+
 @dataclass(frozen=True)
 class SourceTool:
     """One tool as one source offers it (after that source's allow-lists)."""
@@ -137,6 +147,43 @@ class ToolManager:
                     entries.append(SourceTool(source, filtered))
         return entries
 
+    def ui_only(self) -> list[SourceTool]:
+        """The tools sources know but cannot call (UI-only packages), after allow-lists."""
+        entries = []
+        for source in self.sources:
+            for manifest in source.ui_only_tools():
+                filtered = self._filtered(source, manifest)
+                if filtered is not None:
+                    entries.append(SourceTool(source, filtered))
+        return entries
+
+    def not_callable(self, source_name: str, tool: str, api: str) -> str | None:
+        """Why ``source/tool.api`` cannot be called when it is a UI-only tool's, else ``None``."""
+        for entry in self.ui_only():
+            if (
+                entry.source.name == source_name
+                and entry.tool == tool
+                and any(item.name == api for item in entry.manifest.api)
+            ):
+                return not_callable_reason(entry.manifest, api)
+        return None
+
+    def _ui_only_reason(self, source_name: str | None, rest: str) -> str | None:
+        """The reason a name that matched no callable tool names a UI-only one."""
+        matches = [
+            (entry, api.name)
+            for entry in self.ui_only()
+            if source_name is None or entry.source.name == source_name
+            for api in entry.manifest.api
+            if rest in (f"{entry.tool}.{api.name}", api.name)
+        ]
+        exact = [match for match in matches if rest == f"{match[0].tool}.{match[1]}"]
+        chosen = exact or matches
+        if len(chosen) != 1:
+            return None
+        entry, api = chosen[0]
+        return not_callable_reason(entry.manifest, api)
+
     def conflicts(self) -> dict[str, list[str]]:
         """Tool identifier -> the sources that all offer it (only names offered twice or more)."""
         seen: dict[str, list[str]] = {}
@@ -167,6 +214,9 @@ class ToolManager:
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
+            reason = self._ui_only_reason(source_name, rest)
+            if reason is not None:
+                raise ResolutionError(reason)
             known = sorted(
                 f"{entry.tool}.{api.name}" for entry in entries for api in entry.manifest.api
             )

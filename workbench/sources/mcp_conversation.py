@@ -31,7 +31,7 @@ from workbench.core import events as ev
 from workbench.core.interventions import (
     ElicitationRequest,
     InputAnswer,
-    capped_text,
+    clipped_text,
     elicitation_request,
     sampling_request,
 )
@@ -52,7 +52,7 @@ _LIST_CHANGED: dict[str, ListKind] = {
 def log_text(data: Any) -> str:
     """A log notification's ``data`` as one cleaned, capped line of text."""
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, default=str)
-    return capped_text(text, LOG_LINE_CHARS)
+    return clipped_text(text, LOG_LINE_CHARS)
 
 
 class McpConversation:
@@ -93,7 +93,7 @@ class McpConversation:
             return
         total = getattr(params, "total", None)
         message = getattr(params, "message", None)
-        sink(float(progress), total, capped_text(message, 200) if message else None)
+        sink(float(progress), total, clipped_text(message, 200) if message else None)
 
     def _call(self) -> CallContext | None:
         return self.calls[-1] if self.calls else None
@@ -175,7 +175,7 @@ class McpConversation:
     async def log_message(self, params: types.LoggingMessageNotificationParams) -> None:
         self.counts["notifications/message"] += 1
         text = log_text(params.data)
-        logger = capped_text(params.logger or "", 80)
+        logger = clipped_text(params.logger or "", 80)
         self.log.add("log", text, level=str(params.level), logger=logger)
         self._tell_calls(ev.LogMessage(text, level=str(params.level), logger=logger))
 
@@ -198,14 +198,14 @@ class McpConversation:
         elif method == "notifications/resources/updated":
             await self.updated(str(getattr(params, "uri", "")))
         elif method == "notifications/elicitation/complete":
-            ident = capped_text(str(getattr(params, "elicitation_id", "")), 200)
+            ident = clipped_text(str(getattr(params, "elicitation_id", "")), 200)
             self.notice(f"the server says URL elicitation {ident} is complete")
         elif method == "notifications/cancelled":
             reason = getattr(params, "reason", None)
-            why = f": {capped_text(str(reason), 200)}" if reason else ""
+            why = f": {clipped_text(str(reason), 200)}" if reason else ""
             self.notice(f"the server cancelled a request{why}")
         else:
-            self.log.add("notice", capped_text(method, 200))
+            self.log.add("notice", clipped_text(method, 200))
 
     async def list_changed_method(self, method: str) -> None:
         """``notifications/{tools,prompts,resources}/list_changed`` (or its listen event)."""
@@ -217,7 +217,7 @@ class McpConversation:
 
     async def updated(self, uri: str) -> None:
         """``notifications/resources/updated`` (or its listen event)."""
-        shown = capped_text(uri, 500)
+        shown = clipped_text(uri, 500)
         self.log.add("resource-updated", f"{shown} was updated")
         self._tell_calls(ev.ResourceUpdated(shown))
 

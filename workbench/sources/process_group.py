@@ -27,6 +27,8 @@ from pathlib import Path
 
 import anyio
 
+from workbench.sources.group_leader import session_members
+
 GROUP_LEADER = Path(__file__).with_name("group_leader.py")
 POLL_S = 0.02
 
@@ -54,30 +56,19 @@ def leader_argv(command: str, args: Sequence[str]) -> list[str]:
     return [sys.executable, "-I", "-S", str(GROUP_LEADER), command, *args]
 
 
-def session_members(sid: int) -> list[int] | None:
-    """Live (not zombie) processes in session ``sid``; ``None`` where ``/proc`` cannot tell."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return None
-    members = []
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) >= 4 and fields[0] != b"Z" and int(fields[3]) == sid:
-            members.append(int(name))
-    return members
-
-
 def _members(sid: int) -> list[int] | None:
     return session_members(sid) if sys.platform.startswith("linux") else None
+
+
+def _group_exists(pgid: int) -> bool:
+    """Whether process group ``pgid`` has a process (where ``/proc`` cannot list members)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def group_alive(sid: int) -> bool:
@@ -87,15 +78,7 @@ def group_alive(sid: int) -> bool:
     stays a member forever, and waiting for it would only burn the grace period.
     """
     members = _members(sid)
-    if members is not None:
-        return bool(members)
-    try:
-        os.killpg(sid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return bool(members) if members is not None else _group_exists(sid)
 
 
 def signal_group(sid: int, signum: int) -> bool:
@@ -108,13 +91,7 @@ def signal_group(sid: int, signum: int) -> bool:
         os.killpg(sid, signum)
     members = _members(sid)
     if members is None:
-        try:
-            os.killpg(sid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return _group_exists(sid)
     for pid in members:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signum)

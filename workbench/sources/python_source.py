@@ -66,6 +66,11 @@ class PythonToolSource(ToolSource):
     def list_tools(self) -> list[ToolManifest]:
         return [self.packages[identifier].manifest for identifier in self._runtimes]
 
+    def ui_only_tools(self) -> list[ToolManifest]:
+        return [
+            package.manifest for package in self.packages.values() if package.create_runtime is None
+        ]
+
     async def invoke(
         self, tool: str, api: str, args: dict[str, Any], ctx: CallContext
     ) -> ToolResult:

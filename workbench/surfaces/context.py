@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolApi, ToolManifest
 from workbench.core.output_buffer import OutputBuffer
 from workbench.core.result import ToolError, ToolResult
+
+if TYPE_CHECKING:
+    from workbench.fixtures.catalog import Catalog, VariantRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,3 +144,27 @@ class SurfaceContext:
     def inner_width(self) -> int:
         """Width available inside the card's border and padding."""
         return max(20, self.width - 4)
+
+
+def variant_context(
+    catalog: Catalog,
+    ref: VariantRef,
+    phase: Phase,
+    *,
+    width: int,
+    palette: Palette = DARK_PALETTE,
+    frame: int = 0,
+) -> SurfaceContext:
+    """The context ``ref``'s surfaces are drawn with at ``phase``: its call state then, its
+    tool's manifest (``None`` for a tool the catalog does not know), ``width`` and ``palette``.
+
+    The one place a fixture variant becomes surface props, so ``show``, the snapshot drawer,
+    the tool card and the audit cannot disagree about what a case is drawn from.
+    """
+    return SurfaceContext(
+        state=catalog.script_for(ref).state_at(phase),
+        manifest=catalog.manifest_for(ref.tool),
+        width=width,
+        palette=palette,
+        frame=frame,
+    )

@@ -6,9 +6,10 @@ tests and other projects can build their own. Portal surfaces are registered per
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 from rich.console import RenderableType
 
@@ -86,8 +87,30 @@ class ResolvedSurface:
         return getattr(self.surface, "editable_fields", None)
 
 
+class HasSurfaces(Protocol):
+    """A tool package as the registry sees it (:class:`workbench.tools.package.ToolPackage`)."""
+
+    @property
+    def identifier(self) -> str: ...
+
+    @property
+    def surfaces(self) -> SurfaceSet: ...
+
+
 class SurfaceRegistry:
     """Looks up the surface for (tool, API, kind), falling back to the generic ones."""
+
+    @classmethod
+    def from_packages(cls, packages: Iterable[HasSurfaces]) -> SurfaceRegistry:
+        """The packages' surfaces; of two packages with one identifier the first keeps it
+        (whoever loaded them reports the conflict), so no card mixes two packages' surfaces."""
+        registry = cls()
+        seen: set[str] = set()
+        for package in packages:
+            if package.identifier not in seen:
+                seen.add(package.identifier)
+                registry.register_set(package.identifier, package.surfaces)
+        return registry
 
     def __init__(self, fallbacks: Mapping[SurfaceKind, Surface] | None = None) -> None:
         if fallbacks is None:

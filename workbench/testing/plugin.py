@@ -1,18 +1,20 @@
 """The Workbench pytest plugin (registered through the ``pytest11`` entry point).
 
 It generates the snapshot matrix from the fixtures named in ``[tool.workbench]``; a project
-opts in with one line in a test module::
+opts in as with any plugin's fixture, by a test that asks for it::
 
-    from workbench.testing.snapshots import test_tool_ui_snapshot  # noqa: F401
+    def test_tool_ui(tool_ui_snapshot):
+        tool_ui_snapshot()  # every surface as approved; every variant passes the audit
 
-The same import runs ``workbench audit`` too: one extra case per fixture variant checks every
+The same test runs ``workbench audit`` too: one extra case per fixture variant checks every
 phase, width and theme against the render principles. Nothing is loaded unless a test asks
-for ``workbench_case``, so the plugin costs nothing in projects that do not use it.
+for ``tool_ui_snapshot`` (or ``workbench_case``), so the plugin costs nothing in projects that
+do not use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -186,3 +188,21 @@ def snapshot_text(snapshot: Any) -> Any:
 @pytest.fixture
 def snapshot_svg(snapshot: Any) -> Any:
     return shown_safely(snapshot.use_extension(SVGSnapshotExtension))
+
+
+@pytest.fixture
+def tool_ui_snapshot(
+    workbench_case: Any,
+    workbench_renderer: SnapshotRenderer,
+    snapshot_text: Any,
+    snapshot_svg: Any,
+    request: pytest.FixtureRequest,
+) -> Callable[[], None]:
+    """Check this case of the matrix when called: the test asking for it is run once per
+    snapshot case (variant x phase x width x theme) and once per variant's render audit."""
+    from workbench.testing.snapshots import check_case
+
+    def check() -> None:
+        check_case(workbench_case, workbench_renderer, snapshot_text, snapshot_svg, request)
+
+    return check

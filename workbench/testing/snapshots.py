@@ -1,9 +1,13 @@
-"""The snapshot test, generated for every fixture variant x phase x width x theme, and the
-render audit of every variant.
+"""The snapshot check, run for every fixture variant x phase x width x theme, and the render
+audit of every variant.
 
-Import it into a test module to run both::
+A project runs both with a test that asks for the plugin's ``tool_ui_snapshot`` fixture::
 
-    from workbench.testing.snapshots import test_tool_ui_snapshot  # noqa: F401
+    def test_tool_ui(tool_ui_snapshot):
+        tool_ui_snapshot()
+
+Importing :func:`test_tool_ui_snapshot` into a test module does the same (the way before
+API 1.3; ``from workbench.api import test_tool_ui_snapshot`` is deprecated).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import pytest
 from workbench.rendering.matrix import AuditCase, SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import SnapshotRenderer
 
-__all__ = ["snapshot_text_of", "test_tool_ui_snapshot"]
+__all__ = ["check_case", "snapshot_text_of", "test_tool_ui_snapshot"]
 
 
 def test_tool_ui_snapshot(
@@ -27,6 +31,18 @@ def test_tool_ui_snapshot(
 ) -> None:
     """Each tool surface looks as approved (text for the diff, SVG for the eye), and each
     variant passes the render audit."""
+    check_case(workbench_case, workbench_renderer, snapshot_text, snapshot_svg, request)
+
+
+def check_case(
+    workbench_case: SnapshotCase | AuditCase,
+    workbench_renderer: SnapshotRenderer,
+    snapshot_text: Any,
+    snapshot_svg: Any,
+    request: pytest.FixtureRequest,
+) -> None:
+    """One case of the matrix: a snapshot compared with the approved one, or a variant's
+    render audit."""
     if isinstance(workbench_case, AuditCase):
         _assert_audit_passes(workbench_case, request.getfixturevalue("workbench_auditor"))
         return

@@ -23,15 +23,8 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Literal
 
+from workbench.api import ENTRY_POINT_GROUP, ToolPackage
 from workbench.core.problems import Problem
-from workbench.tools.package import ToolPackage
-
-ENTRY_POINT_GROUP = "workbench.tools"
-"""The entry-point group an installed distribution declares its tool packages under::
-
-    [project.entry-points."workbench.tools"]
-    notes = "acme_notes:PACKAGE"
-"""
 
 BUNDLED_TOOL_MODULES: tuple[str, ...] = (
     "workbench.tools.web_browsing",

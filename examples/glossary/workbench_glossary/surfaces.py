@@ -9,25 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.api import Group, RenderableType, SurfaceContext, SurfaceSet, Text, kit
+from workbench.api import (
+    Group,
+    RenderableType,
+    SurfaceContext,
+    SurfaceSet,
+    Text,
+    kit,
+    result_render,
+    result_state,
+)
 
 SEARCH_ROWS = 8
 """Terms the search Render lists before its "showing N of M" note."""
-
-
-def _state(ctx: SurfaceContext) -> dict[str, Any]:
-    return ctx.result_state if isinstance(ctx.result_state, dict) else {}
 
 
 def _quoted(value: object) -> Text | None:
     return kit.text(f"“{value}”") if isinstance(value, str) and value.strip() else None
 
 
-def _refusal(ctx: SurfaceContext) -> RenderableType:
+def _refusal(ctx: SurfaceContext) -> RenderableType | None:
     """A refused call: the message in a box (the Inspector above names the error type), and
     the step it stopped at."""
-    assert ctx.error is not None
-    stage = _state(ctx).get("stage")
+    if ctx.error is None:
+        return None
+    stage = result_state(ctx).get("stage")
     details = [kit.text(f"while trying to {stage}", ctx.palette.muted)] if stage else []
     return kit.error_box("Refused", ctx.error.message, ctx.palette, details=details)
 
@@ -37,7 +43,7 @@ def _refusal(ctx: SurfaceContext) -> RenderableType:
 
 def define_inspector(ctx: SurfaceContext) -> RenderableType:
     """``Looked up: “RAG” (retrieval-augmented generation)``: the term, then what it found."""
-    state = _state(ctx)
+    state = result_state(ctx)
     asked = ctx.args.get("term")
     suffix = None
     if ctx.error is None and "found" in state:
@@ -71,17 +77,10 @@ def define_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(*rows)
 
 
-def define_render(ctx: SurfaceContext) -> RenderableType | None:
+@result_render("the lookup", needs="found", error_view=_refusal)
+def define_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     """The entry: name and aliases, the definition (with a note when cut), related terms."""
     palette = ctx.palette
-    notice = kit.ending_notice(ctx, what="the lookup")
-    if notice is not None:
-        return notice
-    if ctx.error is not None:
-        return _refusal(ctx)
-    state = _state(ctx)
-    if "found" not in state:
-        return None
     if not state["found"]:
         suggestions = [str(name) for name in state.get("suggestions", [])]
         rows: list[RenderableType] = [
@@ -117,7 +116,7 @@ def define_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def search_inspector(ctx: SurfaceContext) -> RenderableType:
     """``Searched “token” (4 terms)``: the word, then how many terms mention it."""
-    total = _state(ctx).get("total")
+    total = result_state(ctx).get("total")
     suffix = None
     if ctx.error is None and isinstance(total, int):
         suffix = kit.text(f"({kit.plural(total, 'term')})", ctx.palette.muted)
@@ -145,15 +144,10 @@ def search_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(*rows)
 
 
-def search_render(ctx: SurfaceContext) -> RenderableType | None:
+@result_render("the search", error_view=_refusal)
+def search_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     """The terms found, one a line with the first sentence of each; cuts and misses in words."""
     palette = ctx.palette
-    notice = kit.ending_notice(ctx, what="the search")
-    if notice is not None:
-        return notice
-    if ctx.error is not None:
-        return _refusal(ctx)
-    state = _state(ctx)
     items = state.get("items")
     if not isinstance(items, list):
         return None

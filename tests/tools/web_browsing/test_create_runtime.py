@@ -158,6 +158,7 @@ async def test_from_environment_variables(
             "WORKBENCH_SEARXNG_URL": local.origin,
             "WORKBENCH_WEB_ALLOW": "127.0.0.1",
         },
+        variables=PACKAGE.environment,
     )
     runtime = make_runtime(services)
     result = await runtime.invoke("search", {"query": "anything"})

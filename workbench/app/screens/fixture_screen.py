@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -120,25 +121,23 @@ class FixtureScreen(CallScreen):
         Binding("q", "app.quit", "Quit", show=False, tooltip="Quit Workbench"),
     ]
 
+    @dataclass
     class CatalogLoaded(Message):
         """The project finished loading (in a worker thread); handled by
         ``on_fixture_screen_catalog_loaded``."""
 
-        def __init__(self, project: Project, generation: int) -> None:
-            super().__init__()
-            self.project = project
-            self.generation = generation
+        project: Project
+        generation: int
 
     class CatalogShown(Message):
         """The tree shows the catalog; handled by ``on_fixture_screen_catalog_shown``."""
 
+    @dataclass
     class ProjectReloaded(Message):
         """``workbench dev`` reloaded the project after a save; handled by
         ``on_fixture_screen_project_reloaded``."""
 
-        def __init__(self, outcome: ReloadOutcome) -> None:
-            super().__init__()
-            self.outcome = outcome
+        outcome: ReloadOutcome
 
     def __init__(
         self,
@@ -292,9 +291,9 @@ class FixtureScreen(CallScreen):
 
     def _manifest(self) -> ToolManifest | None:
         catalog = self.catalog
-        if catalog is None or self.ref is None or self.ref.tool not in catalog.tools:
+        if catalog is None or self.ref is None:
             return None
-        return catalog.tools[self.ref.tool].manifest
+        return catalog.manifest_for(self.ref.tool)
 
     # --- showing a call -------------------------------------------------------------------
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
-from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,21 +14,8 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Header
 
-from workbench.app.palette import palette_for
-from workbench.app.recording import (
-    Saved,
-    SaveRequest,
-    check_request,
-    destinations,
-    kinds_for,
-    missing_kinds,
-    save_recording,
-    suggested_id,
-    suggested_kind,
-    suggested_label,
-)
-from workbench.app.screens.call_screen import CallScreen
-from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
+from workbench.app.screens.live_catalog import CatalogBrowsing
+from workbench.app.screens.live_saving import FixtureSaving
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.history_panel import HistoryEntry, HistoryPanel
 from workbench.app.widgets.input_request_bar import InputRequestBar
@@ -40,26 +26,17 @@ from workbench.app.widgets.schema_form import SchemaForm
 from workbench.app.widgets.server_log_panel import ServerLogPanel
 from workbench.app.widgets.source_tree import ApiAddress, CatalogAddress, SourceTree
 from workbench.app.widgets.status_line import StatusPart
-from workbench.config import ConfigError
 from workbench.core import events as ev
-from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
 from workbench.core.interventions import InputAnswer, InputRequest
 from workbench.core.manifest import ToolApi
-from workbench.core.problems import Problem
-from workbench.core.redact import Redactor
 from workbench.core.sanitize import clean
-from workbench.fixtures.catalog import Catalog
-from workbench.fixtures.files import display_path
-from workbench.fixtures.recorder import RecordingError
-from workbench.policy.engine import check_approval
 from workbench.policy.verdict import ApprovalDecision
 from workbench.session import LiveSession
 from workbench.sources.call_runner import LiveCall
+from workbench.sources.live_start import prepare_call
 from workbench.sources.manager import ResolutionError, ResolvedCall
 from workbench.sources.mcp_source import McpSource
-from workbench.surfaces.context import Palette
-from workbench.surfaces.mcp_views import prompt_view, resource_view
 
 WIDE_SCREEN = 170
 """From this many columns the form sits beside the call view."""
@@ -70,8 +47,20 @@ FRAME_S = 1 / 30
 REVISION_POLL_S = 0.5
 """How often the tree checks whether a server changed its tools (tools/list_changed)."""
 
+Answer = TypeVar("Answer", ApprovalDecision, InputAnswer)
 
-class LiveScreen(CallScreen):
+
+def another_call_running(*, priority: int) -> StatusPart:
+    """The status line's note that the card is not showing the call that runs."""
+    return StatusPart(
+        "another call is running (pick it in the history)",
+        style="italic",
+        priority=priority,
+        min_cells=20,
+    )
+
+
+class LiveScreen(FixtureSaving, CatalogBrowsing):
     """Sources on the left; the API form, the tool card and the call history on the right."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -189,27 +178,7 @@ class LiveScreen(CallScreen):
         tree = self.query_one("#sources", SourceTree)
         tree.loading = False
         tree.load(self.session.manager)
-        problems = [
-            Problem(file=f"source {source.name}", message=source.status.detail or "failed to start")
-            for source in self.session.manager.sources
-            if source.status.state.value == "failed"
-        ]
-        problems += [
-            Problem(file=f"source {source.name}", message=item, severity="warning")
-            for source in self.session.manager.sources
-            if source.status.state.value == "ready"
-            for item in source.problems
-        ]
-        problems += [Problem(file="tools", message=item) for item in self.session.problems]
-        conflicts = self.session.manager.conflicts()
-        problems += [
-            Problem(
-                file=f"tool {tool}",
-                message=f"offered by {', '.join(sources)}: call it as SOURCE/{tool}.API",
-                severity="warning",
-            )
-            for tool, sources in conflicts.items()
-        ]
+        problems = self.session.report().as_problems()
         self.query_one("#problems", ProblemsPanel).show(problems)
         self._revisions = self._source_revisions()
         # The server log only has a place when some source is an MCP server.
@@ -256,6 +225,10 @@ class LiveScreen(CallScreen):
     # --- picking and calling -----------------------------------------------------------------
 
     def on_source_tree_api_selected(self, message: SourceTree.ApiSelected) -> None:
+        reason = self.session.manager.not_callable(*message.address)
+        if reason is not None:
+            self._show_not_callable(message.address, reason, picked=message.picked)
+            return
         if message.picked:
             # Enter or a click on an API: the cursor goes where its arguments are typed.
             self.query_one("#form", SchemaForm).focus_first_field()
@@ -292,15 +265,22 @@ class LiveScreen(CallScreen):
                 StatusPart(timeout, priority=30, min_cells=10),
             ]
             if self.current_entry is not None:
-                parts.append(
-                    StatusPart(
-                        "another call is running (pick it in the history)",
-                        style="italic",
-                        priority=35,
-                        min_cells=20,
-                    )
-                )
+                parts.append(another_call_running(priority=35))
             self.call_view.set_status(parts)
+
+    def _show_not_callable(
+        self, address: tuple[str, str, str], reason: str, *, picked: bool
+    ) -> None:
+        """A UI-only tool's API: no form to fill, and the reason it cannot be called."""
+        self.address = address  # A call asked for anyway says the same reason.
+        self.form_target = None
+        self.query_one("#form", SchemaForm).load(ToolApi(name=address[2]))
+        self.call_view.portal.unpin()
+        self.viewed = None
+        self.show_entry(None)
+        self.call_view.set_status([StatusPart(reason, priority=40, where="middle", min_cells=16)])
+        if picked:
+            self.notify(reason, title="Not callable here", severity="warning", markup=False)
 
     def action_tab_forward(self) -> None:
         """Tab: from the tree straight into the form's first required field, else onward."""
@@ -348,127 +328,6 @@ class LiveScreen(CallScreen):
             return
         self.start_call(message.args)
 
-    # --- what an MCP server publishes besides tools --------------------------------------------
-
-    def _mcp_source(self, name: str) -> McpSource | None:
-        return next(
-            (
-                source
-                for source in self.session.manager.sources
-                if source.name == name and isinstance(source, McpSource)
-            ),
-            None,
-        )
-
-    def _follow_log(self, source_name: str) -> None:
-        source = self._mcp_source(source_name)
-        panel = self.query_one("#server-log", ServerLogPanel)
-        panel.follow(source_name, source.server_log if source is not None else None)
-
-    def on_source_tree_catalog_selected(self, message: SourceTree.CatalogSelected) -> None:
-        address = message.address
-        self._follow_log(address.source)
-        source = self._mcp_source(address.source)
-        if source is None:
-            return
-        if address.kind == "resource":
-            self._read_resource(address.source, address.key)
-            return
-        if address.kind == "template":
-            template = next(
-                (item for item in source.templates if item.uri_template == address.key), None
-            )
-            if template is None:
-                return
-            api = ToolApi(
-                name="read",
-                description=f"read {address.key} with these values",
-                parameters=template.schema(),
-            )
-        else:
-            prompt = next((item for item in source.prompts if item.name == address.key), None)
-            if prompt is None:
-                return
-            api = ToolApi(
-                name="get_prompt",
-                description=f"render the prompt {prompt.label}",
-                parameters=prompt.schema(),
-            )
-        self.form_target = address
-        self.address = None
-        self.query_one("#form", SchemaForm).load(api)
-        self.notify(
-            clean(f"Fill in the form and press ctrl+s to {api.description}."),
-            timeout=4,
-            markup=False,
-        )
-
-    def _use_catalog(self, address: CatalogAddress, args: dict[str, Any]) -> None:
-        values = {key: str(value) for key, value in args.items() if value not in (None, "")}
-        source = self._mcp_source(address.source)
-        if source is None:
-            return
-        if address.kind == "template":
-            template = next(
-                (item for item in source.templates if item.uri_template == address.key), None
-            )
-            if template is not None:
-                self._read_resource(address.source, template.expand(values))
-        elif address.kind == "prompt":
-            self._get_prompt(address.source, address.key, values)
-
-    @work(group="catalog")
-    async def _read_resource(self, source_name: str, uri: str) -> None:
-        source = self._mcp_source(source_name)
-        if source is None:
-            return
-        read = await source.read_resource(uri)
-        self._show_in_portal(f"{source_name} · resource", resource_view(read, self._palette()))
-
-    @work(group="catalog")
-    async def _get_prompt(self, source_name: str, name: str, values: dict[str, str]) -> None:
-        source = self._mcp_source(source_name)
-        if source is None:
-            return
-        rendered = await source.get_prompt(name, values)
-        self._show_in_portal(f"{source_name} · prompt", prompt_view(rendered, self._palette()))
-
-    def _palette(self) -> Palette:
-        return palette_for(self.app.current_theme)
-
-    def _show_in_portal(self, title: str, renderable: RenderableType) -> None:
-        """Show a resource or prompt in the Portal (opening it); calls leave it there until
-        the Portal is toggled or another call starts."""
-        view = self.call_view
-        if not view.portal_open:
-            view.toggle_portal()
-        view.portal.show_renderable(clean(title), renderable)
-
-    def action_open_link(self) -> None:
-        """Read the next resource link of the call on the card, in the Portal."""
-        entry = self.viewed
-        result = entry.state.result if entry is not None else None
-        state = result.state if result is not None else None
-        blocks = state.get("blocks") if isinstance(state, dict) else None
-        links = [
-            block
-            for block in blocks or []
-            if isinstance(block, dict) and block.get("type") == "resource_link"
-        ]
-        if entry is None or not links:
-            self.notify("The call on the card has no resource links.", severity="warning")
-            return
-        link = links[self._link_index % len(links)]
-        self._link_index += 1
-        self.notify(
-            clean(
-                f"Link {((self._link_index - 1) % len(links)) + 1} of {len(links)}: {link['uri']}"
-            ),
-            timeout=3,
-            markup=False,
-        )
-        self._read_resource(entry.source, str(link["uri"]))
-
     def start_call(self, args: dict[str, Any]) -> None:
         """Call the selected API with ``args`` (one call at a time)."""
         if self.address is None or self._refuse_if_busy():
@@ -476,37 +335,36 @@ class LiveScreen(CallScreen):
         resolved = self._resolve(self.address)
         if resolved is None:
             return
-        source_name, tool, api = self.address
-        check = check_approval(resolved.entry.manifest, api, args, self.session.policy)
-        timeout = self.session.call_timeout(args, resolved.api)
+        source_name = self.address[0]
         history = self.query_one("#history", HistoryPanel)
+
+        def changed(event: ev.CallEvent) -> None:
+            self._changed = True
+
+        prepared = prepare_call(
+            resolved,
+            args,
+            policy=self.session.policy,
+            timeout=self.session.call_timeout(args, resolved.api),
+            call_id=f"live-{len(history.entries) + 1}",
+            approval_gate=self._approval_gate,
+            input_gate=self._input_gate,
+            on_event=changed,
+            args_chunk_delay_s=0.01 if self.animated else 0.0,
+        )
         entry = HistoryEntry(
             source=source_name,
             args=dict(args),
-            record=CallRecord.start(tool, api, call_id=f"live-{len(history.entries) + 1}"),
+            record=prepared.record,
             manifest=resolved.entry.manifest,
-            timeout=timeout.describe(),
+            timeout=prepared.timeout.describe(),
         )
         self.current_entry = entry
         self.viewed = entry
         self._changed = False
         self._link_index = 0
         self.call_view.portal.unpin()
-        call = LiveCall(
-            resolved.entry.source,
-            resolved.entry.manifest,
-            tool,
-            api,
-            args,
-            on_event=lambda event: self._record_event(entry, event),
-            timeout_ms=timeout.limit_ms,
-            extend_on_progress_max_ms=timeout.extend_on_progress_max_ms,
-            approval=check,
-            approval_gate=self._approval_gate,
-            workspace=self.session.policy.workspace,
-            args_chunk_delay_s=0.01 if self.animated else 0.0,
-            input_gate=self._input_gate,
-        )
+        call = prepared.call
         self.current_call = call
         history.add(entry)
         self.show_entry(entry)
@@ -532,10 +390,6 @@ class LiveScreen(CallScreen):
                 self.current_call = None
                 self.current_entry = None
 
-    def _record_event(self, entry: HistoryEntry, event: ev.CallEvent) -> None:
-        entry.record.add(event)
-        self._changed = True
-
     def _draw_running(self) -> None:
         """Draw the running call once, however many events arrived since the last frame."""
         entry = self.current_entry
@@ -549,14 +403,8 @@ class LiveScreen(CallScreen):
     async def _approval_gate(self, request: ev.ApprovalRequested) -> ApprovalDecision:
         del request
         self._decision = asyncio.get_running_loop().create_future()
-        # Draw the Intervention now, with the decision it will resolve (the request itself may
-        # already have been drawn by the frame timer, before there was anything to decide).
-        self._draw_running()
-        if self.current_entry is not None:
-            self.viewed = self.current_entry
-            self.show_entry(self.current_entry)
         try:
-            return await self._decision
+            return await self._wait_for_person(self._decision)
         finally:
             self._decision = None
 
@@ -564,14 +412,19 @@ class LiveScreen(CallScreen):
         """The server asks mid-call: show the request with its controls, wait for the person."""
         del request
         self._answer = asyncio.get_running_loop().create_future()
+        try:
+            return await self._wait_for_person(self._answer)
+        finally:
+            self._answer = None
+
+    async def _wait_for_person(self, answer: asyncio.Future[Answer]) -> Answer:
+        # Draw the question now, with the future it will resolve (the request itself may
+        # already have been drawn by the frame timer, before there was anything to answer).
         self._draw_running()
         if self.current_entry is not None:
             self.viewed = self.current_entry
             self.show_entry(self.current_entry)
-        try:
-            return await self._answer
-        finally:
-            self._answer = None
+        return await answer
 
     def on_input_request_bar_answered(self, message: InputRequestBar.Answered) -> None:
         if self._answer is not None and not self._answer.done():
@@ -653,14 +506,7 @@ class LiveScreen(CallScreen):
         elif entry is self.current_entry and not state.phase.is_terminal:
             parts.append(StatusPart("escape cancels", style="bold", priority=60, min_cells=14))
         elif self.current_entry is not None:
-            parts.append(
-                StatusPart(
-                    "another call is running (pick it in the history)",
-                    style="italic",
-                    priority=30,
-                    min_cells=20,
-                )
-            )
+            parts.append(another_call_running(priority=30))
         return parts
 
     def on_history_panel_entry_selected(self, message: HistoryPanel.EntrySelected) -> None:
@@ -713,114 +559,3 @@ class LiveScreen(CallScreen):
         if form.api is None or form.api.name != entry.api:
             form.load(resolved.api, entry.args)
         self.start_call(dict(entry.args))
-
-    def action_save_fixture(self) -> None:
-        """Ask how to save the selected call (label, kind, file), then save it."""
-        entry = self.query_one("#history", HistoryPanel).selected
-        if entry is None or not entry.finished:
-            self.notify("Pick a finished call in the history to save it.", severity="warning")
-            return
-        if entry.evicted:
-            self.notify(
-                "This call is too old to save (its events were let go); re-run it with f5.",
-                severity="warning",
-            )
-            return
-        self._ask_how_to_save(entry)
-
-    @work(thread=True, exclusive=True, group="save")
-    def _ask_how_to_save(self, entry: HistoryEntry) -> None:
-        # The project's fixture files are read off the UI thread, to offer them as places.
-        catalog = self._catalog()
-        config = self.session.config
-        screen = SaveFixtureScreen(
-            what=f"{entry.source}/{entry.tool}.{entry.api}, {entry.state.phase.value}",
-            label=suggested_label(entry.api, entry.args),
-            kind=suggested_kind(entry.state),
-            kinds=kinds_for(catalog, entry.tool, entry.api),
-            variant_id=suggested_id(entry.api, entry.args),
-            destinations=destinations(catalog, config, entry.tool, entry.api),
-            missing=missing_kinds(catalog, entry.tool, entry.api),
-            check=lambda request: check_request(list(entry.record.events), request),
-        )
-
-        def chosen(request: SaveRequest | None) -> None:
-            if request is not None:
-                self._save(entry, request, catalog)
-
-        self.app.call_from_thread(self.app.push_screen, screen, chosen)
-
-    def _catalog(self) -> Catalog | None:
-        """The project's fixtures as ``workbench check`` sees them (``None`` if they fail to
-        load: the recording can still go to the recordings folder)."""
-        from workbench.project import open_project
-
-        try:
-            return open_project(config=self.session.config).catalog
-        except ConfigError:
-            return None
-
-    @work(thread=True, group="save")
-    def _save(self, entry: HistoryEntry, request: SaveRequest, catalog: Catalog | None) -> None:
-        # Reading and writing fixture files stays off the UI thread.
-        try:
-            saved = save_recording(
-                list(entry.record.events),
-                request,
-                tool=entry.tool,
-                api=entry.api,
-                manifest=entry.manifest,
-                packaged=entry.tool in self.session.registry.tools(),
-                catalog=catalog,
-                config=self.session.config,
-                # Tokens and cookies sent to the session's servers never reach a fixture.
-                redactor=Redactor(self.session.secrets),
-            )
-            gaps = self._gaps_after(entry.tool, entry.api)
-        except (RecordingError, OSError, ValueError) as error:
-            self.app.call_from_thread(
-                self.notify, clean(f"Could not save: {error}"), severity="error", markup=False
-            )
-            return
-        self.app.call_from_thread(self._saved, entry, saved, gaps)
-
-    def _gaps_after(self, tool: str, api: str) -> tuple[list[str], list[str]]:
-        """What ``workbench check`` now says about the one API that was recorded: its gaps,
-        and the kinds it lacks but is not held to (it is only observed)."""
-        from workbench.coverage import coverage
-        from workbench.project import open_project
-
-        project = open_project(config=self.session.config)
-        for row in coverage(
-            project.catalog, project.registry, recordings=project.config.recordings
-        ):
-            if row.tool == tool and row.api == api:
-                observed = [kind for kind, status in row.kinds.items() if status == "observed"]
-                return row.gaps, observed
-        return [], []
-
-    def _saved(self, entry: HistoryEntry, saved: Saved, gaps: tuple[list[str], list[str]]) -> None:
-        address = f"{display_path(saved.path, self.session.config.root)}#{saved.variant_id}"
-        self.query_one("#history", HistoryPanel).mark_saved(entry, address)
-        message = f"Saved as {address}"
-        if saved.manifest is not None:
-            message += f"; {display_path(saved.manifest, self.session.config.root)} now "
-            message += f"describes {entry.api}"
-        problems, observed = gaps
-        name = f"{entry.tool}.{entry.api}"
-        if problems:
-            message += f". workbench check: {name} " + "; ".join(problems)
-        elif observed:
-            message += (
-                f". workbench check: {name} passes as observed (a recording of a tool with no "
-                f"surfaces of its own owes no {', '.join(map(repr, observed))} variant)"
-            )
-        else:
-            message += f". workbench check: {name} is covered"
-        self.notify(
-            clean(message),
-            title="Recorded",
-            severity="warning" if problems else "information",
-            timeout=10,
-            markup=False,
-        )

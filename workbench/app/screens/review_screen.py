@@ -83,47 +83,42 @@ class ReviewScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
+    @dataclass
     class Loaded(Message):
         """Every case is drawn; handled by ``on_review_screen_loaded``."""
 
-        def __init__(self, loaded: LoadedReview) -> None:
-            super().__init__()
-            self.loaded = loaded
+        loaded: LoadedReview
 
+    @dataclass
     class LoadFailed(Message):
         """Drawing the cases failed; handled by ``on_review_screen_load_failed``."""
 
-        def __init__(self, error: str) -> None:
-            super().__init__()
-            self.error = error
+        error: str
 
+    @dataclass
     class DrawProgress(Message):
         """``done`` of ``total`` cases drawn; handled by ``on_review_screen_draw_progress``."""
 
-        def __init__(self, done: int, total: int) -> None:
-            super().__init__()
-            self.done = done
-            self.total = total
+        done: int
+        total: int
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, ReviewScreen.DrawProgress)
 
+    @dataclass
     class Decided(Message):
         """A decision is written; handled by ``on_review_screen_decided``."""
 
-        def __init__(self, items: list[ReviewItem], status: Status, then: str | None) -> None:
-            super().__init__()
-            self.items = items
-            self.status = status
-            self.then = then
+        items: list[ReviewItem]
+        status: Status
+        then: str | None
 
+    @dataclass
     class DecisionFailed(Message):
         """The review file could not be written; handled by
         ``on_review_screen_decision_failed``."""
 
-        def __init__(self, error: str) -> None:
-            super().__init__()
-            self.error = error
+        error: str
 
     def __init__(
         self,
@@ -299,13 +294,10 @@ class ReviewScreen(Screen[None]):
             committed.show(None, None, None)
             return
         key = item.key
-        catalog = self.loaded.project.catalog
-        script = catalog.script_for(item.ref)
-        entry = catalog.tools.get(key.tool)
         card.case_theme = key.theme
         card.surface = key.surface
         card.card_width = key.width
-        card.show(script.state_at(Phase(key.phase)), entry.manifest if entry else None)
+        card.show_variant(self.loaded.project.catalog, item.ref, Phase(key.phase))
         card.expanded = key.surface != "collapsed"  # As the snapshot draws it.
         theme = BUILTIN_THEMES[CASE_THEMES[key.theme]]
         background = theme.to_color_system().generate()["background"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual import events
 from textual.containers import ScrollableContainer
-from textual.message import Message
+
+from workbench.app.widgets.messages import WidgetMessage
 
 
 class CallStage(ScrollableContainer):
@@ -20,17 +23,11 @@ class CallStage(ScrollableContainer):
     }
     """
 
-    class Resized(Message):
+    @dataclass
+    class Resized(WidgetMessage["CallStage"]):
         """The room for the card changed; handled by ``on_call_stage_resized``."""
 
-        def __init__(self, control: CallStage, width: int) -> None:
-            super().__init__()
-            self._control = control
-            self.width = width
-
-        @property
-        def control(self) -> CallStage:
-            return self._control
+        width: int
 
     def on_resize(self, event: events.Resize) -> None:
         del event

@@ -7,11 +7,11 @@ Every screen that shows a call (fixture replay, live call, review) shows it with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -19,6 +19,7 @@ from workbench.app.widgets.call_stage import CallStage
 from workbench.app.widgets.details_pane import DetailsPane, TabDrawer
 from workbench.app.widgets.intervention import Intervention
 from workbench.app.widgets.intervention_bar import InterventionBar
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.phase_stepper import PhaseStepper
 from workbench.app.widgets.portal_panel import PortalPanel
 from workbench.app.widgets.status_line import StatusLine, StatusPart
@@ -107,17 +108,11 @@ class CallView(Horizontal):
     portal_mode: reactive[PortalMode] = reactive("docked", init=False)
     """Whether the open Portal sits beside the card or covers it (set from the view's width)."""
 
-    class PortalToggled(Message):
+    @dataclass
+    class PortalToggled(WidgetMessage["CallView"]):
         """The Portal opened or closed; handled by ``on_call_view_portal_toggled``."""
 
-        def __init__(self, control: CallView, is_open: bool) -> None:
-            super().__init__()
-            self._control = control
-            self.is_open = is_open
-
-        @property
-        def control(self) -> CallView:
-            return self._control
+        is_open: bool
 
     def __init__(
         self,

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Label, ListItem, ListView
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.status_line import StatusPart, fit_parts
 from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState, Phase
@@ -94,17 +94,11 @@ class HistoryPanel(ListView):
     }
     """
 
-    class EntrySelected(Message):
+    @dataclass
+    class EntrySelected(WidgetMessage["HistoryPanel"]):
         """A call was picked; handled by ``on_history_panel_entry_selected``."""
 
-        def __init__(self, control: HistoryPanel, entry: HistoryEntry) -> None:
-            super().__init__()
-            self._control = control
-            self.entry = entry
-
-        @property
-        def control(self) -> HistoryPanel:
-            return self._control
+        entry: HistoryEntry
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ person writes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,13 +18,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.app.widgets.answer_form import AnswerForm
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.app.widgets.schema_form import SchemaForm
 from workbench.core.interventions import (
     ElicitationRequest,
@@ -64,17 +65,11 @@ class InputRequestBar(Intervention):
     }
     """
 
-    class Answered(Message):
+    @dataclass
+    class Answered(WidgetMessage["InputRequestBar"]):
         """The person answered; handled by ``on_input_request_bar_answered``."""
 
-        def __init__(self, control: InputRequestBar, answer: InputAnswer) -> None:
-            super().__init__()
-            self._control = control
-            self.answer = answer
-
-        @property
-        def control(self) -> InputRequestBar:
-            return self._control
+        answer: InputAnswer
 
     def __init__(
         self,

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Button, Input, Label, TextArea
 
 from workbench.app.widgets.button_row import ButtonRow
 from workbench.app.widgets.intervention import Intervention
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.call_state import CallState
 from workbench.core.sanitize import clean, safe_json
 from workbench.policy.verdict import ApprovalAction
@@ -40,25 +41,13 @@ class InterventionBar(Intervention):
     }
     """
 
-    class Decided(Message):
+    @dataclass
+    class Decided(WidgetMessage["InterventionBar"]):
         """The user decided; handled by ``on_intervention_bar_decided``."""
 
-        def __init__(
-            self,
-            control: InterventionBar,
-            action: ApprovalAction,
-            args: dict[str, Any] | None,
-            reason: str,
-        ) -> None:
-            super().__init__()
-            self._control = control
-            self.action = action
-            self.args = args
-            self.reason = reason
-
-        @property
-        def control(self) -> InterventionBar:
-            return self._control
+        action: ApprovalAction
+        args: dict[str, Any] | None
+        reason: str
 
     def __init__(
         self,

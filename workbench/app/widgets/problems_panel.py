@@ -6,6 +6,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,10 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.problems import MAX_MESSAGE, Problem
 from workbench.core.sanitize import clean
 
@@ -95,17 +96,11 @@ class ProblemsPanel(Vertical):
     }
     """
 
-    class Edited(Message):
+    @dataclass
+    class Edited(WidgetMessage["ProblemsPanel"]):
         """A problem's file was opened in the editor (and may have changed): read it again."""
 
-        def __init__(self, panel: ProblemsPanel, path: Path) -> None:
-            super().__init__()
-            self.panel = panel
-            self.path = path
-
-        @property
-        def control(self) -> ProblemsPanel:
-            return self.panel
+        path: Path
 
     def __init__(
         self,

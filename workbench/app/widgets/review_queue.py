@@ -3,12 +3,15 @@ section grouped by tool, API and variant."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from workbench.app.palette import palette_for
+from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.review.board import GROUPS, ReviewItem, queue_order
 from workbench.surfaces.context import Palette
 
@@ -30,28 +33,17 @@ MARKS: dict[str, tuple[str, str]] = {
 }
 
 
-class ReviewQueue(Tree[ReviewItem | None]):
+class ReviewQueue(SidebarTree[ReviewItem | None]):
     """Every case of the board in queue order. Labels are literal text, never markup."""
 
-    DEFAULT_CSS = """
-    ReviewQueue {
-        width: 1fr;
-        height: 1fr;
-        background: $surface;
-    }
-    """
+    FIT_LABELS = False
+    """Case labels are drawn whole, as the queue has always drawn them."""
 
-    class CaseHighlighted(Message):
+    @dataclass
+    class CaseHighlighted(WidgetMessage["ReviewQueue"]):
         """The cursor is on a case; handled by ``on_review_queue_case_highlighted``."""
 
-        def __init__(self, control: ReviewQueue, item: ReviewItem) -> None:
-            super().__init__()
-            self._control = control
-            self.item = item
-
-        @property
-        def control(self) -> ReviewQueue:
-            return self._control
+        item: ReviewItem
 
     def __init__(
         self,
@@ -61,9 +53,7 @@ class ReviewQueue(Tree[ReviewItem | None]):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        super().__init__(Text("cases"), name=name, id=id, classes=classes, disabled=disabled)
-        self.show_root = False
-        self.guide_depth = 2
+        super().__init__("cases", name=name, id=id, classes=classes, disabled=disabled)
         self.ordered: list[ReviewItem] = []
         """The cases shown, in queue order (what next and previous walk)."""
         self._leaves: dict[str, TreeNode[ReviewItem | None]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rich.text import Text
@@ -12,12 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape as escape_markup
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
 from workbench.app.widgets.button_row import ButtonRow
+from workbench.app.widgets.messages import WidgetMessage
 from workbench.core.form_spec import (
     MISSING,
     FieldSpec,
@@ -86,17 +87,11 @@ class SchemaForm(Vertical):
     raw_mode: reactive[bool] = reactive(False)
     """Editing the arguments as one JSON object."""
 
-    class Submitted(Message):
+    @dataclass
+    class Submitted(WidgetMessage["SchemaForm"]):
         """Valid arguments were submitted; handled by ``on_schema_form_submitted``."""
 
-        def __init__(self, control: SchemaForm, args: dict[str, Any]) -> None:
-            super().__init__()
-            self._control = control
-            self.args = args
-
-        @property
-        def control(self) -> SchemaForm:
-            return self._control
+        args: dict[str, Any]
 
     def __init__(
         self,

@@ -3,23 +3,26 @@ MCP server, what else it publishes: resources, resource templates and prompts.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
-from rich.style import Style
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from workbench.app.widgets.tool_tree import fit_label
+from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.core.sanitize import clean
+from workbench.sources.base import SourceState
 from workbench.sources.manager import ToolManager
 
 ApiAddress = tuple[str, str, str]
 """(source name, tool identifier, API name)."""
 MAX_CATALOG_NODES = 200
+MAX_ROOTS_SHOWN = 3
+"""Roots named on the server's row before "showing N of M"."""
 """Resources (or templates, prompts) shown per server; the rest are counted."""
 
 
@@ -35,46 +38,31 @@ class CatalogAddress:
 
 NodeData = ApiAddress | CatalogAddress | str | None
 
-STATE_STYLES = {"ready": "green", "starting": "yellow", "failed": "bold red", "stopped": "dim"}
+STATE_STYLES = {
+    SourceState.READY: "green",
+    SourceState.STARTING: "yellow",
+    SourceState.FAILED: "bold red",
+    SourceState.STOPPED: "dim",
+}
 
 
-class SourceTree(Tree[NodeData]):
+class SourceTree(SidebarTree[NodeData]):
     """Every tool of every source, grouped by source; conflicts are marked."""
 
-    DEFAULT_CSS = """
-    SourceTree {
-        width: 1fr;
-        height: 1fr;
-        background: $surface;
-    }
-    """
-
-    class ApiSelected(Message):
+    @dataclass
+    class ApiSelected(WidgetMessage["SourceTree"]):
         """An API was picked; handled by ``on_source_tree_api_selected``."""
 
-        def __init__(self, control: SourceTree, address: ApiAddress, picked: bool = False) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
-            self.picked = picked
-            """Chosen with enter (go fill in its form), not only moved onto."""
+        address: ApiAddress
+        picked: bool = False
+        """Chosen with enter (go fill in its form), not only moved onto."""
 
-        @property
-        def control(self) -> SourceTree:
-            return self._control
-
-    class CatalogSelected(Message):
+    @dataclass
+    class CatalogSelected(WidgetMessage["SourceTree"]):
         """A resource, template or prompt was chosen (enter or click); handled by
         ``on_source_tree_catalog_selected``."""
 
-        def __init__(self, control: SourceTree, address: CatalogAddress) -> None:
-            super().__init__()
-            self._control = control
-            self.address = address
-
-        @property
-        def control(self) -> SourceTree:
-            return self._control
+        address: CatalogAddress
 
     def __init__(
         self,
@@ -84,25 +72,21 @@ class SourceTree(Tree[NodeData]):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        super().__init__(Text("sources"), name=name, id=id, classes=classes, disabled=disabled)
-        self.show_root = False
-        self.guide_depth = 2
-
-    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
-        return fit_label(self, node, super().render_label(node, base_style, style))
+        super().__init__("sources", name=name, id=id, classes=classes, disabled=disabled)
 
     def load(self, manager: ToolManager) -> None:
         """Rebuild from the manager's sources and their tools."""
         self.clear()
         conflicts = manager.conflicts()
         entries = manager.entries()
+        ui_only = manager.ui_only()
         for source in manager.sources:
-            state = source.status.state.value
+            state = source.status.state
             label = Text("● ", style=STATE_STYLES.get(state, ""))
             label.append(clean(source.name), style="bold")
-            label.append(f"  {source.kind} · {state}", style="dim")
+            label.append(f"  {source.kind} · {state.value}", style="dim")
             source_node = self.root.add(label, data=source.name, expand=True)
-            if state == "failed" and source.status.detail:
+            if state is SourceState.FAILED and source.status.detail:
                 source_node.add_leaf(
                     Text(clean(source.status.detail.splitlines()[0])[:120], style="red"), data=None
                 )
@@ -123,7 +107,22 @@ class SourceTree(Tree[NodeData]):
                             # _meta.ui.visibility leaves the model out: only the app calls it.
                             label.append(" · app only", style="dim italic")
                     tool_node.add_leaf(label, data=(source.name, entry.tool, api.name))
-            if state == "ready":
+            for entry in ui_only:
+                if entry.source is not source:
+                    continue
+                # Folded: an agent's own tools are here only to say they cannot be called.
+                manifest = entry.manifest
+                tool_label = Text(f"{manifest.meta.emoji} {manifest.meta.title}", style="dim")
+                tool_label.append(f"  {manifest.identifier} · UI only, not callable", style="dim")
+                tool_node = source_node.add(tool_label, data=None, expand=False)
+                for api in manifest.api:
+                    data = (source.name, entry.tool, api.name)
+                    tool_node.add_leaf(Text(api.name, style="dim"), data=data)
+            roots = getattr(source, "roots", None)
+            if roots is not None:
+                # Which folders this server may learn of (roots/list): none unless named.
+                source_node.add_leaf(roots_label(roots), data=None)
+            if state is SourceState.READY:
                 self._add_catalog(source_node, source)
 
     def _add_catalog(self, node: TreeNode[NodeData], source: object) -> None:
@@ -166,7 +165,7 @@ class SourceTree(Tree[NodeData]):
         return text
 
     def select_first_api(self) -> None:
-        for node in self._walk(self.root):
+        for node in self.nodes():
             if isinstance(node.data, tuple):
                 self.move_cursor(node)
                 # Shown, not picked: the focus stays in the tree.
@@ -182,11 +181,6 @@ class SourceTree(Tree[NodeData]):
         self.scroll_home(animate=False, immediate=True)
         self.scroll_to_node(node, animate=False)
 
-    def _walk(self, node: TreeNode[NodeData]) -> Iterator[TreeNode[NodeData]]:
-        yield node
-        for child in node.children:
-            yield from self._walk(child)
-
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
         event.stop()
         if isinstance(event.node.data, tuple):
@@ -198,3 +192,13 @@ class SourceTree(Tree[NodeData]):
         event.stop()
         if isinstance(event.node.data, tuple):
             self.post_message(self.ApiSelected(self, event.node.data))
+
+
+def roots_label(roots: Sequence[Path]) -> Text:
+    """``roots offered: none``, or the folders a server is told about (``--root``, mcp.json)."""
+    if not roots:
+        return Text("roots offered: none", style="dim italic")
+    shown = ", ".join(clean(str(root)) for root in roots[:MAX_ROOTS_SHOWN])
+    if len(roots) > MAX_ROOTS_SHOWN:
+        shown += f" (showing {MAX_ROOTS_SHOWN} of {len(roots)})"
+    return Text(f"roots offered: {shown}", style="dim")

@@ -15,14 +15,15 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from workbench.app.palette import palette_for
-from workbench.core.call_state import CallState
+from workbench.core.call_state import CallState, Phase
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean
+from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.hosts.first_look import FirstLook
 from workbench.hosts.profile import HostProfile
 from workbench.surfaces.card import can_fold, card_renderable, compose_card
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.surfaces.context import Palette, SurfaceContext, variant_context
 from workbench.surfaces.host_look import HostFirstLook, SegmentLine
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 
@@ -141,6 +142,12 @@ class ToolCard(Widget):
         self.manifest = manifest
         self._problems = None
         self.call_state = state
+
+    def show_variant(self, catalog: Catalog, ref: VariantRef, phase: Phase) -> None:
+        """Draw fixture variant ``ref`` at ``phase``, from the context ``show`` and the snapshot
+        drawer build (the card's own width and theme apply when it draws)."""
+        ctx = variant_context(catalog, ref, phase, width=self.card_width)
+        self.show(ctx.state, ctx.manifest)
 
     @property
     def can_fold(self) -> bool:

@@ -3,70 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from rich.style import Style
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from workbench.app.widgets.messages import WidgetMessage
+from workbench.app.widgets.sidebar_tree import SidebarTree
 from workbench.fixtures.catalog import ApiEntry, Catalog, VariantRef
 
 NodeData = VariantRef | tuple[str, ...] | None
 
 
-def fit_label(tree: Tree[Any], node: TreeNode[Any], label: Text) -> Text:
-    """``label`` cut with ``…`` to the room its row has, so a long name never just stops."""
-    depth = 0
-    parent = node.parent
-    while parent is not None and parent is not tree.root:
-        depth += 1
-        parent = parent.parent
-    room = tree.scrollable_content_region.width - depth * tree.guide_depth - 1
-    if room <= 4 or label.cell_len <= room:
-        return label
-    cut = label.copy()
-    cut.truncate(room, overflow="ellipsis")
-    return cut
-
-
-class ToolTree(Tree[NodeData]):
+class ToolTree(SidebarTree[NodeData]):
     """Tools, their APIs and each API's variants. Labels are literal text, never markup."""
 
-    DEFAULT_CSS = """
-    ToolTree {
-        width: 1fr;
-        height: 1fr;
-        background: $surface;
-    }
-    """
-
-    class VariantSelected(Message):
+    @dataclass
+    class VariantSelected(WidgetMessage["ToolTree"]):
         """A variant was picked; handled by ``on_tool_tree_variant_selected``."""
 
-        def __init__(self, control: ToolTree, ref: VariantRef) -> None:
-            super().__init__()
-            self._control = control
-            self.ref = ref
+        ref: VariantRef
 
-        @property
-        def control(self) -> ToolTree:
-            return self._control
-
-    class BrokenVariantSelected(Message):
+    @dataclass
+    class BrokenVariantSelected(WidgetMessage["ToolTree"]):
         """A variant that did not load was picked: show its problem."""
 
-        def __init__(self, control: ToolTree, path: Path, line: int) -> None:
-            super().__init__()
-            self._control = control
-            self.path = path
-            self.line = line
-
-        @property
-        def control(self) -> ToolTree:
-            return self._control
+        path: Path
+        line: int
 
     def __init__(
         self,
@@ -76,14 +41,9 @@ class ToolTree(Tree[NodeData]):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        super().__init__(Text("tools"), name=name, id=id, classes=classes, disabled=disabled)
-        self.show_root = False
-        self.guide_depth = 2
+        super().__init__("tools", name=name, id=id, classes=classes, disabled=disabled)
         self._catalog: Catalog | None = None
         self._filter = ""
-
-    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
-        return fit_label(self, node, super().render_label(node, base_style, style))
 
     def load(self, catalog: Catalog) -> None:
         """Fill the tree from ``catalog``."""
@@ -161,18 +121,6 @@ class ToolTree(Tree[NodeData]):
                 label.append(label_text, style="strike")
                 label.append(f"  line {line}", style="dim italic")
                 api_node.add_leaf(label, data=("broken", str(fixture.path), str(line)))
-
-    def nodes(self) -> list[TreeNode[NodeData]]:
-        """Every node, depth first."""
-        found: list[TreeNode[NodeData]] = []
-
-        def walk(node: TreeNode[NodeData]) -> None:
-            found.append(node)
-            for child in node.children:
-                walk(child)
-
-        walk(self.root)
-        return found
 
     def select_ref(self, key: str) -> bool:
         """Select the variant addressed ``path#id``; ``False`` if the tree does not show it."""

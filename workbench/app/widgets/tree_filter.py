@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.widgets import Input
+
+from workbench.app.widgets.messages import WidgetMessage
 
 
 class TreeFilter(Input):
@@ -17,16 +19,9 @@ class TreeFilter(Input):
         Binding("escape", "leave", "Back to tree", show=True),
     ]
 
-    class Left(Message):
+    @dataclass
+    class Left(WidgetMessage["TreeFilter"]):
         """The user left the filter with ``escape``; handled by ``on_tree_filter_left``."""
-
-        def __init__(self, control: TreeFilter) -> None:
-            super().__init__()
-            self._control = control
-
-        @property
-        def control(self) -> TreeFilter:
-            return self._control
 
     def action_leave(self) -> None:
         self.post_message(self.Left(self))

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.api import Group, RenderableType, SurfaceContext, SurfaceSet, kit
+from workbench.api import (
+    Group,
+    RenderableType,
+    SurfaceContext,
+    SurfaceSet,
+    kit,
+    result_render,
+    result_state,
+)
 
 ITEM_ROWS = 8
 """Items the Render lists before its "showing N of M" note."""
@@ -20,15 +28,11 @@ PLACEHOLDER_ROWS = 3
 """Skeleton rows while the call runs: a typical answer's, so the card barely moves."""
 
 
-def _state(ctx: SurfaceContext) -> dict[str, Any]:
-    return ctx.result_state if isinstance(ctx.result_state, dict) else {}
-
-
 # >>> per api
 def find_items_inspector(ctx: SurfaceContext) -> RenderableType:
     """One line in every phase: what is looked up, then how many items matched."""
     query = ctx.args.get("query")
-    total = _state(ctx).get("total")
+    total = result_state(ctx).get("total")
     suffix = None
     if ctx.error is None and isinstance(total, int):
         suffix = kit.text(f"({kit.plural(total, 'item')})", ctx.palette.muted)
@@ -54,21 +58,27 @@ def find_items_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(*rows)
 
 
-def find_items_render(ctx: SurfaceContext) -> RenderableType | None:
-    """The items found, one a line; an empty, failed or cut result says so in words."""
+def find_items_error(ctx: SurfaceContext) -> RenderableType | None:
+    """A failed lookup: the error, and the step it stopped at."""
+    if ctx.error is None:
+        return None
+    stage = result_state(ctx).get("stage", "look up the items")
+    return kit.error_box(
+        f"Lookup failed · {ctx.error.type}",
+        ctx.error.message,
+        ctx.palette,
+        details=[kit.text(f"while trying to {stage}", ctx.palette.muted)],
+    )
+
+
+# How the call ended (skipped, cancelled...) and its error come first; then the result.
+@result_render("the lookup", error_view=find_items_error)
+def find_items_render(
+    ctx: SurfaceContext,
+    state: dict[str, Any],
+) -> RenderableType | None:
+    """The items found, one a line; an empty or cut result says so in words."""
     palette = ctx.palette
-    notice = kit.ending_notice(ctx, what="the lookup")
-    if notice is not None:
-        return notice
-    state = _state(ctx)
-    if ctx.error is not None:
-        stage = state.get("stage", "look up the items")
-        return kit.error_box(
-            f"Lookup failed · {ctx.error.type}",
-            ctx.error.message,
-            palette,
-            details=[kit.text(f"while trying to {stage}", palette.muted)],
-        )
     items = state.get("items")
     if not isinstance(items, list):
         return None

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from workbench.core.result import ToolError, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.api import BaseRuntime, CallContext, ToolError, ToolResult, to_result
 
 MAX_EXPRESSION_CHARS = 500
 MAX_INTEGER_DIGITS = 10_000

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import SurfaceContext, SurfaceSet, kit, result_render, result_state
 
 VALUE_LINES = 4
 
 
 def calculate_inspector(ctx: SurfaceContext) -> RenderableType:
     expression = str(ctx.args.get("expression", ""))
-    state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and "value" in state:
         suffix = kit.text(f"= {kit.truncate_line(str(state['value']), 24)}", ctx.palette.success)
@@ -28,27 +28,30 @@ def calculate_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
-def calculate_render(ctx: SurfaceContext) -> RenderableType | None:
-    palette = ctx.palette
-    notice = kit.ending_notice(ctx, what="the calculation")
-    if notice is not None:
-        return notice
-    expression = str(ctx.args.get("expression", ""))
-    state = ctx.result_state if isinstance(ctx.result_state, dict) else {}
-    if ctx.error is not None:
-        column = state.get("column")
-        pointer: list[RenderableType] = [kit.text(expression)]
-        if isinstance(column, int) and 0 < column <= len(expression) + 1:
-            pointer.append(Text(" " * (column - 1) + "^", style=f"bold {palette.error}"))
-        stage = state.get("stage", "evaluate")
-        return kit.error_box(
-            f"{ctx.error.type} while {'parsing' if stage == 'parse' else 'evaluating'}",
-            ctx.error.message,
-            palette,
-            details=pointer,
-        )
-    if "value" not in state:
+def _calculation_error(ctx: SurfaceContext) -> RenderableType | None:
+    """The error, with a caret under the column where parsing or evaluating stopped."""
+    if ctx.error is None:
         return None
+    palette = ctx.palette
+    expression = str(ctx.args.get("expression", ""))
+    state = result_state(ctx)
+    column = state.get("column")
+    pointer: list[RenderableType] = [kit.text(expression)]
+    if isinstance(column, int) and 0 < column <= len(expression) + 1:
+        pointer.append(Text(" " * (column - 1) + "^", style=f"bold {palette.error}"))
+    stage = state.get("stage", "evaluate")
+    return kit.error_box(
+        f"{ctx.error.type} while {'parsing' if stage == 'parse' else 'evaluating'}",
+        ctx.error.message,
+        palette,
+        details=pointer,
+    )
+
+
+@result_render("the calculation", needs="value", error_view=_calculation_error)
+def calculate_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
+    palette = ctx.palette
+    expression = str(ctx.args.get("expression", ""))
     value = str(state["value"])
     width = max(10, ctx.inner_width - 2)
     limit = width * VALUE_LINES

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.local_system.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.local_system.surfaces import SURFACES
-from workbench.tools.package import ToolPackage
 
 if TYPE_CHECKING:
     from workbench.tools.local_system.runtime import LocalSystemRuntime

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.core.events import OutputStream
+from workbench.api import OutputStream
 
 READ_CHUNK = 64 * 1024
 KILL_GRACE_S = 2.0

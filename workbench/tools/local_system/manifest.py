@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.manifest import SCHEMAS_CHECKED, ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "local-system"
 

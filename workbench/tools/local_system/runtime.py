@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from workbench.core.events import OutputStream
-from workbench.core.result import ToolError, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.core.sanitize import clean_output
+from workbench.api import (
+    BaseRuntime,
+    CallContext,
+    OutputStream,
+    ToolError,
+    ToolResult,
+    clean_output,
+    to_result,
+)
 from workbench.tools.local_system.commands import CommandRunner
 from workbench.tools.local_system.files import WorkspaceError, WorkspaceFiles
 

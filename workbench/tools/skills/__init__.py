@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
-from workbench.tools.package import ToolPackage
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.skills.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.skills.surfaces import SURFACES
 
@@ -28,7 +27,15 @@ def create_runtime(services: RuntimeServices) -> SkillsRuntime:
     return SkillsRuntime(SkillLibrary(roots))
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {"WORKBENCH_SKILLS_PATH": "skills.paths"}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:

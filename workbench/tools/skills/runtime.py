@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from workbench.core.result import ToolError, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
+from workbench.api import BaseRuntime, CallContext, ToolError, ToolResult, to_result
 from workbench.tools.skills.library import SkillError, SkillLibrary, count_lines
 
 

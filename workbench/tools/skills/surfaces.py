@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import SurfaceContext, SurfaceSet, kit, result_render, result_state
 
 BODY_LINES = 14
 REFERENCE_LINES = 20
 TRUNCATION_MARKS = ("\n\n[the skill was longer", "\n\n[truncated:")
 """What the runtime appends to a cut text for the model; the surfaces say it in their own
 words instead."""
-
-
-def _state(ctx: SurfaceContext) -> dict[str, Any]:
-    return ctx.result_state if isinstance(ctx.result_state, dict) else {}
 
 
 def _text(ctx: SurfaceContext) -> str:
@@ -46,7 +41,7 @@ def _lines_suffix(ctx: SurfaceContext, state: dict[str, Any]) -> Text | None:
 
 
 def activate_inspector(ctx: SurfaceContext) -> RenderableType:
-    state = _state(ctx)
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and isinstance(state.get("references"), list):
         count = len(state["references"])
@@ -73,7 +68,7 @@ def read_reference_inspector(ctx: SurfaceContext) -> RenderableType:
         "Reading reference",
         "Read reference",
         subject,
-        _lines_suffix(ctx, _state(ctx)),
+        _lines_suffix(ctx, result_state(ctx)),
         verb_failed="Could not read reference",
         cut="middle",
     )
@@ -83,7 +78,7 @@ def _not_found(ctx: SurfaceContext, noun: str) -> RenderableType | None:
     if ctx.error is None:
         return None
     palette = ctx.palette
-    available = _state(ctx).get("available") or []
+    available = result_state(ctx).get("available") or []
     details: list[RenderableType] = []
     if available:
         details.append(Text(f"available {kit.noun(len(available), noun)}:", style=palette.muted))
@@ -109,16 +104,8 @@ def _model_got(ctx: SurfaceContext, state: dict[str, Any], what: str) -> Text | 
     )
 
 
-def activate_render(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the skill")
-    if notice is not None:
-        return notice
-    failed = _not_found(ctx, "skill")
-    if failed is not None:
-        return failed
-    state = _state(ctx)
-    if "name" not in state:
-        return None
+@result_render("the skill", needs="name", error_view=partial(_not_found, noun="skill"))
+def activate_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
     rows: list[RenderableType] = [_skill_title(ctx, state)]
     references = state.get("references") or []
@@ -167,19 +154,14 @@ def _skill_title(ctx: SurfaceContext, state: dict[str, Any]) -> Text:
     return title
 
 
-def read_reference_render(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the read")
-    if notice is not None:
-        return notice
-    failed = _not_found(
-        ctx,
-        "reference" if ctx.error is not None and ctx.error.type != "SkillNotFound" else "skill",
-    )
-    if failed is not None:
-        return failed
-    state = _state(ctx)
-    if "path" not in state:
-        return None
+def _reference_not_found(ctx: SurfaceContext) -> RenderableType | None:
+    """A missing reference lists the skill's references; a missing skill, the skills."""
+    missing_skill = ctx.error is not None and ctx.error.type == "SkillNotFound"
+    return _not_found(ctx, "skill" if missing_skill else "reference")
+
+
+@result_render("the read", needs="path", error_view=_reference_not_found)
+def read_reference_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
     total = int(state.get("totalLines", state.get("lines", 0)))
     head = kit.join(

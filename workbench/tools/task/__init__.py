@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
-from workbench.tools.package import ToolPackage
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.task.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.task.store import TaskStore
 from workbench.tools.task.surfaces import SURFACES
@@ -27,7 +26,15 @@ def create_runtime(services: RuntimeServices) -> TaskRuntime:
     return TaskRuntime(TaskStore(path), CommandRunner(), services.workspace)
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {"WORKBENCH_TASK_DATABASE": "task.database"}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:

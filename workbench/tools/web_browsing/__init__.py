@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.runtime import RuntimeServices
-from workbench.tools.package import ToolPackage
+from workbench.api import RuntimeServices, ToolPackage
 from workbench.tools.web_browsing.manifest import IDENTIFIER, MANIFEST
 from workbench.tools.web_browsing.surfaces import SURFACES
 
@@ -33,7 +32,7 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     if not online:
         latency = int(services.settings.get("web.offline_latency_ms", "0") or 0)
         return WebBrowsingRuntime(OfflineSearchService(), OfflinePageFetcher(latency_ms=latency))
-    from workbench.net.ssrf import safe_client  # Imports httpx: online runs only.
+    from workbench.api import safe_client  # Imports httpx: online runs only.
 
     allow = [item for item in services.settings.get("web.allow", "").split(",") if item]
     client = safe_client(allow=allow)
@@ -44,7 +43,19 @@ def create_runtime(services: RuntimeServices) -> WebBrowsingRuntime:
     )
 
 
-PACKAGE = ToolPackage(manifest=MANIFEST, surfaces=SURFACES, create_runtime=create_runtime)
+ENVIRONMENT = {
+    "WORKBENCH_WEB_ONLINE": "web.online",
+    "WORKBENCH_SEARXNG_URL": "web.searxng_url",
+    "WORKBENCH_WEB_ALLOW": "web.allow",
+}
+"""The environment variables this tool reads, and the settings key each becomes."""
+
+PACKAGE = ToolPackage(
+    manifest=MANIFEST,
+    surfaces=SURFACES,
+    create_runtime=create_runtime,
+    environment=ENVIRONMENT,
+)
 
 
 def __getattr__(name: str) -> Any:

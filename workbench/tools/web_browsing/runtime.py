@@ -10,10 +10,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from workbench.core.limits import LimitExceeded
-from workbench.core.result import ToolError, ToolResult, to_result
-from workbench.core.runtime import BaseRuntime, CallContext
-from workbench.core.sanitize import clean_output
+from workbench.api import (
+    BaseRuntime,
+    CallContext,
+    LimitExceeded,
+    ToolError,
+    ToolResult,
+    clean_output,
+    to_result,
+)
 from workbench.tools.web_browsing.services import (
     MAX_PAGE_CHARS,
     PageFetcher,

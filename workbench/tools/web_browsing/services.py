@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from workbench.core.limits import LimitExceeded, Limits
+from workbench.api import LimitExceeded, Limits
 
 if TYPE_CHECKING:
     import httpx
@@ -336,7 +336,7 @@ class SearxngSearchService:
         # httpx is imported by the online services only: offline runs never load it.
         import httpx
 
-        from workbench.net.ssrf import RequestRefused, read_capped
+        from workbench.api import RequestRefused, read_capped
 
         params: dict[str, str] = {"q": query, "format": "json"}
         if categories:
@@ -439,7 +439,7 @@ class HttpPageFetcher:
     async def fetch(self, url: str) -> FetchedPage:
         import httpx
 
-        from workbench.net.ssrf import RequestRefused, read_capped
+        from workbench.api import RequestRefused, read_capped
 
         try:
             async with self.client.stream("GET", url) as response:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import Palette, SurfaceContext
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import Palette, SurfaceContext, SurfaceSet, kit, result_render, result_state
 
 RESULT_ROWS = 6
 PAGE_LINES = 12
@@ -28,10 +27,6 @@ HINTS = {
     "TooManyRedirects": "The URL redirects in a loop.",
     "SearchUnavailable": "The search service could not be reached.",
 }
-
-
-def _state(ctx: SurfaceContext) -> dict[str, Any]:
-    return ctx.result_state if isinstance(ctx.result_state, dict) else {}
 
 
 def short_url(url: str, limit: int = 60) -> str:
@@ -100,7 +95,7 @@ def _error_view(ctx: SurfaceContext, what: str) -> RenderableType | None:
 
 
 def search_inspector(ctx: SurfaceContext) -> RenderableType:
-    state = _state(ctx)
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and isinstance(state.get("results"), list):
         total = int(state.get("total", len(state["results"])))
@@ -135,14 +130,8 @@ def _search_header(ctx: SurfaceContext, state: dict[str, Any], total: int) -> Te
     return header
 
 
-def search_render(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the search")
-    if notice is not None:
-        return notice
-    failed = _error_view(ctx, "Search")
-    if failed is not None:
-        return failed
-    state = _state(ctx)
+@result_render("the search", error_view=partial(_error_view, what="Search"))
+def search_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     results = state.get("results")
     if not isinstance(results, list):
         return None
@@ -194,7 +183,7 @@ def search_placeholder(ctx: SurfaceContext) -> RenderableType:
 
 
 def crawl_single_inspector(ctx: SurfaceContext) -> RenderableType:
-    state = _state(ctx)
+    state = result_state(ctx)
     pages = state.get("results") if isinstance(state.get("results"), list) else []
     suffix = None
     subject = kit.text(short_url(str(ctx.args.get("url", "")), 200))
@@ -213,7 +202,7 @@ def crawl_single_inspector(ctx: SurfaceContext) -> RenderableType:
 
 def crawl_multi_inspector(ctx: SurfaceContext) -> RenderableType:
     urls = ctx.list_arg("urls")
-    state = _state(ctx)
+    state = result_state(ctx)
     suffix = None
     subject = kit.text(kit.plural(len(urls), "page") if urls else "")
     if "succeeded" in state and ctx.error is None:
@@ -273,14 +262,9 @@ def _page_view(
     return Group(*rows)
 
 
-def crawl_single_render(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the page read")
-    if notice is not None:
-        return notice
-    failed = _error_view(ctx, "Reading the page")
-    if failed is not None:
-        return failed
-    pages = _state(ctx).get("results")
+@result_render("the page read", error_view=partial(_error_view, what="Reading the page"))
+def crawl_single_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
+    pages = state.get("results")
     if not isinstance(pages, list) or not pages:
         return None
     return _page_view(pages[0], ctx.palette, ctx.inner_width, PAGE_LINES, preview=True)
@@ -296,11 +280,8 @@ def _multi_header(ctx: SurfaceContext, state: dict[str, Any], pages: int) -> Tex
     return header
 
 
-def crawl_multi_render(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the crawl")
-    if notice is not None:
-        return notice
-    state = _state(ctx)
+@result_render("the crawl")
+def crawl_multi_render(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     pages = state.get("results")
     if not isinstance(pages, list):
         return _error_view(ctx, "Reading the pages")
@@ -393,7 +374,7 @@ def crawl_multi_streaming(ctx: SurfaceContext) -> RenderableType:
 
 
 def portal(ctx: SurfaceContext) -> RenderableType | None:
-    state = _state(ctx)
+    state = result_state(ctx)
     palette = ctx.palette
     notice = kit.portal_ending(ctx)
     if notice is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.surfaces.registry import SurfaceSet
+from workbench.api import SurfaceSet
 from workbench.tools.local_system.surfaces import (
     in_flight,
     inspectors,

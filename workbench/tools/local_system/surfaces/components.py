@@ -7,8 +7,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import Palette, SurfaceContext
+from workbench.api import Palette, SurfaceContext, kit
 
 ERROR_HINTS = {
     "FileNotFound": "Check the path; list the parent directory with listFiles.",
@@ -24,11 +23,6 @@ ERROR_HINTS = {
     "CommandTimeout": "Raise the timeout argument, or run a narrower command.",
     "LineOutOfRange": "The file is shorter than startLine.",
 }
-
-
-def state_of(ctx: SurfaceContext) -> dict[str, Any]:
-    state = ctx.result_state
-    return state if isinstance(state, dict) else {}
 
 
 def path_of(ctx: SurfaceContext, key: str = "path", default: str = "") -> str:

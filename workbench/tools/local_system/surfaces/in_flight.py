@@ -9,8 +9,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import SurfaceContext, kit, pending_line
 from workbench.tools.local_system.surfaces.components import language_of, path_of
 from workbench.tools.local_system.surfaces.renders import (
     DIFF_LINES,
@@ -30,15 +29,6 @@ def _bars(ctx: SurfaceContext, rows: int) -> list[RenderableType]:
     )
 
 
-def _pending(ctx: SurfaceContext, verb: str, subject: str) -> Text:
-    line = kit.join(
-        (f"{kit.spinner(ctx.frame)} {verb} ", ctx.palette.muted), kit.text(subject, "bold")
-    )
-    line.no_wrap = True
-    line.overflow = "ellipsis"
-    return line
-
-
 def _requested_lines(ctx: SurfaceContext, cap: int) -> int:
     """Rows the Render will fill: the asked-for line range when the args give one."""
     start, end = ctx.args.get("startLine"), ctx.args.get("endLine")
@@ -48,12 +38,14 @@ def _requested_lines(ctx: SurfaceContext, cap: int) -> int:
 
 
 def list_files_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(_pending(ctx, "listing", path_of(ctx, default=".")), *_bars(ctx, LIST_ROWS // 2))
+    return Group(
+        pending_line(ctx, "listing", path_of(ctx, default=".")), *_bars(ctx, LIST_ROWS // 2)
+    )
 
 
 def glob_files_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
-        _pending(ctx, "finding files matching", path_of(ctx, "pattern")),
+        pending_line(ctx, "finding files matching", path_of(ctx, "pattern")),
         *_bars(ctx, LIST_ROWS // 4),
     )
 
@@ -61,12 +53,12 @@ def glob_files_placeholder(ctx: SurfaceContext) -> RenderableType:
 def grep_content_placeholder(ctx: SurfaceContext) -> RenderableType:
     subject = path_of(ctx, "pattern")
     where = path_of(ctx, default=".")
-    return Group(_pending(ctx, "searching for", f"{subject} in {where}"), *_bars(ctx, 6))
+    return Group(pending_line(ctx, "searching for", f"{subject} in {where}"), *_bars(ctx, 6))
 
 
 def read_file_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
-        _pending(ctx, "reading", path_of(ctx)), *_bars(ctx, _requested_lines(ctx, FILE_LINES))
+        pending_line(ctx, "reading", path_of(ctx)), *_bars(ctx, _requested_lines(ctx, FILE_LINES))
     )
 
 
@@ -74,7 +66,7 @@ def write_file_placeholder(ctx: SurfaceContext) -> RenderableType:
     """The Render's frame: the file line, then the first lines of what is being written."""
     content = str(ctx.args.get("content", ""))
     lines = min(10, kit.line_count(content)) or 1
-    return Group(_pending(ctx, "writing", path_of(ctx)), *_bars(ctx, lines))
+    return Group(pending_line(ctx, "writing", path_of(ctx)), *_bars(ctx, lines))
 
 
 def edit_file_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -82,7 +74,7 @@ def edit_file_placeholder(ctx: SurfaceContext) -> RenderableType:
     old = str(ctx.args.get("oldString", ""))
     new = str(ctx.args.get("newString", ""))
     rows = min(DIFF_LINES, 3 + kit.line_count(old) + kit.line_count(new) + 4)
-    return Group(_pending(ctx, "editing", path_of(ctx)), *_bars(ctx, rows))
+    return Group(pending_line(ctx, "editing", path_of(ctx)), *_bars(ctx, rows))
 
 
 def run_command_placeholder(ctx: SurfaceContext) -> RenderableType:

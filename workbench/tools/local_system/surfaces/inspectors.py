@@ -11,10 +11,8 @@ from dataclasses import replace
 from rich.console import RenderableType
 from rich.text import Text
 
-from workbench.core.call_state import Phase
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.tools.local_system.surfaces.components import path_of, state_of
+from workbench.api import Phase, SurfaceContext, kit, result_state
+from workbench.tools.local_system.surfaces.components import path_of
 
 
 def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | None:
@@ -26,7 +24,7 @@ def _count(ctx: SurfaceContext, total: object, noun: str, empty: str) -> Text | 
 
 
 def list_files(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     # While the arguments stream, a missing path may still arrive: showing the default then
     # would put words in the model's mouth. Once they are complete, the tool lists ".".
     default = "" if ctx.state.is_args_streaming else "."
@@ -42,7 +40,7 @@ def list_files(ctx: SurfaceContext) -> RenderableType:
 
 
 def read_file(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and "totalLines" in state:
         total = int(state["totalLines"])
@@ -64,7 +62,7 @@ def read_file(ctx: SurfaceContext) -> RenderableType:
 
 
 def write_file(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and "bytesWritten" in state:
         size = kit.human_size(int(state["bytesWritten"]))
@@ -81,7 +79,7 @@ def write_file(ctx: SurfaceContext) -> RenderableType:
 
 
 def edit_file(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     suffix = None
     if ctx.error is None and "linesAdded" in state:
         if not state.get("linesAdded") and not state.get("linesRemoved"):
@@ -104,7 +102,7 @@ def edit_file(ctx: SurfaceContext) -> RenderableType:
 
 
 def glob_files(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     return kit.status_line(
         ctx,
         "Finding",
@@ -116,7 +114,7 @@ def glob_files(ctx: SurfaceContext) -> RenderableType:
 
 
 def grep_content(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     subject = kit.text(path_of(ctx, "pattern"))
     where = path_of(ctx, default="")
     if where and where != ".":
@@ -136,7 +134,7 @@ def grep_content(ctx: SurfaceContext) -> RenderableType:
 
 
 def run_command(ctx: SurfaceContext) -> RenderableType:
-    state = state_of(ctx)
+    state = result_state(ctx)
     suffix = None
     palette = ctx.palette
     if state.get("timedOut") and ctx.error is not None:

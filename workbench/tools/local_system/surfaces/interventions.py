@@ -7,10 +7,7 @@ import difflib
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.policy.audits import extract_paths
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
-from workbench.surfaces.registry import editable
+from workbench.api import SurfaceContext, editable, extract_paths, kit
 from workbench.tools.local_system.surfaces.components import language_of, path_of
 from workbench.tools.local_system.surfaces.renders import command_header
 

@@ -7,8 +7,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import SurfaceContext, kit, result_state
 from workbench.tools.local_system.surfaces import renders
 from workbench.tools.local_system.surfaces.components import (
     empty_line,
@@ -16,7 +15,6 @@ from workbench.tools.local_system.surfaces.components import (
     error_view,
     language_of,
     path_of,
-    state_of,
 )
 
 PORTAL_ROWS = 200
@@ -28,7 +26,7 @@ def portal(ctx: SurfaceContext) -> RenderableType | None:
     if notice is not None and ctx.api_name != "runCommand":
         return Group(_title(ctx, ctx.api_name), notice)
     failed = error_view(ctx, ctx.api_name)
-    state = state_of(ctx)
+    state = result_state(ctx)
     route = {
         "listFiles": _list,
         "readFile": _read,

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from workbench.surfaces import kit
-from workbench.surfaces.context import SurfaceContext
+from workbench.api import SurfaceContext, kit, result_render, result_state
 from workbench.tools.local_system.surfaces.components import (
     empty_line,
     entry_table,
     error_view,
     language_of,
     path_of,
-    state_of,
 )
 
 LIST_ROWS = 12
@@ -36,16 +35,8 @@ def header(ctx: SurfaceContext, *parts: Text | str | tuple[object, str]) -> Text
     return line
 
 
-def list_files(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the listing")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Listing")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "entries" not in state:
-        return None
+@result_render("the listing", needs="entries", error_view=partial(error_view, what="Listing"))
+def list_files(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
     path = path_of(ctx, default=".")
     entries: list[dict[str, Any]] = state["entries"]
@@ -63,16 +54,8 @@ def list_files(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows)
 
 
-def read_file(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the read")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Reading")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "content" not in state:
-        return None
+@result_render("the read", needs="content", error_view=partial(error_view, what="Reading"))
+def read_file(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
     path = path_of(ctx)
     total = int(state.get("totalLines", 0))
@@ -111,16 +94,8 @@ def read_file(ctx: SurfaceContext) -> RenderableType | None:
     return Group(*rows)
 
 
-def write_file(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the write")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Writing")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "bytesWritten" not in state:
-        return None
+@result_render("the write", needs="bytesWritten", error_view=partial(error_view, what="Writing"))
+def write_file(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     palette = ctx.palette
     path = path_of(ctx)
     content = str(ctx.args.get("content", ""))
@@ -179,16 +154,8 @@ def no_change(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | No
     )
 
 
-def edit_file(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the edit")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Editing")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "diff" not in state:
-        return None
+@result_render("the edit", needs="diff", error_view=partial(error_view, what="Editing"))
+def edit_file(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     unchanged = no_change(ctx, state)
     if unchanged is not None:
         return unchanged
@@ -198,16 +165,8 @@ def edit_file(ctx: SurfaceContext) -> RenderableType | None:
     )
 
 
-def glob_files(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the search")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Finding files")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "matches" not in state:
-        return None
+@result_render("the search", needs="matches", error_view=partial(error_view, what="Finding files"))
+def glob_files(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     return glob_view(ctx, state, LIST_ROWS)
 
 
@@ -241,16 +200,8 @@ def glob_view(ctx: SurfaceContext, state: dict[str, Any], limit: int) -> Rendera
     return Group(*rows)
 
 
-def grep_content(ctx: SurfaceContext) -> RenderableType | None:
-    notice = kit.ending_notice(ctx, what="the search")
-    if notice is not None:
-        return notice
-    failed = error_view(ctx, "Searching")
-    if failed is not None:
-        return failed
-    state = state_of(ctx)
-    if "matches" not in state:
-        return None
+@result_render("the search", needs="matches", error_view=partial(error_view, what="Searching"))
+def grep_content(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
     return grep_view(ctx, state, GREP_ROWS)
 
 
@@ -341,7 +292,7 @@ def run_command(ctx: SurfaceContext) -> RenderableType | None:
         rows.extend(kit.output_tail(ctx.output, OUTPUT_LINES, palette))
         rows.append(notice)
         return Group(*rows)
-    state = state_of(ctx)
+    state = result_state(ctx)
     if not state:
         return error_view(ctx, "Running the command")
     rows = [command_header(ctx)]

@@ -1,0 +1,110 @@
+"""A subagent (Claude Code's Task): its type and description, the subagent's own calls nested
+under it, then the report it gave back.
+
+The nested calls are the state's ``calls`` list, as an importer attaches them from the
+subagent's side chain: each ``{name, input, isError, summary}`` (``tool``/``api``,
+``args``, ``success``, ``content`` are read too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.agents.surfaces.common import (
+    arg_text,
+    bars,
+    ended,
+    first,
+    header,
+    model_text,
+    muted,
+    pending,
+    state_of,
+)
+from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
+
+CALL_ROWS = 4
+REPORT_LINES = 4
+_INPUT_KEYS = ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description")
+
+
+def _calls(ctx: SurfaceContext) -> list[dict[str, Any]]:
+    calls = state_of(ctx).get("calls")
+    return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
+
+
+def _call_count(ctx: SurfaceContext) -> int:
+    counted = state_of(ctx).get("totalToolUseCount")
+    if isinstance(counted, int) and not isinstance(counted, bool):
+        return max(counted, len(_calls(ctx)))
+    return len(_calls(ctx))
+
+
+def _subject(ctx: SurfaceContext) -> Text:
+    kind = arg_text(ctx, "subagent_type")
+    subject = kit.text(arg_text(ctx, "description"))
+    if kind:
+        subject = kit.join((f"{kind}: ", ctx.palette.muted), subject)
+    return subject
+
+
+def inspector(ctx: SurfaceContext) -> RenderableType:
+    suffix = None
+    if ctx.result is not None and ctx.error is None:
+        suffix = muted(ctx, f"({kit.plural(_call_count(ctx), 'call')})")
+    return kit.status_line(
+        ctx, "Delegating", "Delegated", _subject(ctx), suffix, verb_failed="Could not delegate"
+    )
+
+
+def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
+    palette = ctx.palette
+    failed = bool(call.get("isError") or call.get("is_error") or call.get("success") is False)
+    name = str(first(call, "name", "api", "tool") or "call")
+    args = first(call, "input", "args")
+    detail = ""
+    if isinstance(args, dict):
+        value = first(args, *_INPUT_KEYS)
+        detail = value if isinstance(value, str) else ""
+    row = Text("  └ " if last else "  ├ ", style=palette.muted)
+    row.append("✗ " if failed else "✓ ", style=palette.error if failed else palette.success)
+    row.append(name, style="bold")
+    if detail:
+        row.append(" ")
+        row.append_text(kit.text(detail))
+    row.no_wrap = True
+    row.overflow = "ellipsis"
+    return row
+
+
+def render(ctx: SurfaceContext) -> RenderableType | None:
+    failed = ended(ctx, "the subagent", "The subagent")
+    if failed is not None or ctx.result is None:
+        return failed
+    calls = _calls(ctx)
+    total = _call_count(ctx)
+    rows: list[RenderableType] = [
+        header(_subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
+    ]
+    shown, _ = kit.cap_items(calls, CALL_ROWS)
+    rows.extend(
+        _call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
+        for index, call in enumerate(shown)
+    )
+    if total > len(shown) and shown:
+        rows.append(kit.showing(len(shown), total, "call", ctx.palette))
+    report = model_text(ctx).strip()
+    if report:
+        rows.append(
+            kit.capped_text(report, ctx.palette, max_lines=REPORT_LINES, width=ctx.inner_width)
+        )
+    else:
+        rows.append(muted(ctx, "∅ the subagent reported nothing"))
+    return Group(*rows)
+
+
+def placeholder(ctx: SurfaceContext) -> RenderableType:
+    return Group(
+        pending(ctx, "delegating", arg_text(ctx, "description")),
+        *bars(ctx, CALL_ROWS + REPORT_LINES - 2),
+    )
