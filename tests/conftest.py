@@ -36,6 +36,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # The suite tests Workbench, not the tool packages installed beside it (examples/glossary
     # once CI or an author installed it): installed plugins load only where a test asks.
     os.environ.setdefault("WORKBENCH_NO_PLUGINS", "1")
+    # Drawings are not cached across a test's runs: tests count renders and time what a cold
+    # run costs; the render cache's own tests turn it on in a folder of their own.
+    os.environ.setdefault("WORKBENCH_NO_RENDER_CACHE", "1")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -141,6 +141,33 @@ class Finding:
         """The problem without its width, so one problem at several widths prints once."""
         return self.problem.replace(f"{self.key.width} columns", "N columns")
 
+    def to_json(self) -> dict[str, Any]:
+        """The finding as the render cache files it (before any waiver is applied)."""
+        key = self.key
+        return {
+            "rule": self.rule,
+            "number": self.number,
+            "key": [key.phase.value, key.width, key.theme, key.surface],
+            "problem": self.problem,
+            "advice": self.advice,
+            "host": self.host,
+            "server_text": self.server_text,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        """A finding :meth:`to_json` wrote; ``KeyError``/``ValueError``/``TypeError`` if not."""
+        phase, width, theme, surface = data["key"]
+        return cls(
+            rule=str(data["rule"]),
+            number=int(data["number"]),
+            key=RenderKey(Phase(phase), int(width), str(theme), str(surface)),
+            problem=str(data["problem"]),
+            advice=str(data["advice"]),
+            host=None if data["host"] is None else str(data["host"]),
+            server_text=None if data["server_text"] is None else str(data["server_text"]),
+        )
+
 
 @dataclass
 class Subject:

@@ -69,6 +69,11 @@ def format_summary(report: AuditReport) -> str:
         *([f"{servers} on servers' own text"] if servers else []),
         f"{variants} variant{'s' if variants != 1 else ''}",
         f"{report.renders:,} renders",
+        *(
+            [f"{report.reused} variant{'s' if report.reused != 1 else ''} from the cache"]
+            if report.reused
+            else []
+        ),
         f"{report.seconds:.1f} s",
     ]
     return ("✓ " if report.ok else "✗ ") + " · ".join(parts)

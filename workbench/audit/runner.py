@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from textual.strip import Strip
 
@@ -29,6 +30,9 @@ from workbench.review.shards import Shard
 from workbench.surfaces.card import inspector_renderable
 from workbench.surfaces.registry import SurfaceKind, SurfaceRegistry
 from workbench.surfaces.themes import CaseTheme
+
+if TYPE_CHECKING:
+    from workbench.rendering.cache import RenderCache
 
 AUDIT_WIDTHS: tuple[int, ...] = (60, 100, 120)
 AUDIT_THEMES: tuple[CaseTheme, ...] = tuple(CaseTheme)
@@ -54,6 +58,8 @@ class AuditReport:
     unused_waivers: list[UnusedWaiver] = field(default_factory=list)
     unknown_rules: list[UnusedWaiver] = field(default_factory=list)
     renders: int = 0
+    reused: int = 0
+    """Variants whose findings the render cache held (nothing of theirs was drawn)."""
     seconds: float = 0.0
     rules: list[Rule] = field(default_factory=list)
 
@@ -98,6 +104,7 @@ class Auditor:
         widths: Sequence[int] = AUDIT_WIDTHS,
         themes: Sequence[CaseTheme] = AUDIT_THEMES,
         hosts: Sequence[HostProfile] = (),
+        cache: RenderCache | None = None,
     ) -> None:
         self.catalog = catalog
         self.registry = registry
@@ -106,6 +113,14 @@ class Auditor:
         self.themes = tuple(themes)
         self.hosts = tuple(hosts)
         self.drawer = CardDrawer(catalog, registry)
+        self.cache = cache
+        self._settings = repr(
+            (
+                [(item.name, type(item).__qualname__) for item in self.rules],
+                self.widths,
+                [host.model_dump_json() for host in self.hosts],
+            )
+        )
 
     def subject(self, ref: VariantRef) -> Subject:
         """``ref`` drawn in every phase x width x theme (and its Portal, if the tool has one)."""
@@ -182,17 +197,42 @@ class Auditor:
             yield results[index]
 
     def check(self, ref: VariantRef) -> tuple[list[Finding], int]:
-        """The findings for one variant (waivers applied) and how many drawings were made."""
-        subject = self.subject(ref)
-        findings = [finding for item in self.rules for finding in item.run(subject)]
+        """The findings for one variant (waivers applied) and how many drawings were made
+        (none when the render cache held its findings)."""
+        if self.cache is None:
+            findings, count = self._findings(ref)
+        else:
+            drawn: list[int] = []
+
+            def draw() -> dict[str, Any]:
+                found, drawn_count = self._findings(ref)
+                drawn.append(drawn_count)
+                return {"findings": [item.to_json() for item in found], "renders": drawn_count}
+
+            key = self.cache.inputs.audit(ref, self._settings, self.themes)
+            value = self.cache.remember(key, draw)
+            try:
+                findings = [Finding.from_json(item) for item in value["findings"]]
+            except (KeyError, ValueError, TypeError):  # An entry of the right format, mangled.
+                self.cache.stats.ignored += 1
+                findings, count = self._findings(ref)
+            else:
+                count = drawn[0] if drawn else 0
         waivers = list(enumerate(ref.fixture.file.audit_waivers))
         for finding in findings:
-            if subject.quotes_server(finding.problem):
-                finding.server_text = subject.server
             for _, waiver in waivers:
                 if waiver_matches(waiver, ref, finding):
                     finding.waived_by = waiver.reason
                     break
+        return findings, count
+
+    def _findings(self, ref: VariantRef) -> tuple[list[Finding], int]:
+        """Draw ``ref`` and run the rules: the findings before waivers, and the drawings."""
+        subject = self.subject(ref)
+        findings = [finding for item in self.rules for finding in item.run(subject)]
+        for finding in findings:
+            if subject.quotes_server(finding.problem):
+                finding.server_text = subject.server
         return findings, len(subject.renders)
 
     def run(
@@ -208,10 +248,12 @@ class Auditor:
         report = AuditReport(rules=self.rules)
         used: set[tuple[str, int]] = set()
         rule_names = {item.name for item in all_rules()}
+        counted = self.cache.stats.reused + self.cache.stats.drawn if self.cache else 0
         for done, (ref, (findings, count)) in enumerate(
             zip(refs, self._checked(refs, jobs), strict=True), start=1
         ):
             report.renders += count
+            report.reused += count == 0  # Every drawn variant has at least one drawing.
             report.findings.extend(findings)
             report.subjects.append((ref, findings))
             for finding in findings:
@@ -222,6 +264,10 @@ class Auditor:
                             break
             if on_progress is not None:
                 on_progress(done, len(refs))
+        if self.cache and self.cache.stats.reused + self.cache.stats.drawn == counted:
+            # Forked workers checked the variants: their counts stayed with them.
+            self.cache.stats.reused += report.reused
+            self.cache.stats.drawn += len(refs) - report.reused
         selected = {item.name for item in self.rules}
         for fixture in _fixtures(refs):
             for index, waiver in enumerate(fixture.file.audit_waivers):
@@ -317,10 +363,12 @@ def run_audit(
     jobs: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
     hosts: Sequence[HostProfile] = (),
+    cache: RenderCache | None = None,
 ) -> AuditReport:
     """Audit ``refs`` (default: every fixture variant of the catalog), holding the results to
-    ``hosts`` (the project's targeted hosts) in the host rules."""
-    auditor = Auditor(catalog, registry, rules=rules, hosts=hosts)
+    ``hosts`` (the project's targeted hosts) in the host rules; with a ``cache``, a variant
+    whose inputs did not change is not drawn again."""
+    auditor = Auditor(catalog, registry, rules=rules, hosts=hosts, cache=cache)
     return auditor.run(
         refs if refs is not None else audit_refs(catalog), jobs=jobs, on_progress=on_progress
     )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import fail_unless_loaded, format_option, path_option
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 from workbench.cli.shard import SHARD_OPTION
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def targeted_hosts(config: WorkbenchConfig, names: tuple[str, ...] = ()) -> list
     help="Hold the results to this host's rules (repeatable; default: [tool.workbench] hosts).",
 )
 @SHARD_OPTION
+@NO_CACHE_OPTION
 def audit(
     paths: tuple[Path, ...],
     output_format: str,
@@ -88,13 +90,15 @@ def audit(
     output_path: Path | None,
     host_names: tuple[str, ...],
     shard: Shard | None,
+    no_cache: bool,
 ) -> None:
     """Draw every fixture variant (PATHS, or the configured fixtures) in every phase, at 60, 100
     and 120 columns, in the dark and light theme, and its Portal; check each drawing against
     the render principles.
 
     Each finding is one line: FILE#VARIANT PHASE WIDTHS THEME: rule N (NAME): what is wrong —
-    what to change. Exit code 1 if any finding is not waived in its fixture file
+    what to change. A variant whose inputs did not change since its last audit is read from
+    the render cache (see --no-cache). Exit code 1 if any finding is not waived in its fixture file
     (``audit_waivers``, each with a reason), 2 if the fixtures do not load.
 
     With --shard K/N only that shard's tool APIs are audited (whole, so each shard's report,
@@ -128,6 +132,7 @@ def audit(
     if shard is not None:
         refs = shard_refs(project.catalog, refs, shard)
     hosts = targeted_hosts(project.config, host_names)
+    cache = project_cache(project, no_cache)
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
@@ -142,7 +147,9 @@ def audit(
         jobs=jobs or default_jobs(),
         on_progress=progress,
         hosts=hosts,
+        cache=cache,
     )
+    report_cache(cache)
     if sys.stderr.isatty():
         click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
     if output_format == "json":

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import echo, echo_json, format_option
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 
 if TYPE_CHECKING:
     from workbench.core.problems import Problem
     from workbench.project import Project
+    from workbench.rendering.cache import RenderCache
 
 
 @click.command()
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
     show_default=True,
     help="Also run `workbench audit` on the fixtures that load.",
 )
-def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None:
+@NO_CACHE_OPTION
+def check(paths: tuple[Path, ...], output_format: str, with_audit: bool, no_cache: bool) -> None:
     """Load and validate every fixture and manifest (PATHS, or the configured fixture dirs).
 
     Without PATHS it is also the coverage gate: it fails when an API lacks a typical, empty,
@@ -33,7 +36,8 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
     no Intervention surface. Recordings of a tool with no surface of its own (an MCP or HTTP
     tool recorded with F2 in `workbench live`) are observed: their missing kinds are not gaps.
     Then the render audit draws every variant and checks it against
-    the render principles (see `workbench audit`). Each problem is printed as
+    the render principles (see `workbench audit`; a variant whose inputs did not change is
+    read from the render cache unless --no-cache). Each problem is printed as
     FILE:LINE: FIELD: MESSAGE; exit code 1 if any is an error (warnings are printed only).
     """
     from workbench.cli.audit import default_jobs
@@ -58,7 +62,9 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
     )
     loads = not any(problem.severity == "error" for problem in catalog.problems)
     if with_audit and loads:
-        problems.extend(_audit_problems(project))
+        cache = project_cache(project, no_cache)
+        problems.extend(_audit_problems(project, cache))
+        report_cache(cache)
     errors = [problem for problem in problems if problem.severity == "error"]
     if output_format == "json":
         report = {
@@ -79,7 +85,7 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool) -> None
         raise SystemExit(1)
 
 
-def _audit_problems(project: Project) -> list[Problem]:
+def _audit_problems(project: Project, cache: RenderCache | None) -> list[Problem]:
     """The audit's open findings (and stale waivers) as check problems, at the variant's line."""
     from workbench.audit.report import variant_label
     from workbench.audit.runner import audit_refs, run_audit
@@ -95,6 +101,7 @@ def _audit_problems(project: Project) -> list[Problem]:
         refs=audit_refs(project.catalog),
         jobs=default_jobs(),
         hosts=host_set.targeted(),
+        cache=cache,
     )
     problems = list(host_set.problems)
     for ref, findings in report.subjects:

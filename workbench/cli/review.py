@@ -15,6 +15,7 @@ from workbench.cli.output import (
     format_option,
     path_option,
 )
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ SNAPSHOTS_OPTION = path_option(
     help="Draw nothing: join the RESULTS files of every shard (from --results) into one "
     "gate, JUnit file and report, as one unsharded run would give (alone: as --check).",
 )
+@NO_CACHE_OPTION
 def review(
     results_files: tuple[Path, ...],
     check: bool,
@@ -108,6 +110,7 @@ def review(
     shard: Shard | None,
     results_path: Path | None,
     merge: bool,
+    no_cache: bool,
 ) -> None:
     """Review the snapshot matrix: accept or reject each case as it draws now.
 
@@ -144,7 +147,7 @@ def review(
     if not batch:
         if output_format != "text" or require_review:
             fail_usage("--format and --require-review go with --check")
-        _open_tui(select, reviewer, snapshot_dir, review_path)
+        _open_tui(select, reviewer, snapshot_dir, review_path, no_cache)
         return
     if require_review and not check:
         fail_usage("--require-review goes with --check")
@@ -165,7 +168,14 @@ def review(
     if select and not total and not shard:
         fail_usage(f"no case id contains {select!r}")
     board = _board(
-        project, snapshot_dir, review_path, select, total, shard=shard, pictures=pictures
+        project,
+        snapshot_dir,
+        review_path,
+        select,
+        total,
+        shard=shard,
+        pictures=pictures,
+        no_cache=no_cache,
     )
     if results_path is not None:
         _write_results(board, results_path, shard, select)
@@ -212,23 +222,32 @@ def _board(
     *,
     shard: Shard | None,
     pictures: dict[str, Picture] | None,
+    no_cache: bool,
 ) -> ReviewBoard:
     from workbench.acceptance.build import MissingCasesError, build_board
+    from workbench.rendering.renderer import SnapshotRenderer
 
     what = "review: reading results" if pictures is not None else "review: drawing cases"
+    cache = project_cache(project, no_cache)
     try:
-        with ProgressReport(what, total) as progress:
-            return build_board(
+        with (
+            ProgressReport(what, total) as progress,
+            SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer,
+        ):
+            board = build_board(
                 project,
                 snapshot_root=snapshot_dir,
                 review_path=(review_path.resolve() if review_path else None),
                 select=select,
                 on_progress=lambda done, total, case_id: progress.advance(case_id),
+                renderer=renderer,
                 shard=shard,
                 pictures=pictures,
             )
     except MissingCasesError as error:
         fail_usage(f"the results do not make up the matrix: {error}")
+    report_cache(cache)
+    return board
 
 
 def _write_results(board: ReviewBoard, path: Path, shard: Shard | None, select: str | None) -> None:
@@ -291,26 +310,35 @@ def check_report_path(path: Path) -> None:
 
 
 def _open_tui(
-    select: str | None, reviewer: str | None, snapshot_dir: Path | None, review_path: Path | None
+    select: str | None,
+    reviewer: str | None,
+    snapshot_dir: Path | None,
+    review_path: Path | None,
+    no_cache: bool,
 ) -> None:
     from workbench.acceptance.build import build_board
     from workbench.app.app import WorkbenchApp
     from workbench.app.screens.review_screen import DrawProgressCallback, LoadedReview
     from workbench.config import load_config
     from workbench.project import open_project
+    from workbench.rendering.renderer import SnapshotRenderer
     from workbench.review.decisions import reviewer_name
 
     def load(progress: DrawProgressCallback) -> LoadedReview:
         # Runs in the screen's worker thread: the UI shows progress while cases are drawn.
         config = load_config()
         project = open_project(config=config)
+        cache = project_cache(project, no_cache)
         board = build_board(
             project,
             snapshot_root=snapshot_dir,
             review_path=review_path.resolve() if review_path else None,
             select=select,
             on_progress=lambda done, total, case_id: progress(done, total),
+            renderer=SnapshotRenderer(project.catalog, project.registry, cache=cache),
         )
+        if cache is not None:
+            cache.prune()
         return LoadedReview(project, board, reviewer_name(config.root, reviewer))
 
     WorkbenchApp(review=load).run()

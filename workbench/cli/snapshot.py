@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage, path_option
+from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
 from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
 from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 )
 @SHARD_OPTION
 @RESULTS_OPTION
+@NO_CACHE_OPTION
 def snapshot(
     update: bool,
     report_path: Path | None,
@@ -42,6 +44,7 @@ def snapshot(
     select: str | None,
     shard: Shard | None,
     results_path: Path | None,
+    no_cache: bool,
 ) -> None:
     """Render every fixture variant x phase x width x theme and compare with the snapshots.
 
@@ -52,7 +55,9 @@ def snapshot(
     terminal, a line per tenth of the run otherwise. With -k, only snapshot files whose id
     contains the text can be unused. With --shard K/N only that shard's cases are drawn (a
     file is unused when no shard's case draws it); --results writes them for `workbench review
-    --merge`.
+    --merge`. A case
+    whose inputs did not change since it was last drawn is read from the render cache (see
+    --no-cache).
     """
     from workbench.config import load_config
     from workbench.project import open_project
@@ -80,9 +85,10 @@ def snapshot(
         fail_usage(f"no case id contains {select!r}")
     cases = narrow(matrix, None, shard)
     started = time.perf_counter()
+    cache = project_cache(project, no_cache)
     with (
         ProgressReport("snapshots", len(cases)) as progress,
-        SnapshotRenderer(project.catalog, project.registry) as renderer,
+        SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer,
     ):
         run = run_snapshots(
             cases,
@@ -94,6 +100,7 @@ def snapshot(
             matrix_ids={case.test_id for case in matrix},
         )
     run.seconds = time.perf_counter() - started
+    report_cache(cache)
     for outcome in run.outcomes:
         if outcome.status == "failed":
             echo(f"FAILED {outcome.case.test_id}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleDimensions, ConsoleOptions, RenderableType
 from rich.segment import Segment
@@ -43,6 +44,9 @@ from workbench.surfaces.context import Palette, SurfaceContext, variant_context
 from workbench.surfaces.host_look import HostFirstLook, model_view_renderable
 from workbench.surfaces.registry import SurfaceRegistry
 from workbench.surfaces.themes import TEXTUAL_THEMES, theme_facts
+
+if TYPE_CHECKING:
+    from workbench.rendering.cache import RenderCache
 
 THEMES = TEXTUAL_THEMES
 """Kept for callers of the old name: the Textual theme of ``dark`` and ``light``."""
@@ -305,12 +309,17 @@ def export_snapshot(strips: list[Strip], width: int, title: str) -> RenderedSnap
 
 class SnapshotRenderer:
     """Draws :class:`SnapshotCase` objects directly (:class:`CardDrawer`). Use as a context
-    manager (it holds nothing to release; callers written for an app-drawn renderer do)."""
+    manager (it holds nothing to release; callers written for an app-drawn renderer do).
 
-    def __init__(self, catalog: Catalog, registry: SurfaceRegistry) -> None:
+    With a ``cache``, a case whose inputs did not change is read back, not drawn."""
+
+    def __init__(
+        self, catalog: Catalog, registry: SurfaceRegistry, *, cache: RenderCache | None = None
+    ) -> None:
         self.catalog = catalog
         self.registry = registry
         self.drawer = CardDrawer(catalog, registry)
+        self.cache = cache
 
     def __enter__(self) -> SnapshotRenderer:
         return self
@@ -320,6 +329,14 @@ class SnapshotRenderer:
 
     def render(self, case: SnapshotCase) -> RenderedSnapshot:
         """Draw one case: a Portal as its panel shows it, anything else as :meth:`draw`."""
+        if self.cache is not None:
+            value = self.cache.remember(
+                self.cache.inputs.case(case), lambda: vars(self._render(case))
+            )
+            return RenderedSnapshot(value["text"], value["svg"], value["picture"])
+        return self._render(case)
+
+    def _render(self, case: SnapshotCase) -> RenderedSnapshot:
         if case.surface == "portal":
             return export_snapshot(self.drawer.draw_portal_frame(case), case.width, case.title)
         return self.draw(case)[0]

@@ -32,6 +32,7 @@ from workbench.testing.extension import (
 if TYPE_CHECKING:
     from workbench.audit import Auditor
     from workbench.project import Project
+    from workbench.rendering.cache import RenderCache
     from workbench.rendering.renderer import SnapshotRenderer
     from workbench.review.shards import Shard
 
@@ -39,6 +40,7 @@ _PROJECT_KEY = pytest.StashKey["Project"]()
 _CASE_IDS_KEY = pytest.StashKey[set[str]]()
 """Every snapshot case of the matrix, once this session has generated them."""
 _DELETED_KEY = pytest.StashKey[list[Path]]()
+_CACHE_KEY = pytest.StashKey["RenderCache"]()
 
 
 def _project(config: pytest.Config) -> Project:
@@ -64,6 +66,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="K/N",
         help="Run only shard K of N of the Workbench snapshot and audit cases (split evenly, "
         "the same way on every machine), for a CI matrix.",
+    )
+    parser.getgroup("workbench").addoption(
+        "--workbench-no-cache",
+        action="store_true",
+        help="Draw every snapshot and audit case, reading and writing no render cache.",
     )
 
 
@@ -136,6 +143,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    cache = config.stash.get(_CACHE_KEY, None)
+    if cache is not None and (cache.stats.reused or cache.stats.drawn):
+        terminalreporter.write_line(
+            f"workbench: {cache.stats.summary()} (snapshot and audit cases)"
+        )
     deleted = config.stash.get(_DELETED_KEY, [])
     if deleted:
         terminalreporter.write_line(
@@ -153,20 +165,54 @@ def workbench_project(request: pytest.FixtureRequest) -> Project:
 
 
 @pytest.fixture(scope="session")
-def workbench_renderer(workbench_project: Project) -> Iterator[SnapshotRenderer]:
-    """One snapshot renderer for this session (or xdist worker): it draws every case directly."""
+def workbench_render_cache(
+    workbench_project: Project, request: pytest.FixtureRequest
+) -> Iterator[RenderCache | None]:
+    """The project's render cache (``None`` with ``--workbench-no-cache``), pruned at the end."""
+    from workbench.rendering.cache import open_cache
+
+    config = workbench_project.config
+    try:
+        cache = open_cache(
+            config.root,
+            workbench_project.catalog,
+            workbench_project.registry,
+            enabled=not request.config.getoption("workbench_no_cache", False),
+            project=config.pyproject is not None,
+        )
+    except ValueError as error:
+        raise pytest.UsageError(str(error)) from None
+    if cache is not None:
+        request.config.stash[_CACHE_KEY] = cache
+    yield cache
+    if cache is not None:
+        cache.prune()
+
+
+@pytest.fixture(scope="session")
+def workbench_renderer(
+    workbench_project: Project, workbench_render_cache: RenderCache | None
+) -> Iterator[SnapshotRenderer]:
+    """One snapshot renderer for this session (or xdist worker): it draws a case directly,
+    unless the render cache holds it drawn from the same inputs."""
     from workbench.rendering.renderer import SnapshotRenderer
 
-    with SnapshotRenderer(workbench_project.catalog, workbench_project.registry) as renderer:
+    with SnapshotRenderer(
+        workbench_project.catalog, workbench_project.registry, cache=workbench_render_cache
+    ) as renderer:
         yield renderer
 
 
 @pytest.fixture(scope="session")
-def workbench_auditor(workbench_project: Project) -> Auditor:
-    """The render audit, drawing with the snapshot renderer's drawer."""
+def workbench_auditor(
+    workbench_project: Project, workbench_render_cache: RenderCache | None
+) -> Auditor:
+    """The render audit, drawing with the snapshot renderer's drawer (and the same cache)."""
     from workbench.audit import Auditor
 
-    return Auditor(workbench_project.catalog, workbench_project.registry)
+    return Auditor(
+        workbench_project.catalog, workbench_project.registry, cache=workbench_render_cache
+    )
 
 
 @pytest.fixture
