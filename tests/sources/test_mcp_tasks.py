@@ -37,8 +37,10 @@ async def call(
     tmp_path: Path, api: str, args: dict[str, Any], *, timeout_s: float | None = None
 ) -> CallRecord:
     command = f"{sys.executable} {TASKS} --log {tmp_path / 'sent.log'}"
-    session = build_session(LiveOptions(mcp=[command], include_bundled=False, workspace=tmp_path))
-    return await call_once(session.manager, session.policy, api, args, timeout_s=timeout_s)
+    session = build_session(
+        LiveOptions(mcp=[command], include_bundled=False, workspace=tmp_path, timeout_s=timeout_s)
+    )
+    return await call_once(session, api, args)
 
 
 async def test_a_required_task_tool_runs_headless_showing_status_progress_and_result(
