@@ -1,9 +1,9 @@
-"""What `workbench` does before its first screen: only what that screen draws.
+"""What `workbench` loads before its first screen: only what that screen draws.
 
 The first frame (tree, tool card, status line, footer) is what a start waits for
 (`bench/startup.py` times it). Modules for what a key or a later event opens are imported
-when first used, the core's pydantic models build their validators on first use, and the
-first variant is on the stage in the fixture screen's first frame.
+when first used, and the core's pydantic models build their validators on first use: a
+start pays for neither.
 """
 
 from __future__ import annotations
@@ -12,18 +12,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
-from rich.console import RenderableType
-
-from workbench.app.app import WorkbenchApp
-from workbench.app.screens.fixture_screen import FixtureScreen
-from workbench.app.widgets.tool_card import ToolCard
-from workbench.app.widgets.tool_tree import ToolTree
-from workbench.core.call_state import CallState
-from workbench.fixtures.catalog import VariantRef
-from workbench.project import open_project
-from workbench.rendering.screen import settle
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -104,31 +92,3 @@ def test_a_deferred_model_validates_as_strictly_on_first_use() -> None:
         "answer = [refused, ToolResult.model_validate({'success': True, 'content': 'ok'}).content]"
     )
     assert outcome == [["extra_forbidden"], "ok"]
-
-
-async def test_the_fixture_screens_first_frame_shows_the_first_variants_card(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Mounted on a loaded project, the screen has the tree's first variant on the stage before
-    it draws anything: its card is never drawn empty (a whole frame the start waited for)."""
-    project = open_project()
-    app = WorkbenchApp(lambda: project, animate=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await settle(pilot)
-        screen = FixtureScreen(lambda: project, project=project, load=False, animate=False)
-        drawn: list[CallState | None] = []
-        render = ToolCard.render
-
-        def noting_render(card: ToolCard) -> RenderableType:
-            if card.screen is screen:
-                drawn.append(card.call_state)
-            return render(card)
-
-        monkeypatch.setattr(ToolCard, "render", noting_render)
-        await app.push_screen(screen)
-        await settle(pilot)
-        tree = screen.query_one(ToolTree)
-        assert tree.cursor_node is not None and isinstance(tree.cursor_node.data, VariantRef)
-        assert screen.ref == tree.cursor_node.data
-        assert drawn and None not in drawn
