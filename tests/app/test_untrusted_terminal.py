@@ -28,7 +28,7 @@ import pytest
 
 from tests.sources.helpers import SERVERS
 
-END, ENTER, CTRL_S, CTRL_Q = b"\x1b[F", b"\r", b"\x13", b"\x11"
+END, UP, ENTER, CTRL_S, CTRL_Q = b"\x1b[F", b"\x1b[A", b"\r", b"\x13", b"\x11"
 
 
 class Terminal:
@@ -103,7 +103,8 @@ def test_a_hostile_servers_text_reaches_the_terminal_inert(tmp_path: Path) -> No
         terminal.wait_for("default HOSTILE")  # the first API's form, with the schema's default
         terminal.press(CTRL_S)
         terminal.wait_for("1 ✓")  # the first call is done (its history row)
-        terminal.press(END, ENTER, CTRL_S)
+        # The last API: the row above the server's last one (the roots it was offered).
+        terminal.press(END, UP, ENTER, CTRL_S)
         terminal.wait_for("2 ✓")  # chatty is done, after a log message and a progress note
         # The result is shown, its escapes as visible marks (␛, ⟨U+009D⟩), never acted on.
         terminal.wait_for("said")

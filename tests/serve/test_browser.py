@@ -118,7 +118,9 @@ def test_a_reviewer_walks_the_tree_steps_a_phase_and_sees_the_card(
         time.sleep(0.3)
         first_png = page.screenshot()  # the Calculator's card, for contrast
         page.focus_terminal()
-        page.move_cursor_to("src-folder")  # Local System › listFiles › src-folder
+        page.move_cursor_to(
+            "src-folder", most=60
+        )  # Local System › listFiles › src-folder (below the agents' tools)
         page.wait_for_text("Listed: src")
         page.press("[")  # one phase back: the call is executing
         page.wait_for_text("Listing: src")
