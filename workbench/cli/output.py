@@ -25,6 +25,7 @@ import click
 
 if TYPE_CHECKING:
     from click.decorators import FC
+    from rich.console import Console
 
 from workbench.core.problems import Problem
 from workbench.core.sanitize import clean, safe_json
@@ -206,3 +207,21 @@ class ProgressReport:
     ) -> None:
         if self._bar is not None:
             self._bar.__exit__(exc_type, exc, traceback)
+
+
+def stdout_console(width: int, color: bool) -> Console:
+    """The console `show` prints cards with: ``width`` columns, truecolor or none, and no
+    markup, highlighting or emoji codes read from the text (it is the tool's, untrusted)."""
+    from rich.console import Console
+
+    return Console(
+        file=sys.stdout,
+        width=width,
+        color_system="truecolor" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        legacy_windows=False,
+    )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import echo, fail_usage
+from workbench.cli.output import echo, fail_usage, stdout_console
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
@@ -87,7 +86,6 @@ def show(
             )
         print_conversation(Path(reference), width=width, theme=theme, color=color)
         return
-    from rich.console import Console
 
     from workbench.config import bundled_fixtures_dir, load_config
     from workbench.core.call_state import Phase
@@ -139,16 +137,7 @@ def show(
         if surface == "card"
         else portal_renderable(ctx, project.registry)
     )
-    console = Console(
-        file=sys.stdout,
-        width=width,
-        color_system="truecolor" if color else None,
-        force_terminal=color,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-    )
+    console = stdout_console(width, color)
     if not hosts:
         console.print(renderable, crop=False)
         return

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from workbench.cli.output import fail_usage
+from workbench.cli.output import fail_usage, stdout_console
 from workbench.cli.transcript_import import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -52,7 +51,6 @@ def print_conversation(
     """Print every row of the transcript: prompts, the model's text, folded thinking, each
     call's card at its ending (subagents' calls indented under theirs), problems last in
     their turn. Rows are read and printed a page at a time."""
-    from rich.console import Console
 
     from workbench.config import load_config
     from workbench.project import open_project
@@ -60,17 +58,7 @@ def print_conversation(
 
     project = open_project(config=load_config())
     conversation = open_conversation(path, transcript_format, project)
-    console = Console(
-        file=sys.stdout,
-        width=width,
-        color_system="truecolor" if color else None,
-        force_terminal=color,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        markup=False,
-        legacy_windows=False,
-    )
+    console = stdout_console(width, color)
     palette = LIGHT_PALETTE if theme == "light" else DARK_PALETTE
     while not conversation.done:
         for row in conversation.load():

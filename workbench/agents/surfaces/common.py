@@ -9,9 +9,10 @@ none: every surface works from the content the model read and uses the state whe
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
@@ -116,6 +117,26 @@ def ended(ctx: SurfaceContext, what: str, failed: str) -> RenderableType | None:
     if notice is not None:
         return notice
     return error_view(ctx, failed)
+
+
+Render = Callable[[SurfaceContext], RenderableType | None]
+
+
+def after_ending(what: str, failed: str) -> Callable[[Render], Render]:
+    """A Render whose body draws only a result: before it, :func:`ended` shows the notice of a
+    call that ended otherwise (or its error box), and a call with no result yet shows nothing."""
+
+    def wrap(body: Render) -> Render:
+        @functools.wraps(body)
+        def render(ctx: SurfaceContext) -> RenderableType | None:
+            shown = ended(ctx, what, failed)
+            if shown is not None or ctx.result is None:
+                return shown
+            return body(ctx)
+
+        return render
+
+    return wrap
 
 
 NO_CONTENT = "(no content)"

@@ -8,10 +8,10 @@ import re
 from typing import Any
 
 from workbench.agents.surfaces.common import (
+    after_ending,
     arg_text,
     bars,
     empty_line,
-    ended,
     first,
     header,
     model_text,
@@ -84,10 +84,8 @@ def read_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the read", "Reading")
 def read_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the read", "Reading")
-    if failed is not None or ctx.result is None:
-        return failed
     path = path_arg(ctx)
     text = _file_text(ctx)
     if not text.strip():
@@ -153,10 +151,8 @@ def _many_files(ctx: SurfaceContext) -> list[str]:
     return re.findall(r"^--- (.+?) ---$", model_text(ctx), re.M) if ctx.result is not None else []
 
 
+@after_ending("the read", "Reading")
 def many_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the read", "Reading")
-    if failed is not None or ctx.result is None:
-        return failed
     files = _many_files(ctx)
     if not files:
         return empty_line(ctx, "No file matched: nothing was read")
@@ -197,10 +193,8 @@ def write_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the write", "Writing")
 def write_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the write", "Writing")
-    if failed is not None or ctx.result is None:
-        return failed
     path = path_arg(ctx)
     content = arg_text(ctx, "content")
     created = state_of(ctx).get("type") == "create"
@@ -304,10 +298,8 @@ def edit_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the edit", "Editing")
 def edit_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the edit", "Editing")
-    if failed is not None or ctx.result is None:
-        return failed
     diff = diff_of(ctx)
     if not diff.strip():
         return empty_line(ctx, f"{edit_subject(ctx)}: the edit changed nothing")
@@ -347,10 +339,8 @@ def notebook_inspector(ctx: SurfaceContext) -> RenderableType:
     return kit.status_line(ctx, active, done, subject, verb_failed="Could not edit", cut="middle")
 
 
+@after_ending("the edit", "Editing the notebook")
 def notebook_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the edit", "Editing the notebook")
-    if failed is not None or ctx.result is None:
-        return failed
     source = arg_text(ctx, "new_source")
     kind = arg_text(ctx, "cell_type") or "code"
     top = header(
@@ -378,10 +368,8 @@ def image_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the view", "Viewing the image")
 def image_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the view", "Viewing the image")
-    if failed is not None or ctx.result is None:
-        return failed
     state: dict[str, Any] = state_of(ctx)
     size = state.get("size")
     detail = f" · {kit.human_size(int(size))}" if isinstance(size, int) else ""

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.agents.surfaces.common import (
+    after_ending,
     arg_text,
     bars,
-    ended,
     header,
     model_text,
     muted,
@@ -53,10 +53,8 @@ def todo_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the update", "Updating the plan")
 def todo_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the update", "Updating the plan")
-    if failed is not None or ctx.result is None:
-        return failed
     items = _items(ctx)
     rows: list[RenderableType] = []
     explanation = arg_text(ctx, "explanation")
@@ -103,10 +101,8 @@ def plan_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the plan", "Presenting the plan")
 def plan_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the plan", "Presenting the plan")
-    if failed is not None or ctx.result is None:
-        return failed
     plan = arg_text(ctx, "plan")
     rows: list[RenderableType] = [
         kit.capped_text(
@@ -138,10 +134,8 @@ def ask_inspector(ctx: SurfaceContext) -> RenderableType:
     return kit.status_line(ctx, "Asking", "Asked", kit.text(subject), verb_failed="Could not ask")
 
 
+@after_ending("the question", "Asking")
 def ask_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the question", "Asking")
-    if failed is not None or ctx.result is None:
-        return failed
     rows: list[RenderableType] = []
     for question in _questions(ctx)[:4]:
         rows.append(
@@ -177,10 +171,8 @@ def memory_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the save", "Saving the memory")
 def memory_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the save", "Saving the memory")
-    if failed is not None or ctx.result is None:
-        return failed
     return with_silence(
         ctx,
         header(("✓ ", ctx.palette.success), ("saved to memory", ctx.palette.muted)),

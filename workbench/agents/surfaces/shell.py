@@ -8,9 +8,9 @@ then stderr when the transcript kept them apart, else the content the model read
 from __future__ import annotations
 
 from workbench.agents.surfaces.common import (
+    after_ending,
     arg_text,
     bars,
-    ended,
     exit_code_of,
     header,
     model_text,
@@ -124,10 +124,8 @@ def output_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the read", "Reading the shell's output")
 def output_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the read", "Reading the shell's output")
-    if failed is not None or ctx.result is None:
-        return failed
     printed = _printed(ctx)
     if not printed.strip():
         return muted(ctx, f"∅ shell {shell_id(ctx)} printed nothing new")
@@ -142,10 +140,8 @@ def kill_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the stop", "Stopping the shell")
 def kill_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the stop", "Stopping the shell")
-    if failed is not None or ctx.result is None:
-        return failed
     said = model_text(ctx).strip()
     if said:
         return kit.text(said)

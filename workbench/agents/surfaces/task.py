@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.agents.surfaces.common import (
+    after_ending,
     arg_text,
     bars,
-    ended,
     first,
     header,
     model_text,
@@ -77,10 +77,8 @@ def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     return row
 
 
+@after_ending("the subagent", "The subagent")
 def render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the subagent", "The subagent")
-    if failed is not None or ctx.result is None:
-        return failed
     calls = _calls(ctx)
     total = _call_count(ctx)
     rows: list[RenderableType] = [

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.agents.surfaces.common import (
+    after_ending,
     arg_text,
     bars,
     count_suffix,
     empty_line,
-    ended,
     header,
     model_text,
     muted,
@@ -45,10 +45,8 @@ def fetch_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the fetch", "Fetching")
 def fetch_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the fetch", "Fetching")
-    if failed is not None or ctx.result is None:
-        return failed
     state = state_of(ctx)
     text = state.get("result") if isinstance(state.get("result"), str) else model_text(ctx)
     question = arg_text(ctx, "prompt") if arg_text(ctx, "url") else ""
@@ -97,10 +95,8 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
+@after_ending("the search", "Searching")
 def search_render(ctx: SurfaceContext) -> RenderableType | None:
-    failed = ended(ctx, "the search", "Searching")
-    if failed is not None or ctx.result is None:
-        return failed
     results = _results(ctx)
     query = arg_text(ctx, "query")
     if not results and not model_text(ctx).strip():

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList, Static
 
+from workbench.app.bindings import PHASE_BINDINGS
 from workbench.app.screens.conversation_saving import ConversationSaving
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.conversation_list import ConversationList, inspector_line
@@ -91,22 +92,7 @@ class ConversationScreen(ConversationSaving):
         Binding("o,f6", "toggle_portal", "Portal", tooltip="Open or close the tool's Portal"),
         Binding("p", "play_pause", "Play", tooltip="Replay the session from here, call by call"),
         Binding("s", "cycle_speed", "Speed", show=False, tooltip="x0.5, x1, x2, x5, instant"),
-        Binding(
-            "left_square_bracket",
-            "prev_phase",
-            "Previous phase",
-            key_display="[",
-            group=Binding.Group("Phase"),
-            tooltip="Show the call one phase earlier",
-        ),
-        Binding(
-            "right_square_bracket",
-            "next_phase",
-            "Next phase",
-            key_display="]",
-            group=Binding.Group("Phase"),
-            tooltip="Show the call one phase later",
-        ),
+        *PHASE_BINDINGS,
         Binding("f2", "save_fixture", "Save", tooltip="Save the selected call as a fixture"),
         Binding("backspace", "back", "Back", tooltip="Back to the fixtures (opened from the tree)"),
         Binding("w,f7", "cycle_width", "Width", show=False, tooltip="Card width: fit, 60, 80, 120"),

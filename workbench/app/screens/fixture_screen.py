@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Header, Input
 
+from workbench.app.bindings import PHASE_BINDINGS
 from workbench.app.screens.call_screen import CallScreen
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.key_footer import KeyFooter
@@ -61,23 +62,7 @@ class FixtureScreen(CallScreen):
     """Sidebar of tools and variants; the stage shows the selected call as a tool card."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "left_square_bracket",
-            "prev_phase",
-            # The palette lists each by its description; the footer shows the group's "Phase".
-            "Previous phase",
-            key_display="[",
-            group=Binding.Group("Phase"),
-            tooltip="Show the call one phase earlier",
-        ),
-        Binding(
-            "right_square_bracket",
-            "next_phase",
-            "Next phase",
-            key_display="]",
-            group=Binding.Group("Phase"),
-            tooltip="Show the call one phase later",
-        ),
+        *PHASE_BINDINGS,
         Binding("p", "play_pause", "Play", tooltip="Play or pause the replay at its recorded pace"),
         Binding(
             "s",
