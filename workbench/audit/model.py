@@ -128,11 +128,16 @@ class Finding:
     """The MCP server whose own text the finding is on ("1 directories" in its result): the
     project did not write it and cannot fix it, so it is reported as the server's and does
     not fail the audit."""
+    agent_tool: str | None = None
+    """The coding agent whose own tool the card is (Claude Code's ``Read``, drawn by
+    Workbench's UI-only package): the project cannot change those surfaces, so the finding is
+    reported as Workbench's and does not fail the audit (Workbench's own tests audit them)."""
 
     @property
     def counts(self) -> bool:
-        """Whether the finding fails the audit (not waived, not on a server's own text)."""
-        return self.waived_by is None and self.server_text is None
+        """Whether the finding fails the audit (not waived, not on a server's own text, not on
+        an agent's own tool)."""
+        return self.waived_by is None and self.server_text is None and self.agent_tool is None
 
     def message(self) -> str:
         return f"rule {self.number} ({self.rule}): {self.problem} — {self.advice}"
@@ -152,6 +157,7 @@ class Finding:
             "advice": self.advice,
             "host": self.host,
             "server_text": self.server_text,
+            "agent_tool": self.agent_tool,
         }
 
     @classmethod
@@ -166,6 +172,7 @@ class Finding:
             advice=str(data["advice"]),
             host=None if data["host"] is None else str(data["host"]),
             server_text=None if data["server_text"] is None else str(data["server_text"]),
+            agent_tool=None if data["agent_tool"] is None else str(data["agent_tool"]),
         )
 
 

@@ -46,6 +46,8 @@ def format_text(report: AuditReport, *, show_waived: bool = False) -> list[str]:
             waived = f"  [waived: {finding.waived_by}]" if finding.waived_by else ""
             if finding.server_text and not finding.waived_by:
                 waived = f"  [the server's own text ({finding.server_text}): not counted]"
+            elif finding.agent_tool and not finding.waived_by:
+                waived = f"  [{finding.agent_tool}'s own tool, drawn by Workbench: not counted]"
             lines.append(clean(f"{variant_label(ref)} {where}: {finding.message()}{waived}"))
     names = ", ".join(sorted(item.name for item in all_rules()))
     for unknown in report.unknown_rules:
@@ -61,12 +63,18 @@ def format_text(report: AuditReport, *, show_waived: bool = False) -> list[str]:
 def format_summary(report: AuditReport) -> str:
     open_count = len(report.open_findings)
     servers = sum(1 for item in report.findings if item.waived_by is None and item.server_text)
-    waived = len(report.findings) - open_count - servers
+    agents = sum(
+        1
+        for item in report.findings
+        if item.waived_by is None and item.server_text is None and item.agent_tool
+    )
+    waived = len(report.findings) - open_count - servers - agents
     variants = len(report.subjects)
     parts = [
         f"{open_count} finding{'s' if open_count != 1 else ''}",
         f"{waived} waived",
         *([f"{servers} on servers' own text"] if servers else []),
+        *([f"{agents} on agents' own tools"] if agents else []),
         f"{variants} variant{'s' if variants != 1 else ''}",
         f"{report.renders:,} renders",
         *(
@@ -116,6 +124,7 @@ def to_json(report: AuditReport) -> dict[str, Any]:
                 "waived": finding.waived_by,
                 "host": finding.host,
                 "serverText": finding.server_text,
+                "agentTool": finding.agent_tool,
             }
             for ref, findings in report.subjects
             for finding in findings

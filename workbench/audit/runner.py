@@ -230,10 +230,22 @@ class Auditor:
         """Draw ``ref`` and run the rules: the findings before waivers, and the drawings."""
         subject = self.subject(ref)
         findings = [finding for item in self.rules for finding in item.run(subject)]
+        agent = self._agent_tool(ref)
         for finding in findings:
             if subject.quotes_server(finding.problem):
                 finding.server_text = subject.server
+            finding.agent_tool = agent
         return findings, len(subject.renders)
+
+    def _agent_tool(self, ref: VariantRef) -> str | None:
+        """The agent's name when ``ref`` is a call to one of its own tools (UI-only surfaces
+        that ship with Workbench), else ``None``."""
+        from workbench.tools.agent_packages import is_agent_manifest
+
+        manifest = self.catalog.manifest_for(ref.tool)
+        if manifest is None or not is_agent_manifest(manifest):
+            return None
+        return manifest.meta.title or manifest.identifier
 
     def run(
         self,

@@ -112,6 +112,9 @@ def _audit_problems(project: Project, cache: RenderCache | None) -> list[Problem
             if finding.server_text is not None:
                 # The server's wording, recorded: no one here can fix it, so it does not fail.
                 message += f" (the server's own text, {finding.server_text}: not counted)"
+            elif finding.agent_tool is not None:
+                # Workbench's surfaces for an agent's own tool: the project cannot change them.
+                message += f" ({finding.agent_tool}'s own tool, drawn by Workbench: not counted)"
             problems.append(
                 Problem(
                     file=display_path(ref.fixture.path, project.config.root),
@@ -119,7 +122,7 @@ def _audit_problems(project: Project, cache: RenderCache | None) -> list[Problem
                     field=f"audit.{finding.rule}",
                     message=message,
                     code="audit",
-                    severity="warning" if finding.server_text is not None else "error",
+                    severity="error" if finding.counts else "warning",
                 )
             )
     for item in [*report.unknown_rules, *report.unused_waivers]:

@@ -63,13 +63,15 @@ def _mapping(config: WorkbenchConfig, entries: tuple[str, ...]) -> dict[str, str
 
 
 def _known_apis(config: WorkbenchConfig) -> dict[str, frozenset[str]]:
-    """The project's tools and their APIs: a call to one of them is drawn by its surfaces."""
+    """The project's tools and the agents' own (Claude Code's, Codex's, gemini-cli's) with their
+    APIs: a call to one of them is drawn by its surfaces, and needs no manifest of its own."""
     from workbench.project import discover_packages
+    from workbench.tools.agent_packages import agent_packages
 
-    discovery = discover_packages(config)
+    packages = discover_packages(config).packages
     return {
         package.identifier: frozenset(package.manifest.api_names())
-        for package in discovery.packages
+        for package in [*packages, *agent_packages(packages)]
     }
 
 

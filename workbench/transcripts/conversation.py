@@ -16,7 +16,13 @@ from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.transcripts.importer import Target, kind_of, resolve, variant_of
+from workbench.transcripts.importer import (
+    Target,
+    kind_of,
+    resolve,
+    variant_of,
+    with_nested_calls,
+)
 from workbench.transcripts.model import Message, ToolCall, TranscriptProblem, Turn, turns
 from workbench.transcripts.readers import detect_format, read_transcript
 from workbench.transcripts.redaction import TranscriptRedactor
@@ -243,6 +249,8 @@ class Conversation:
             if isinstance(entry, Message):
                 yield MessageRow(self._redacted(entry), depth)
                 continue
+            nested = [item for item in children.get(entry.id, []) if isinstance(item, ToolCall)]
+            entry = with_nested_calls(entry, nested)
             target = resolve(entry, self.format, self.mapping, self.known)
             yield CallRow(entry, target, next(self._call_numbers), depth, self.redactor)
             if entry.id != parent:  # A call naming itself as its parent would never end.

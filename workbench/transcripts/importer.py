@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -328,6 +328,22 @@ class ImportSummary:
         return sum(len(getattr(report, what)) for report in self.files.values())
 
 
+NESTED_CALLS = 200
+"""The most of a subagent's calls kept on the call that started it (the card shows a few)."""
+
+
+def with_nested_calls(call: ToolCall, nested: list[ToolCall]) -> ToolCall:
+    """``call`` with the calls of the subagent it started as its state's ``calls`` (what the
+    agents' Task card nests: name, input, whether it failed), unless its state already says."""
+    if not nested or not isinstance(call.state, dict | None) or "calls" in (call.state or {}):
+        return call
+    calls = [
+        {"name": item.name, "input": item.args, "isError": kind_of(item) == "error"}
+        for item in nested[:NESTED_CALLS]
+    ]
+    return replace(call, state={**(call.state or {}), "calls": calls})
+
+
 class Importer:
     """Turns calls into variants and writes them, a batch per file at a time."""
 
@@ -349,9 +365,17 @@ class Importer:
         self._batches: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._unknown: dict[tuple[str, str], bool] = {}  # (tool, api) -> an MCP server's?
         self._seen: dict[tuple[str, str], set[str]] = {}
+        self._children: dict[str, list[ToolCall]] = {}
+        """A subagent's calls, by the call that started it, until that call ends (a reader
+        gives a call when its result comes, so the subagent's come first)."""
 
     def add(self, call: ToolCall, format: str) -> None:
         self.summary.formats.add(format)
+        if call.parent_call is not None and call.outcome != "unfinished":
+            nested = self._children.setdefault(call.parent_call, [])
+            if len(nested) < NESTED_CALLS:
+                nested.append(call)
+        call = with_nested_calls(call, self._children.pop(call.id, []))
         if call.outcome == "unfinished":
             self.summary.unfinished += 1
             return
