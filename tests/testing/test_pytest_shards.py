@@ -4,12 +4,12 @@ another shard owns."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.testing.small_project import calculator_project, run_pytest
 
 FIXTURE = textwrap.dedent(
     """\
@@ -34,13 +34,7 @@ FIXTURE = textwrap.dedent(
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
-    (tmp_path / "tests").mkdir()
+    calculator_project(tmp_path, FIXTURE)
     (tmp_path / "tests" / "test_ui.py").write_text(
         "def test_tool_ui(tool_ui_snapshot):\n    tool_ui_snapshot()\n"
     )
@@ -48,14 +42,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def pytest_run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+pytest_run = run_pytest
 
 
 def passed(*args: str) -> list[str]:

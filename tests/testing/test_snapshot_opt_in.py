@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.testing.small_project import calculator_project, run_pytest
 
 FIXTURE = textwrap.dedent(
     """\
@@ -43,20 +44,13 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
-    (tmp_path / "tests").mkdir()
+    calculator_project(tmp_path, FIXTURE)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
 def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    return run_pytest("-q", *args)
 
 
 def _passed(output: str) -> int:
