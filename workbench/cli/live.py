@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from workbench.cli.output import Done, echo, echo_json, fail_usage
+from workbench.cli.output import Done, echo, echo_json, fail_usage, format_option, path_option
 from workbench.core.interventions import LOG_LEVELS
 
 if TYPE_CHECKING:
@@ -30,13 +30,12 @@ def source_options(function: F) -> F:
             help="An MCP server: a command run over stdio ('python -m my_server') "
             "or a streamable-HTTP URL (repeatable).",
         ),
-        click.option(
+        path_option(
             "--config",
             "config_files",
-            multiple=True,
-            type=click.Path(path_type=Path, dir_okay=False),
-            help="An mcp.json with an mcpServers mapping (command/args/env or url/headers) "
+            "An mcp.json with an mcpServers mapping (command/args/env or url/headers) "
             "(repeatable).",
+            multiple=True,
         ),
         click.option(
             "--tools",
@@ -45,19 +44,18 @@ def source_options(function: F) -> F:
             metavar="MODULE[:ATTR]",
             help="A Python module exposing a ToolPackage (PACKAGE, or ATTR) (repeatable).",
         ),
-        click.option(
+        path_option(
             "--skills",
             "skills",
+            "A folder of SKILL.md skills to offer as a tool (repeatable).",
+            directory=True,
             multiple=True,
-            type=click.Path(path_type=Path, file_okay=False),
-            help="A folder of SKILL.md skills to offer as a tool (repeatable).",
         ),
-        click.option(
+        path_option(
             "--workspace",
-            type=click.Path(path_type=Path, file_okay=False),
-            default=None,
-            help="Workspace for file tools and the path-scope audit (default: the "
-            "current directory).",
+            "workspace",
+            "Workspace for file tools and the path-scope audit (default: the current directory).",
+            directory=True,
         ),
         click.option(
             "--allow",
@@ -73,13 +71,13 @@ def source_options(function: F) -> F:
             metavar="HOST|CIDR",
             help="Let HTTP tools reach this private address (repeatable).",
         ),
-        click.option(
+        path_option(
             "--root",
             "roots",
-            multiple=True,
-            type=click.Path(path_type=Path, file_okay=False),
-            help="A folder MCP servers are offered as a root (roots/list; repeatable). "
+            "A folder MCP servers are offered as a root (roots/list; repeatable). "
             "Default: none, so no server is handed a folder you did not name.",
+            directory=True,
+            multiple=True,
         ),
         click.option(
             "--oauth",
@@ -238,14 +236,7 @@ def _parse_args(text: str) -> dict[str, Any]:
     help="The arguments as a JSON object (default: {}, or the fixture variant's).",
 )
 @timeout_options
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 @click.option(
     "--approval",
     type=click.Choice(["headless", "auto-run", "allow-list"]),
@@ -254,12 +245,10 @@ def _parse_args(text: str) -> dict[str, Any]:
     help="headless: calls that need approval are blocked; auto-run: 'required' "
     "ones run ('always' never does).",
 )
-@click.option(
+@path_option(
     "--answers",
     "answers_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Answers to what a server asks mid-call (JSON or YAML: elicitation-1, sampling-1, "
+    "Answers to what a server asks mid-call (JSON or YAML: elicitation-1, sampling-1, "
     "or elicitation/sampling for any); without it every request is declined.",
 )
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
@@ -338,14 +327,7 @@ def _fixture_call(address: str) -> tuple[str, dict[str, Any]]:
     is_flag=True,
     help="Print the aggregated tool list as OpenAI function schemas (JSON).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format of the listing.",
-)
+@format_option("Output format of the listing.")
 @click.option("--demo", is_flag=True, help="Also start the embedded demo MCP server.")
 @source_options
 def tools(as_openai: bool, output_format: str, demo: bool, **options: Any) -> None:

@@ -56,14 +56,17 @@ def format_option(
     )
 
 
-def path_option(flag: str, dest: str, help: str, *, directory: bool = False) -> Callable[[FC], FC]:
+def path_option(
+    flag: str, dest: str, help: str, *, directory: bool = False, multiple: bool = False
+) -> Callable[[FC], FC]:
     """``flag`` into ``dest``: the path of a file (or, with ``directory``, a directory) to read or
-    write, ``None`` when not given."""
+    write, ``None`` when not given; with ``multiple``, a tuple of every one given."""
     return click.option(
         flag,
         dest,
         type=click.Path(path_type=Path, file_okay=not directory, dir_okay=directory),
         default=None,
+        multiple=multiple,
         help=help,
     )
 

@@ -46,13 +46,12 @@ SNAPSHOTS_OPTION = path_option(
     "Write JUnit XML: one test per case, one suite per tool and API.",
 )
 @format_option("What --check and --accept-all print.")
-@click.option(
+@path_option(
     "--report",
     "report_paths",
-    multiple=True,
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write a report: FILE.html (images in FILE_files/ beside it) or FILE.md (for a pull "
+    "Write a report: FILE.html (images in FILE_files/ beside it) or FILE.md (for a pull "
     "request comment). Repeatable.",
+    multiple=True,
 )
 @click.option(
     "--accept-all",

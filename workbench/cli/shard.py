@@ -3,11 +3,11 @@ them: a CI matrix job draws its part of the cases and writes what it drew for th
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 
+from workbench.cli.output import path_option
 from workbench.review.shards import Shard, ShardSpecError
 
 
@@ -34,10 +34,6 @@ SHARD_OPTION = click.option(
     help="Draw only shard K of N (e.g. 2/4): the cases split evenly and the same way on "
     "every machine, for a CI matrix.",
 )
-RESULTS_OPTION = click.option(
-    "--results",
-    "results_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write what was drawn (JSON) for `workbench review --merge`.",
+RESULTS_OPTION = path_option(
+    "--results", "results_path", "Write what was drawn (JSON) for `workbench review --merge`."
 )

@@ -67,6 +67,17 @@ def _finish_args(state: CallState, event: ev.ArgsComplete) -> CallState:
     )
 
 
+def _before_start(state: CallState, event: ev.CallEvent) -> CallState | None:
+    """``state`` ready for ``event``, which belongs before the tool starts: arguments still
+    streaming end here; ``None`` when the call has started already, where ``event`` is out of
+    place."""
+    if state.phase is Phase.ARGS_STREAMING:
+        return _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
+    if state.phase is not Phase.EXECUTING or state.timings.started_ms is not None:
+        return None
+    return state
+
+
 def reduce(state: CallState, event: ev.CallEvent) -> CallState:
     """Fold one event into the call state."""
     phase = state.phase
@@ -89,12 +100,11 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
         return _finish_args(state, event)
 
     if isinstance(event, ev.ApprovalRequested):
-        if phase is Phase.ARGS_STREAMING:
-            state = _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
-        elif phase is not Phase.EXECUTING or state.timings.started_ms is not None:
+        ready = _before_start(state, event)
+        if ready is None:
             return _ignored(state)
         return replace(
-            state,
+            ready,
             phase=Phase.AWAITING_APPROVAL,
             approval=Approval(reason=event.reason, policy=event.policy, rule=event.rule),
         )
@@ -112,12 +122,11 @@ def reduce(state: CallState, event: ev.CallEvent) -> CallState:
         )
 
     if isinstance(event, ev.Started):
-        if phase is Phase.ARGS_STREAMING:
-            state = _finish_args(state, ev.ArgsComplete(at_ms=event.at_ms))
-        elif phase is not Phase.EXECUTING or state.timings.started_ms is not None:
+        ready = _before_start(state, event)
+        if ready is None:
             return _ignored(state)
         return replace(
-            state, phase=Phase.EXECUTING, timings=replace(state.timings, started_ms=event.at_ms)
+            ready, phase=Phase.EXECUTING, timings=replace(ready.timings, started_ms=event.at_ms)
         )
 
     if isinstance(event, (ev.OutputChunk, ev.Progress)):

@@ -55,6 +55,18 @@ def log_text(data: Any) -> str:
     return clipped_text(text, LOG_LINE_CHARS)
 
 
+def url_elicitation(params: types.ElicitRequestURLParams, server: str) -> ElicitationRequest:
+    """A server's request that the user visit a URL (sent as a request, or as the -32042 error
+    a ``tools/call`` fails with), as the Intervention it becomes."""
+    return elicitation_request(
+        params.message,
+        mode="url",
+        url=params.url,
+        elicitation_id=params.elicitation_id,
+        server=server,
+    )
+
+
 class McpConversation:
     """The SDK callbacks of one MCP connection (see the module docstring)."""
 
@@ -115,13 +127,7 @@ class McpConversation:
         del context
         self.counts["elicitation/create"] += 1
         if isinstance(params, types.ElicitRequestURLParams):
-            request = elicitation_request(
-                params.message,
-                mode="url",
-                url=params.url,
-                elicitation_id=params.elicitation_id,
-                server=self.server,
-            )
+            request = url_elicitation(params, self.server)
         else:
             request = elicitation_request(
                 params.message, schema=params.requested_schema, server=self.server

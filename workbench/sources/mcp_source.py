@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.interventions import LOG_LEVELS, elicitation_request
+from workbench.core.interventions import LOG_LEVELS
 from workbench.core.limits import Limits
 from workbench.core.manifest import ToolManifest
 from workbench.core.mcp_catalog import PromptInfo, ResourceInfo, ResourceTemplateInfo
@@ -543,6 +543,8 @@ class McpSource(PublishedCatalog, ToolSource):
         from mcp.shared.exceptions import UrlElicitationRequiredError
         from mcp_types import URL_ELICITATION_REQUIRED
 
+        from workbench.sources.mcp_conversation import url_elicitation
+
         for attempt in range(URL_ELICITATION_RETRIES + 1):
             try:
                 return await client.call_tool(api, args, progress_callback=on_progress)
@@ -558,14 +560,7 @@ class McpSource(PublishedCatalog, ToolSource):
                     f"{api} needs {len(wanted)} URL(s) visited first (error -32042)"
                 )
                 for item in wanted[:5]:
-                    request = elicitation_request(
-                        item.message,
-                        mode="url",
-                        url=item.url,
-                        elicitation_id=item.elicitation_id,
-                        server=self.name,
-                    )
-                    answer = await ctx.ask(request)
+                    answer = await ctx.ask(url_elicitation(item, self.name))
                     if answer.action != "accept":
                         raise _UrlsDeclined(urls) from None
         raise AssertionError("unreachable")  # pragma: no cover

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from workbench.core.problems import Problem
 from workbench.core.runtime import RuntimeServices
-from workbench.tools.discovery import BUNDLED_TOOL_MODULES, ToolOrigin, discover, load_spec
+from workbench.tools.discovery import BUNDLED_TOOL_MODULES, discover, load_specs
 from workbench.tools.package import ToolPackage
 
 
@@ -36,13 +36,7 @@ def settings_variables(packages: Iterable[ToolPackage]) -> dict[str, str]:
 
 def load_tool_modules(specs: Iterable[str]) -> tuple[list[ToolPackage], list[Problem]]:
     """Import ``module`` or ``module:attribute`` tool specs; failures become problems."""
-    packages: list[ToolPackage] = []
-    problems: list[Problem] = []
-    for spec in specs:
-        loaded, failed = load_spec(spec, ToolOrigin("option", spec))
-        packages.extend(loaded)
-        problems.extend(failed)
-    return packages, problems
+    return load_specs(specs, "option")
 
 
 __all__ = [

@@ -16,7 +16,7 @@ from functools import lru_cache
 from workbench.core.manifest import ToolManifest
 from workbench.core.problems import Problem
 from workbench.fixtures.catalog import Catalog
-from workbench.tools.discovery import ToolOrigin, load_spec
+from workbench.tools.discovery import load_specs
 from workbench.tools.package import ToolPackage
 
 AGENT_TOOL_MODULES: tuple[str, ...] = (
@@ -31,12 +31,7 @@ AGENT_ORIGIN = "bundled with Workbench (the agent's own tools: UI-only, no runti
 
 @lru_cache(maxsize=1)
 def _loaded() -> tuple[tuple[ToolPackage, ...], tuple[Problem, ...]]:
-    packages: list[ToolPackage] = []
-    problems: list[Problem] = []
-    for module in AGENT_TOOL_MODULES:
-        loaded, failed = load_spec(module, ToolOrigin("bundled", module))
-        packages.extend(loaded)
-        problems.extend(failed)
+    packages, problems = load_specs(AGENT_TOOL_MODULES, "bundled")
     return tuple(packages), tuple(problems)
 
 

@@ -177,6 +177,17 @@ def load_spec(spec: str, origin: ToolOrigin) -> tuple[list[ToolPackage], list[Pr
     return packages, problems
 
 
+def load_specs(specs: Iterable[str], kind: OriginKind) -> tuple[list[ToolPackage], list[Problem]]:
+    """:func:`load_spec` for each of ``specs``, all from the same kind of place."""
+    packages: list[ToolPackage] = []
+    problems: list[Problem] = []
+    for spec in specs:
+        loaded, failed = load_spec(spec, ToolOrigin(kind, spec))
+        packages.extend(loaded)
+        problems.extend(failed)
+    return packages, problems
+
+
 def load_entry_point(
     entry_point: EntryPoint, origin: ToolOrigin
 ) -> tuple[list[ToolPackage], list[Problem]]:
