@@ -60,6 +60,17 @@ class ConfigError(Exception):
         super().__init__("\n".join(problem.format() for problem in self.problems))
 
 
+def read_config_text(path: Path) -> str:
+    """The text of a configuration file; :class:`ConfigError` saying why it cannot be read
+    (missing, a folder, not UTF-8)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        problem = Problem(file=str(path), message=f"cannot read: {reason or error}")
+        raise ConfigError([problem]) from None
+
+
 def _strings(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -216,11 +227,7 @@ def toml_lines(text: str) -> SourceMap:
 def _read_table(pyproject: Path) -> tuple[str, dict[str, Any] | None]:
     """The file's text and its raw ``[tool.workbench]`` table (``None`` when there is none)."""
     file = str(pyproject)
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else str(error)
-        raise ConfigError([Problem(file=file, message=f"cannot read: {reason or error}")]) from None
+    text = read_config_text(pyproject)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

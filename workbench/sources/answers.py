@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
-from workbench.config import ConfigError
+from workbench.config import ConfigError, read_config_text
 from workbench.core.form_spec import with_defaults
 from workbench.core.interventions import (
     ElicitationRequest,
@@ -103,11 +103,7 @@ class ScriptedAnswers:
     def load(cls, path: Path) -> ScriptedAnswers:
         """Read an answers file; raises :class:`ConfigError` naming file, line and key."""
         file = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else str(error)
-            raise ConfigError([Problem(file=file, message=f"cannot read: {reason}")]) from None
+        text = read_config_text(path)
         try:
             document = load_with_lines(text)
         except SourceError as error:

@@ -38,7 +38,7 @@ from pydantic import (
     model_validator,
 )
 
-from workbench.config import ConfigError
+from workbench.config import ConfigError, read_config_text
 from workbench.core.limits import Limits, LimitsError
 from workbench.core.problems import Problem, problems_from_validation
 from workbench.core.source_map import SourceError, SourceMap, load_with_lines
@@ -97,6 +97,13 @@ Text = Annotated[str, BeforeValidator(_scalar_text)]
 ServerName = Annotated[str, AfterValidator(_server_name)]
 
 
+def _variable_set(value: str | None) -> str | None:
+    """A setting that names an environment variable holding a secret: it must be set."""
+    if value is not None and not os.environ.get(value):
+        raise ValueError(f"the environment variable {value} is not set (or is empty)")
+    return value
+
+
 class OAuthEntry(BaseModel):
     """``"oauth"`` of one server: how Workbench signs in (see :mod:`workbench.sources.oauth`)."""
 
@@ -118,12 +125,7 @@ class OAuthEntry(BaseModel):
     redirect_port: int = Field(default=0, ge=0, le=65535, alias="redirectPort")
     open_browser: bool = Field(default=False, alias="openBrowser")
 
-    @field_validator("client_secret_env")
-    @classmethod
-    def _secret_set(cls, value: str | None) -> str | None:
-        if value is not None and not os.environ.get(value):
-            raise ValueError(f"the environment variable {value} is not set (or is empty)")
-        return value
+    _secret_set = field_validator("client_secret_env")(_variable_set)
 
     def settings(self, base: Path | None) -> OAuthSettings:
         key = None
@@ -205,12 +207,7 @@ class McpServerEntry(BaseModel):
             expanded[name] = expand_env(text, where=f"header {name}")
         return expanded
 
-    @field_validator("bearer_token_env")
-    @classmethod
-    def _token_set(cls, value: str | None) -> str | None:
-        if value is not None and not os.environ.get(value):
-            raise ValueError(f"the environment variable {value} is not set (or is empty)")
-        return value
+    _token_set = field_validator("bearer_token_env")(_variable_set)
 
     @field_validator("limits")
     @classmethod
@@ -305,11 +302,7 @@ def _json_lines(text: str) -> SourceMap:
 def read_mcp_config(path: Path) -> list[McpServerSpec]:
     """The servers of an mcp.json; raises :class:`ConfigError` naming file, line and key."""
     file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else str(error)
-        raise ConfigError([Problem(file=file, message=f"cannot read: {reason or error}")]) from None
+    text = read_config_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -98,22 +98,8 @@ def _read(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | None:
             f"lines {start:,}-{end:,} of {total:,} · {kit.human_size(int(state.get('size', 0)))}",
             style=ctx.palette.muted,
         ),
-        kit.code_block(
-            str(state["content"]),
-            language_of(path, state),
-            ctx.palette,
-            max_lines=PORTAL_LINES,
-            start_line=start,
-            total_lines=end - start + 1,
-        ),
+        *renders.file_lines(ctx, state, language_of(path, state), PORTAL_LINES),
     ]
-    if state.get("truncated"):
-        rows.append(
-            Text(
-                f"the tool returned lines {start:,}-{end:,}; the file has {total:,}",
-                style=f"italic {ctx.palette.muted}",
-            )
-        )
     return Group(*rows)
 
 

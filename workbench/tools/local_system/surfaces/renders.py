@@ -72,26 +72,40 @@ def read_file(ctx: SurfaceContext, state: dict[str, Any]) -> RenderableType | No
             palette.muted,
         ),
     )
+    return Group(top, *file_lines(ctx, state, language, FILE_LINES, width=ctx.inner_width))
+
+
+def file_lines(
+    ctx: SurfaceContext,
+    state: dict[str, Any],
+    language: str,
+    max_lines: int,
+    *,
+    width: int | None = None,
+) -> list[RenderableType]:
+    """The lines ``readFile`` returned, numbered as in the file, and when the tool returned only
+    part of the file, which part."""
+    start, end = int(state["startLine"]), int(state["endLine"])
     rows: list[RenderableType] = [
-        top,
         kit.code_block(
-            state["content"],
+            str(state["content"]),
             language,
-            palette,
-            max_lines=FILE_LINES,
+            ctx.palette,
+            max_lines=max_lines,
             start_line=start,
             total_lines=end - start + 1,
-            width=ctx.inner_width,
-        ),
+            width=width,
+        )
     ]
     if state.get("truncated"):
+        total = int(state.get("totalLines", 0))
         rows.append(
             Text(
                 f"the tool returned lines {start:,}-{end:,}; the file has {total:,}",
-                style=f"italic {palette.muted}",
+                style=f"italic {ctx.palette.muted}",
             )
         )
-    return Group(*rows)
+    return rows
 
 
 @result_render("the write", needs="bytesWritten", error_view=partial(error_view, what="Writing"))
