@@ -32,6 +32,14 @@ SNAPSHOTS_OPTION = path_option(
 )
 """``--snapshots``, as `workbench review` and `workbench snapshot` both take it."""
 
+SELECT_OPTION = click.option(
+    "-k",
+    "select",
+    default=None,
+    help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
+)
+"""``-k TEXT``, as `workbench review` and `workbench snapshot` both take it."""
+
 
 @click.command()
 @click.argument("results_files", metavar="[RESULTS]...", nargs=-1, type=click.Path(path_type=Path))
@@ -60,12 +68,7 @@ SNAPSHOTS_OPTION = path_option(
     "writes changed and new snapshots. Needs --note.",
 )
 @click.option("--note", default=None, help="Why (with --accept-all).")
-@click.option(
-    "-k",
-    "select",
-    default=None,
-    help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
-)
+@SELECT_OPTION
 @click.option(
     "--reviewer",
     default=None,

@@ -10,7 +10,7 @@ import click
 
 from workbench.cli.output import ProgressReport, echo, fail_usage, path_option
 from workbench.cli.render_cache import NO_CACHE_OPTION, project_cache, report_cache
-from workbench.cli.review import SNAPSHOTS_OPTION, check_report_path
+from workbench.cli.review import SELECT_OPTION, SNAPSHOTS_OPTION, check_report_path
 from workbench.cli.shard import RESULTS_OPTION, SHARD_OPTION
 
 if TYPE_CHECKING:
@@ -28,12 +28,7 @@ if TYPE_CHECKING:
     "Write the review report: FILE.html (images in FILE_files/ beside it) or FILE.md.",
 )
 @SNAPSHOTS_OPTION
-@click.option(
-    "-k",
-    "select",
-    default=None,
-    help="Only cases whose id (tool/api/variant/phase-width-theme) contains this text.",
-)
+@SELECT_OPTION
 @SHARD_OPTION
 @RESULTS_OPTION
 @NO_CACHE_OPTION

@@ -20,7 +20,8 @@ from __future__ import annotations
 import struct
 import warnings
 import zlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import anyio
 import mcp_types as types
@@ -124,6 +125,22 @@ async def _ask(ctx: Context, key: str, request: Any, legacy: Any) -> Any:
         return await legacy()
 
 
+_Tool = TypeVar("_Tool", bound=Callable[..., Any])
+
+
+def _text_tool(
+    server: MCPServer, description: str, *, destructive: bool = False
+) -> Callable[[_Tool], _Tool]:
+    """``server.tool`` for a tool that answers with the text or content blocks it returns (no
+    structured output made from its return type); read-only unless ``destructive``."""
+    annotations = (
+        ToolAnnotations(destructive_hint=True)
+        if destructive
+        else ToolAnnotations(read_only_hint=True)
+    )
+    return server.tool(description=description, annotations=annotations, structured_output=False)
+
+
 def _input_required(key: str, request: Any) -> types.InputRequiredResult:
     return types.InputRequiredResult(input_requests={key: request}, request_state=key)
 
@@ -163,11 +180,7 @@ def build_server() -> MCPServer:
         extensions=[apps],
     )
 
-    @server.tool(
-        description="Echo the text back, unchanged.",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Echo the text back, unchanged.")
     def echo(text: str) -> str:
         return text
 
@@ -189,11 +202,7 @@ def build_server() -> MCPServer:
         size = max(1, min(size, 64))
         return Image(data=tiny_png(size, size), format="png")
 
-    @server.tool(
-        description="Links to resources the client can fetch.",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Links to resources the client can fetch.")
     def resource_links(count: int = 3) -> list[TextContent | ResourceLink]:
         count = max(0, min(count, 20))
         blocks: list[TextContent | ResourceLink] = [
@@ -212,11 +221,7 @@ def build_server() -> MCPServer:
             )
         return blocks
 
-    @server.tool(
-        description="An embedded text resource (a small config file).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "An embedded text resource (a small config file).")
     def embedded_resource() -> list[TextContent | EmbeddedResource]:
         return [
             TextContent(type="text", text="The current configuration:"),
@@ -230,11 +235,7 @@ def build_server() -> MCPServer:
             ),
         ]
 
-    @server.tool(
-        description="Count down, reporting progress each step (for the Streaming surface).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Count down, reporting progress each step (for the Streaming surface).")
     async def count_down(ctx: Context, steps: int = 5, delay: float = 0.3) -> str:
         steps = max(1, min(steps, 100))
         for index in range(steps):
@@ -242,27 +243,19 @@ def build_server() -> MCPServer:
             await anyio.sleep(max(0.0, min(delay, 10.0)))
         return f"counted down {steps} steps"
 
-    @server.tool(
-        description="Fail on purpose with a tool error (isError).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Fail on purpose with a tool error (isError).")
     def fail(reason: str = "the demo failed on purpose") -> str:
         raise ToolError(reason)
 
-    @server.tool(
-        description="Sleep for a while (to try cancelling and timeouts).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Sleep for a while (to try cancelling and timeouts).")
     async def sleep(seconds: float = 30.0) -> str:
         await anyio.sleep(max(0.0, min(seconds, 800.0)))
         return f"slept {seconds:g} s"
 
-    @server.tool(
-        description="Delete a file in the demo store (destructive: asks for approval).",
-        annotations=ToolAnnotations(destructive_hint=True),
-        structured_output=False,
+    @_text_tool(
+        server,
+        "Delete a file in the demo store (destructive: asks for approval).",
+        destructive=True,
     )
     def delete_file(path: str) -> str:
         return f"pretended to delete {path}"
@@ -351,11 +344,7 @@ def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
     """Tools that ask the client things mid-call, log, and change the tool list; resources,
     a template and a prompt."""
 
-    @server.tool(
-        description="Ask you for a profile mid-call (form elicitation), then greet you.",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Ask you for a profile mid-call (form elicitation), then greet you.")
     async def ask_profile(ctx: Context) -> str | types.InputRequiredResult:
         message = "Who is using the demo? (this is a form the server sends mid-call)"
         request = types.ElicitRequest(
@@ -374,10 +363,9 @@ def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
         team = answer.content.get("team")
         return f"Hello {answer.content.get('name')}" + (f" of the {team} team." if team else ".")
 
-    @server.tool(
-        description="Ask you to sign in on a web page (URL elicitation; nothing opens by itself).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
+    @_text_tool(
+        server,
+        "Ask you to sign in on a web page (URL elicitation; nothing opens by itself).",
     )
     async def sign_in(
         ctx: Context, url: str = "https://auth.example.com/device?code=WB-DEMO"
@@ -392,11 +380,7 @@ def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
         done = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
         return f"Sign-in {done.get(answer.action, answer.action)}."
 
-    @server.tool(
-        description="Ask the client's model to summarise a text (sampling: you approve it).",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Ask the client's model to summarise a text (sampling: you approve it).")
     async def summarize(
         ctx: Context, text: str = "MCP lets servers ask the client for input and completions."
     ) -> str | types.InputRequiredResult:
@@ -439,11 +423,7 @@ def _register_conversation(server: MCPServer, protocol: ProtocolState) -> None:
         said = content.text if isinstance(content, types.TextContent) else "(not text)"
         return f"Summary ({answer.model}): {said}"
 
-    @server.tool(
-        description="Log at every level, report progress and announce a changed tool list.",
-        annotations=ToolAnnotations(read_only_hint=True),
-        structured_output=False,
-    )
+    @_text_tool(server, "Log at every level, report progress and announce a changed tool list.")
     async def chatty(ctx: Context) -> str:
         lines = [
             ("debug", ctx.debug, "opening the demo database", "db"),
