@@ -60,15 +60,32 @@ def _skip(text: str, index: int) -> int:
     return match.end() if match else index
 
 
-def _object(text: str, index: int, read_value: Any) -> tuple[dict[str, Any], int]:
-    """A JSON object at ``index``; ``read_value(key, text, index)`` reads each value."""
-    if text[index : index + 1] != "{":
+def _members(
+    text: str, index: int, opening: str, closing: str, read_member: Callable[[str, int], int]
+) -> int:
+    """Where the JSON object (``{``, ``}``) or array (``[``, ``]``) opening at ``index`` ends;
+    ``read_member(text, index)`` reads each member and says where it ends."""
+    if text[index : index + 1] != opening:
         raise _NotCut
-    found: dict[str, Any] = {}
     index = _skip(text, index + 1)
-    if text[index : index + 1] == "}":
-        return found, index + 1
+    if text[index : index + 1] == closing:
+        return index + 1
     while True:
+        index = _skip(text, read_member(text, index))
+        if text[index : index + 1] == closing:
+            return index + 1
+        if text[index : index + 1] != ",":
+            raise _NotCut
+        index = _skip(text, index + 1)
+
+
+def _object(
+    text: str, index: int, read_value: Callable[[str, str, int], tuple[Any, int]]
+) -> tuple[dict[str, Any], int]:
+    """A JSON object at ``index``; ``read_value(key, text, index)`` reads each value."""
+    found: dict[str, Any] = {}
+
+    def member(text: str, index: int) -> int:
         key, index = _DECODER.raw_decode(text, index)
         if not isinstance(key, str):
             raise _NotCut
@@ -76,12 +93,9 @@ def _object(text: str, index: int, read_value: Any) -> tuple[dict[str, Any], int
         if text[index : index + 1] != ":":
             raise _NotCut
         found[key], index = read_value(key, text, _skip(text, index + 1))
-        index = _skip(text, index)
-        if text[index : index + 1] == "}":
-            return found, index + 1
-        if text[index : index + 1] != ",":
-            raise _NotCut
-        index = _skip(text, index + 1)
+        return index
+
+    return found, _members(text, index, "{", "}", member)
 
 
 def cut_tool_list(text: str, keep: int) -> tuple[dict[str, Any], int] | None:
@@ -94,24 +108,17 @@ def cut_tool_list(text: str, keep: int) -> tuple[dict[str, Any], int] | None:
     listed = 0
 
     def tools(text: str, index: int) -> tuple[list[Any], int]:
-        nonlocal listed
-        if text[index : index + 1] != "[":
-            raise _NotCut
         kept: list[Any] = []
-        index = _skip(text, index + 1)
-        if text[index : index + 1] == "]":
-            return kept, index + 1
-        while True:
-            tool, index = _DECODER.raw_decode(text, index)
+
+        def tool(text: str, index: int) -> int:
+            nonlocal listed
+            value, end = _DECODER.raw_decode(text, index)
             listed += 1
             if len(kept) < keep:
-                kept.append(tool)
-            index = _skip(text, index)
-            if text[index : index + 1] == "]":
-                return kept, index + 1
-            if text[index : index + 1] != ",":
-                raise _NotCut
-            index = _skip(text, index + 1)
+                kept.append(value)
+            return end
+
+        return kept, _members(text, index, "[", "]", tool)
 
     def in_result(key: str, text: str, index: int) -> tuple[Any, int]:
         return tools(text, index) if key == "tools" else _DECODER.raw_decode(text, index)
