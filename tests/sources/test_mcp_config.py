@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,28 @@ def test_any_json_value_in_a_server_entry_is_a_spec_or_a_located_problem(value: 
             assert error.problems and all(problem.line for problem in error.problems)
         else:
             assert all(isinstance(arg, str) for arg in spec.args)
+
+
+def test_every_config_file_says_alike_that_it_cannot_be_read(tmp_path: Path) -> None:
+    """The mcp.json, an answers file and pyproject.toml are read by one function: a file that
+    is not UTF-8 is the same one-line problem in each."""
+    from workbench.config import load_config
+    from workbench.sources.answers import ScriptedAnswers
+
+    def problem_of(path: Path, read: Callable[[Path], object]) -> str:
+        path.write_bytes(b"\xff\xfe not text")
+        with pytest.raises(ConfigError) as raised:
+            read(path)
+        [problem] = raised.value.problems
+        return problem.format()
+
+    def load_pyproject(path: Path) -> object:
+        return load_config(path.parent)
+
+    for name, read in (
+        ("mcp.json", read_mcp_config),
+        ("answers.yaml", ScriptedAnswers.load),
+        ("pyproject.toml", load_pyproject),
+    ):
+        message = problem_of(tmp_path / name, read)
+        assert message.startswith(f"{tmp_path / name}: cannot read: 'utf-8' codec can't decode")
