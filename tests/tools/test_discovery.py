@@ -269,3 +269,14 @@ def test_no_plugins_env_turns_off_installed_plugins_but_not_named_ones(
     assert [found.package.identifier for found in named.found] == ["acme-notes"]
     monkeypatch.setenv(NO_PLUGINS_ENV, "0")
     assert [found.package.identifier for found in discover(bundled=False).found] == ["acme-notes"]
+
+
+def test_several_specs_load_at_once_and_a_broken_one_is_a_problem_naming_its_origin() -> None:
+    packages, problems = discovery.load_specs(
+        ["workbench.tools.calculator", "no_such_module_here"], "option"
+    )
+    assert [package.identifier for package in packages] == ["calculator"]
+    [problem] = problems
+    assert "cannot load tool package no_such_module_here (--tools no_such_module_here)" in (
+        problem.message
+    )
