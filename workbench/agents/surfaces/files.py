@@ -25,6 +25,11 @@ from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
 FILE_LINES = 10
 DIFF_LINES = 14
+READ_LINES = 4
+"""A read's card previews this many lines (or files): its Placeholder cannot know the file's
+length, so it stands in for the smallest Render (a header and one line), and the longest
+(the header, these lines and the "showing N of M" note) must stay within the audit's four
+rows of it (rule 8). The Portal shows the whole file."""
 _NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
 """Claude Code's Read gives the model ``cat -n`` lines (``     1→text``)."""
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
@@ -98,7 +103,7 @@ def read_render(ctx: SurfaceContext) -> RenderableType | None:
         (f" · {kit.plural(kit.line_count(text), 'line')}", ctx.palette.muted),
     )
     body = kit.code_block(
-        text, language, ctx.palette, max_lines=FILE_LINES, start_line=start, width=ctx.inner_width
+        text, language, ctx.palette, max_lines=READ_LINES, start_line=start, width=ctx.inner_width
     )
     return Group(top, body)
 
@@ -127,7 +132,7 @@ def kit_language(path: str) -> str:
 
 def read_placeholder(ctx: SurfaceContext) -> RenderableType:
     span = _line_range(ctx)
-    rows = FILE_LINES - 3 if span is None else min(FILE_LINES, span[1] - span[0] + 1)
+    rows = 1 if span is None else min(READ_LINES, span[1] - span[0] + 1)
     return Group(pending(ctx, "reading", path_arg(ctx)), *bars(ctx, max(rows, 1)))
 
 
@@ -156,7 +161,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
     files = _many_files(ctx)
     if not files:
         return empty_line(ctx, "No file matched: nothing was read")
-    shown, hidden = kit.cap_items(files, FILE_LINES)
+    shown, hidden = kit.cap_items(files, READ_LINES)
     rows: list[RenderableType] = [
         header((f"{kit.plural(len(files), 'file')} read", ctx.palette.muted))
     ]
@@ -168,7 +173,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
 
 def many_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
-        pending(ctx, "reading", ", ".join(map(str, ctx.list_arg("include")))), *bars(ctx, 3)
+        pending(ctx, "reading", ", ".join(map(str, ctx.list_arg("include")))), *bars(ctx, 1)
     )
 
 
