@@ -51,6 +51,8 @@ def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
             total if isinstance(total, int) else None,
         )
     start = first(ctx.args, "offset", "start_line")
+    if isinstance(start, int) and ctx.tool == "gemini-cli" and "start_line" not in ctx.args:
+        start += 1  # Older gemini-cli read_file counted its offset from 0, Claude Code from 1.
     count = first(ctx.args, "limit")
     end = first(ctx.args, "end_line")
     if isinstance(start, int):
@@ -137,8 +139,7 @@ def read_placeholder(ctx: SurfaceContext) -> RenderableType:
 
 
 def many_inspector(ctx: SurfaceContext) -> RenderableType:
-    patterns = ctx.list_arg("include") or ctx.list_arg("paths")
-    subject = ", ".join(str(item) for item in patterns)
+    subject = _many_subject(ctx)
     files = _many_files(ctx)
     suffix = None
     if ctx.result is not None and ctx.error is None:
@@ -146,6 +147,13 @@ def many_inspector(ctx: SurfaceContext) -> RenderableType:
     return kit.status_line(
         ctx, "Reading", "Read", kit.text(subject), suffix, verb_failed="Could not read"
     )
+
+
+def _many_subject(ctx: SurfaceContext) -> str:
+    """The paths or globs read: ``include`` now, ``paths`` (and ``include`` beside it) in
+    older gemini-cli versions."""
+    patterns = [*ctx.list_arg("paths"), *ctx.list_arg("include")]
+    return ", ".join(str(item) for item in patterns)
 
 
 def _many_files(ctx: SurfaceContext) -> list[str]:
@@ -172,9 +180,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def many_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(
-        pending(ctx, "reading", ", ".join(map(str, ctx.list_arg("include")))), *bars(ctx, 1)
-    )
+    return Group(pending(ctx, "reading", _many_subject(ctx)), *bars(ctx, 1))
 
 
 # --- writing --------------------------------------------------------------------------------

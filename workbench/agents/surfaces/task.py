@@ -23,8 +23,12 @@ from workbench.agents.surfaces.common import (
 )
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
-CALL_ROWS = 4
-REPORT_LINES = 4
+CALL_ROWS = 3
+REPORT_LINES = 2
+"""The card's rows: a Task may come back with no calls and a one-line report (two rows) or
+many calls and a long report (the header, these rows and two "showing N of M" notes, eight);
+the Placeholder's four rows stay within the audit's four of both (rule 8). The Portal shows
+every call and the whole report."""
 _INPUT_KEYS = ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description")
 
 
@@ -91,6 +95,8 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
     )
     if total > len(shown) and shown:
         rows.append(kit.showing(len(shown), total, "call", ctx.palette))
+    if not total:
+        rows.append(muted(ctx, "∅ the subagent made no tool calls"))
     report = model_text(ctx).strip()
     if report:
         rows.append(
@@ -104,5 +110,5 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
 def placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
         pending(ctx, "delegating", arg_text(ctx, "description")),
-        *bars(ctx, CALL_ROWS + REPORT_LINES - 2),
+        *bars(ctx, CALL_ROWS),
     )

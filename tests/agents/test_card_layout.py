@@ -1,5 +1,6 @@
-"""A read's Placeholder cannot know how long the file is: whatever came back, short or long,
-the card must not jump when the result replaces it (``workbench audit`` rule 8)."""
+"""A read's Placeholder cannot know how long the file is, nor a Task's how many calls its
+subagent will make: whatever came back, short or long, the card must not jump when the result
+replaces it (``workbench audit`` rule 8)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, length: int
 ) -> None:
     """gemini-cli's read_file and Claude Code's Read of a whole file (no line range in the
-    args), a short one as in the gemini sample and a long one; and read_many_files."""
+    args), a short one as in the gemini sample and a long one; read_many_files; a Task with
+    as many calls and report lines."""
     root = tmp_path / "fixtures"
     content = _lines(length)
     gemini = _typical("gemini", content)
@@ -56,6 +58,12 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
     many = _typical("many", "\n".join(f"--- {name} ---\n{_lines(2)}" for name in files))
     many["args"] = {"include": ["src/**/*.py"]}
     _write(root, "gemini-cli", "read_many_files", [many])
+    task = _typical("task", content)
+    task["args"] = {"description": "Find the settings", "prompt": "Where?", "subagent_type": "x"}
+    # One call fewer than lines: the shortest is a subagent that answered without a call.
+    calls = [{"name": "Read", "input": {"file_path": name}} for name in files[1:]]
+    task["result"]["state"] = {"calls": calls, "totalToolUseCount": len(calls)}
+    _write(root, "claude-code", "Task", [task])
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 0, result.output
