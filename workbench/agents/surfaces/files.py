@@ -38,7 +38,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
 # --- reading --------------------------------------------------------------------------------
 
 
-def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
+def line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
     """(first line, last line, lines in the file) as the state or the args give them."""
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("numLines"), int):
@@ -63,7 +63,7 @@ def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
     return None
 
 
-def _file_text(ctx: SurfaceContext) -> str:
+def file_text(ctx: SurfaceContext) -> str:
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("content"), str):
         return str(file["content"])
@@ -75,7 +75,7 @@ def _file_text(ctx: SurfaceContext) -> str:
 
 def read_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
-    span = _line_range(ctx)
+    span = line_range(ctx)
     if span is not None and ctx.error is None:
         start, end, total = span
         of = f" of {total:,}" if total is not None else ""
@@ -94,10 +94,10 @@ def read_inspector(ctx: SurfaceContext) -> RenderableType:
 @after_ending("the read", "Reading")
 def read_render(ctx: SurfaceContext) -> RenderableType | None:
     path = path_arg(ctx)
-    text = _file_text(ctx)
+    text = file_text(ctx)
     if not text.strip():
         return empty_line(ctx, f"{path} is empty: it has no lines")
-    span = _line_range(ctx)
+    span = line_range(ctx)
     start = span[0] if span is not None else 1
     language = kit_language(path)
     top = header(
@@ -133,13 +133,13 @@ def kit_language(path: str) -> str:
 
 
 def read_placeholder(ctx: SurfaceContext) -> RenderableType:
-    span = _line_range(ctx)
+    span = line_range(ctx)
     rows = 1 if span is None else min(READ_LINES, span[1] - span[0] + 1)
     return Group(pending(ctx, "reading", path_arg(ctx)), *bars(ctx, max(rows, 1)))
 
 
 def many_inspector(ctx: SurfaceContext) -> RenderableType:
-    subject = _many_subject(ctx)
+    subject = many_subject(ctx)
     files = _many_files(ctx)
     suffix = None
     if ctx.result is not None and ctx.error is None:
@@ -149,7 +149,7 @@ def many_inspector(ctx: SurfaceContext) -> RenderableType:
     )
 
 
-def _many_subject(ctx: SurfaceContext) -> str:
+def many_subject(ctx: SurfaceContext) -> str:
     """The paths or globs read: ``include`` now, ``paths`` (and ``include`` beside it) in
     older gemini-cli versions."""
     patterns = [*ctx.list_arg("paths"), *ctx.list_arg("include")]
@@ -180,7 +180,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def many_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(pending(ctx, "reading", _many_subject(ctx)), *bars(ctx, 1))
+    return Group(pending(ctx, "reading", many_subject(ctx)), *bars(ctx, 1))
 
 
 # --- writing --------------------------------------------------------------------------------

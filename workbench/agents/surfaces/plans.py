@@ -55,17 +55,24 @@ def todo_inspector(ctx: SurfaceContext) -> RenderableType:
 
 @after_ending("the update", "Updating the plan")
 def todo_render(ctx: SurfaceContext) -> RenderableType | None:
-    items = _items(ctx)
     rows: list[RenderableType] = []
     explanation = arg_text(ctx, "explanation")
     if explanation:
         rows.append(header(kit.text(explanation, "italic")))
-    if not items:
-        rows.append(muted(ctx, "∅ the plan is empty: every item was cleared"))
+    rows.extend(item_rows(ctx, ITEM_ROWS))
+    if not _items(ctx):
         return Group(*rows)
-    rows.append(header((_tally(items), ctx.palette.muted)))
+    return with_silence(ctx, *rows)
+
+
+def item_rows(ctx: SurfaceContext, limit: int) -> list[RenderableType]:
+    """The tally, then each item with its state's mark, the first ``limit`` of them."""
+    items = _items(ctx)
+    if not items:
+        return [muted(ctx, "∅ the plan is empty: every item was cleared")]
     palette = ctx.palette
-    shown, _ = kit.cap_items(items, ITEM_ROWS)
+    rows: list[RenderableType] = [header((_tally(items), palette.muted))]
+    shown, _ = kit.cap_items(items, limit)
     for text, status in shown:
         mark = MARKS.get(status, "·")
         style = {"completed": palette.muted, "in_progress": f"bold {palette.warning}"}.get(
@@ -80,7 +87,7 @@ def todo_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(line)
     if len(items) > len(shown):
         rows.append(kit.showing(len(shown), len(items), "item", palette))
-    return with_silence(ctx, *rows)
+    return rows
 
 
 def todo_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -120,12 +127,12 @@ def plan_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(pending(ctx, "presenting", "the plan"), *bars(ctx, PLAN_LINES // 2))
 
 
-def _questions(ctx: SurfaceContext) -> list[dict[str, Any]]:
+def questions_of(ctx: SurfaceContext) -> list[dict[str, Any]]:
     return [item for item in ctx.list_arg("questions") if isinstance(item, dict)]
 
 
 def ask_inspector(ctx: SurfaceContext) -> RenderableType:
-    questions = _questions(ctx)
+    questions = questions_of(ctx)
     subject = (
         str(questions[0].get("question", ""))
         if len(questions) == 1
@@ -137,7 +144,7 @@ def ask_inspector(ctx: SurfaceContext) -> RenderableType:
 @after_ending("the question", "Asking")
 def ask_render(ctx: SurfaceContext) -> RenderableType | None:
     rows: list[RenderableType] = []
-    for question in _questions(ctx)[:4]:
+    for question in questions_of(ctx)[:4]:
         rows.append(
             header(("? ", ctx.palette.accent), kit.text(str(question.get("question", "")), "bold"))
         )
@@ -157,7 +164,7 @@ def ask_render(ctx: SurfaceContext) -> RenderableType | None:
 def ask_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
         pending(ctx, "waiting for", "the user's answer"),
-        *bars(ctx, 2 * max(1, len(_questions(ctx)))),
+        *bars(ctx, 2 * max(1, len(questions_of(ctx)))),
     )
 
 

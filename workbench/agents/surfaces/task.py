@@ -32,36 +32,36 @@ every call and the whole report."""
 _INPUT_KEYS = ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description")
 
 
-def _calls(ctx: SurfaceContext) -> list[dict[str, Any]]:
+def calls_of(ctx: SurfaceContext) -> list[dict[str, Any]]:
     calls = state_of(ctx).get("calls")
     return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
 
 
-def _call_count(ctx: SurfaceContext) -> int:
+def call_count(ctx: SurfaceContext) -> int:
     counted = state_of(ctx).get("totalToolUseCount")
     if isinstance(counted, int) and not isinstance(counted, bool):
-        return max(counted, len(_calls(ctx)))
-    return len(_calls(ctx))
+        return max(counted, len(calls_of(ctx)))
+    return len(calls_of(ctx))
 
 
-def _subject(ctx: SurfaceContext) -> Text:
+def subject(ctx: SurfaceContext) -> Text:
     kind = arg_text(ctx, "subagent_type")
-    subject = kit.text(arg_text(ctx, "description"))
+    described = kit.text(arg_text(ctx, "description"))
     if kind:
-        subject = kit.join((f"{kind}: ", ctx.palette.muted), subject)
-    return subject
+        described = kit.join((f"{kind}: ", ctx.palette.muted), described)
+    return described
 
 
 def inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.result is not None and ctx.error is None:
-        suffix = muted(ctx, f"({kit.plural(_call_count(ctx), 'call')})")
+        suffix = muted(ctx, f"({kit.plural(call_count(ctx), 'call')})")
     return kit.status_line(
-        ctx, "Delegating", "Delegated", _subject(ctx), suffix, verb_failed="Could not delegate"
+        ctx, "Delegating", "Delegated", subject(ctx), suffix, verb_failed="Could not delegate"
     )
 
 
-def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
+def call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     palette = ctx.palette
     failed = bool(call.get("isError") or call.get("is_error") or call.get("success") is False)
     name = str(first(call, "name", "api", "tool") or "call")
@@ -83,14 +83,14 @@ def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
 
 @after_ending("the subagent", "The subagent")
 def render(ctx: SurfaceContext) -> RenderableType | None:
-    calls = _calls(ctx)
-    total = _call_count(ctx)
+    calls = calls_of(ctx)
+    total = call_count(ctx)
     rows: list[RenderableType] = [
-        header(_subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
+        header(subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
     ]
     shown, _ = kit.cap_items(calls, CALL_ROWS)
     rows.extend(
-        _call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
+        call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
         for index, call in enumerate(shown)
     )
     if total > len(shown) and shown:
