@@ -20,6 +20,9 @@ from workbench.surfaces.context import SurfaceContext
 from workbench.tools.agent_packages import agent_packages
 
 SOURCE = "\n".join(f"line {number}" for number in range(11, 14))
+# gemini-cli's replace and Claude Code's Edit both counted replacements before replace_all.
+COUNTED_EDIT = {"file_path": "/home/dev/app/a.py", "old_string": "x = 1", "new_string": "x = 2",
+                "expected_replacements": 1}  # fmt: skip
 
 OLDER_CALLS: list[tuple[str, str, dict[str, Any], str]] = [
     # gemini-cli before file_path: absolute_path, and a 0-based offset with a limit.
@@ -37,9 +40,7 @@ OLDER_CALLS: list[tuple[str, str, dict[str, Any], str]] = [
      "--- docs/intro.md ---\nHello\n"),
     ("gemini-cli", "run_shell_command", {"command": "ls", "directory": "src"},
      "Command: ls\nDirectory: src\nStdout: a.py\nExit Code: 0"),
-    ("gemini-cli", "replace",
-     {"file_path": "/home/dev/app/a.py", "old_string": "x = 1", "new_string": "x = 2",
-      "expected_replacements": 1},
+    ("gemini-cli", "replace", COUNTED_EDIT,
      "Successfully modified file: /home/dev/app/a.py (1 replacements)."),
     ("claude-code", "TodoWrite",
      {"todos": [{"content": "Write the test", "status": "in_progress", "priority": "high",
@@ -49,9 +50,7 @@ OLDER_CALLS: list[tuple[str, str, dict[str, Any], str]] = [
      "Todos have been modified successfully."),
     ("claude-code", "Task", {"description": "Find the config", "prompt": "Where is it read?"},
      "It is read in src/config.py."),
-    ("claude-code", "Edit",
-     {"file_path": "/home/dev/app/a.py", "old_string": "x = 1", "new_string": "x = 2",
-      "expected_replacements": 1},
+    ("claude-code", "Edit", COUNTED_EDIT,
      "The file /home/dev/app/a.py has been updated."),
     ("codex", "shell",
      {"command": ["bash", "-lc", "ls"], "workdir": "/home/dev/app", "timeout": 10000,
