@@ -15,7 +15,7 @@ from workbench.agents.surfaces.files import DIFF_LINES, diff_of, edit_subject, k
 from workbench.agents.surfaces.plans import questions_of
 from workbench.agents.surfaces.shell import command_of
 from workbench.agents.surfaces.web import url_of
-from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
+from workbench.api import Group, RenderableType, SurfaceContext, kit
 
 COMMAND_LINES = 12
 CONTENT_LINES = 14
@@ -24,15 +24,16 @@ CWD_ARGS = ("workdir", "dir_path", "directory", "cwd")
 _URL = re.compile(r"https?://\S+")
 
 
-def _asks(ctx: SurfaceContext, question: str) -> list[RenderableType]:
-    """The prompt's first rows: why it asks (the policy's or the agent's reason), then the
-    question the user answered."""
+def _asking(ctx: SurfaceContext, question: str, rows: list[RenderableType]) -> RenderableType:
+    """Why it asks (the policy's or the agent's reason), what it would do, then the question
+    the user answered, last, as the agents' own prompts end."""
     approval = ctx.state.approval
     reason = approval.reason if approval is not None and approval.reason else ""
-    line = Text("Approval needed", style=f"bold {ctx.palette.warning}")
-    if reason:
-        line.append_text(kit.text(f" · {reason}", ctx.palette.muted))
-    return [line, kit.text(question, "bold")]
+    why = kit.join(
+        ("Approval needed", f"bold {ctx.palette.warning}"),
+        (f" · {reason}" if reason else "", ctx.palette.muted),
+    )
+    return Group(why, *rows, kit.text(question, "bold"))
 
 
 def _scope(ctx: SurfaceContext, rows: list[tuple[str, object]]) -> RenderableType | None:
@@ -44,7 +45,7 @@ def shell(ctx: SurfaceContext) -> RenderableType:
     """The whole command (it wraps, never cut: it is what runs), what it is for, where it runs
     and what else it asks for (the background, leaving the sandbox)."""
     palette = ctx.palette
-    rows = _asks(ctx, "Run this command?")
+    rows: list[RenderableType] = []
     description = arg_text(ctx, "description", "justification")
     if description:
         rows.append(kit.text(description, "italic"))
@@ -75,7 +76,7 @@ def shell(ctx: SurfaceContext) -> RenderableType:
     )
     if scope is not None:
         rows.append(scope)
-    return Group(*rows)
+    return _asking(ctx, "Run this command?", rows)
 
 
 def write(ctx: SurfaceContext) -> RenderableType:
@@ -83,7 +84,7 @@ def write(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     path = path_arg(ctx)
     content = arg_text(ctx, "content")
-    rows = _asks(ctx, "Write this file?")
+    rows: list[RenderableType] = []
     rows.append(
         kit.join(
             kit.text(path, "bold"),
@@ -99,13 +100,13 @@ def write(ctx: SurfaceContext) -> RenderableType:
         if content
         else muted(ctx, "∅ the content is empty: the file would be left with no lines")
     )
-    return Group(*rows)
+    return _asking(ctx, "Write this file?", rows)
 
 
 def edit(ctx: SurfaceContext) -> RenderableType:
     """The diff the agent proposed (a patch as it came), and how many places it touches."""
     palette = ctx.palette
-    rows = _asks(ctx, "Make this edit?")
+    rows: list[RenderableType] = []
     every = ctx.args.get("replace_all") or ctx.args.get("allow_multiple")
     scope = "every occurrence" if every else "one exact occurrence"
     if arg_text(ctx, "input", "patch"):
@@ -120,14 +121,14 @@ def edit(ctx: SurfaceContext) -> RenderableType:
         if diff.strip()
         else muted(ctx, "∅ the edit changes nothing")
     )
-    return Group(*rows)
+    return _asking(ctx, "Make this edit?", rows)
 
 
 def notebook(ctx: SurfaceContext) -> RenderableType:
     palette = ctx.palette
     mode = arg_text(ctx, "edit_mode") or "replace"
     cell = arg_text(ctx, "cell_id")
-    rows = _asks(ctx, "Edit this notebook?")
+    rows: list[RenderableType] = []
     rows.append(
         kit.join(
             kit.text(path_arg(ctx), "bold"),
@@ -141,38 +142,37 @@ def notebook(ctx: SurfaceContext) -> RenderableType:
             if source.strip()
             else muted(ctx, "∅ the cell would be empty")
         )
-    return Group(*rows)
+    return _asking(ctx, "Edit this notebook?", rows)
 
 
 def fetch(ctx: SurfaceContext) -> RenderableType:
     """Every URL the call would open, whole (gemini-cli's are inside its prompt)."""
-    rows = _asks(ctx, "Fetch this page?")
+    rows: list[RenderableType] = []
     url = arg_text(ctx, "url")
     urls = [url] if url else _URL.findall(arg_text(ctx, "prompt")) or [url_of(ctx)]
     rows.extend(kit.join(("→ ", ctx.palette.muted), kit.text(item, "bold")) for item in urls)
     prompt = arg_text(ctx, "prompt")
     if prompt:
         rows.append(kit.join(("asks: ", ctx.palette.muted), kit.text(prompt)))
-    return Group(*rows)
+    return _asking(ctx, "Fetch this page?", rows)
 
 
 def plan(ctx: SurfaceContext) -> RenderableType:
     """The plan the agent wants to carry out, as it wrote it."""
-    rows = _asks(ctx, "Leave plan mode and carry out this plan?")
+    rows: list[RenderableType] = []
     text = arg_text(ctx, "plan")
     rows.append(
         kit.capped_text(text, ctx.palette, max_lines=PLAN_LINES)
         if text.strip()
         else muted(ctx, "∅ the plan is empty")
     )
-    return Group(*rows)
+    return _asking(ctx, "Leave plan mode and carry out this plan?", rows)
 
 
 def ask(ctx: SurfaceContext) -> RenderableType:
     questions = questions_of(ctx)
     asked = "Answer this question?" if len(questions) == 1 else "Answer these questions?"
-    rows = _asks(ctx, asked)
-    return Group(*rows, *question_rows(ctx))
+    return _asking(ctx, asked, question_rows(ctx))
 
 
 def question_rows(ctx: SurfaceContext) -> list[RenderableType]:

@@ -29,7 +29,8 @@ REPORT_LINES = 2
 many calls and a long report (the header, these rows and two "showing N of M" notes, eight);
 the Placeholder's four rows stay within the audit's four of both (rule 8). The Portal shows
 every call and the whole report."""
-_INPUT_KEYS = ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description")
+_INPUT_KEYS = ("command", "cmd", "pattern", "query", "url", "file_path", "path", "description")
+"""What a nested call row names: what the call did (a search by its pattern), before where."""
 
 
 def calls_of(ctx: SurfaceContext) -> list[dict[str, Any]]:
@@ -70,7 +71,9 @@ def call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     if isinstance(args, dict):
         value = first(args, *_INPUT_KEYS)
         detail = value if isinstance(value, str) else ""
-    row = Text("  └ " if last else "  ├ ", style=palette.muted)
+    # The tree's lines are muted, not the row: the call's name and detail read at full contrast.
+    row = Text()
+    row.append("  └ " if last else "  ├ ", style=palette.muted)
     row.append("✗ " if failed else "✓ ", style=palette.error if failed else palette.success)
     row.append(name, style="bold")
     if detail:
