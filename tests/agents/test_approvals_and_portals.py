@@ -169,3 +169,14 @@ def test_the_interventions_look_as_committed(monkeypatch: pytest.MonkeyPatch) ->
     result = CliRunner().invoke(main, ["snapshot", "-k", "awaiting-approval", "--no-cache"])
     assert result.exit_code == 0, result.output
     assert "0 failed, 0 new" in result.output, result.output
+
+
+def test_codex_web_search_does_not_claim_nothing_was_found(tmp_path: Path) -> None:
+    """A Codex rollout records a web search's query, never its results: the card says so
+    instead of "no results" (a claude-code search that found nothing still says that)."""
+    args = {"query": "rust Vec with_capacity"}
+    path = _write(tmp_path, "codex", "web_search", [_done("search", args, "")])
+    drawn = _words(_show(path, "search"))
+    assert "keeps the query only" in drawn and "no results" not in drawn.lower()
+    path = _write(tmp_path, "claude-code", "WebSearch", [_done("search", args, "")])
+    assert "No results for rust Vec with_capacity" in _words(_show(path, "search"))

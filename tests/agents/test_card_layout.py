@@ -1,6 +1,6 @@
 """A read's Placeholder cannot know how long the file is, nor a Task's how many calls its
-subagent will make: whatever came back, short or long, the card must not jump when the result
-replaces it (``workbench audit`` rule 8)."""
+subagent will make, nor a search's how many results will come: whatever came back, short or
+long, the card must not jump when the result replaces it (``workbench audit`` rule 8)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
 ) -> None:
     """gemini-cli's read_file and Claude Code's Read of a whole file (no line range in the
     args), a short one as in the gemini sample and a long one; read_many_files; a Task with
-    as many calls and report lines."""
+    as many calls and report lines; a web search or fetch with that many lines or results."""
     root = tmp_path / "fixtures"
     content = _lines(length)
     gemini = _typical("gemini", content)
@@ -64,6 +64,18 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
     calls = [{"name": "Read", "input": {"file_path": name}} for name in files[1:]]
     task["result"]["state"] = {"calls": calls, "totalToolUseCount": len(calls)}
     _write(root, "claude-code", "Task", [task])
+    # The web: an answer of that many lines, a page's text, that many results.
+    answer = _typical("answer", content)
+    answer["args"] = {"query": "tomllib write toml"}
+    _write(root, "gemini-cli", "google_web_search", [answer])
+    page = _typical("page", content)
+    page["args"] = {"url": "https://docs.python.org/3/library/tomllib.html", "prompt": "Writes?"}
+    _write(root, "claude-code", "WebFetch", [page])
+    links = [{"title": f"Result {n}", "url": f"https://example.com/{n}"} for n in range(length)]
+    found = _typical("found", f"Web search results: {length} links")
+    found["args"] = {"query": "tomllib write toml"}
+    found["result"]["state"] = {"results": [{"tool_use_id": "srvtoolu_1", "content": links}]}
+    _write(root, "claude-code", "WebSearch", [found])
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 0, result.output
