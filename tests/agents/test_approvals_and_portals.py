@@ -180,3 +180,17 @@ def test_codex_web_search_does_not_claim_nothing_was_found(tmp_path: Path) -> No
     assert "keeps the query only" in drawn and "no results" not in drawn.lower()
     path = _write(tmp_path, "claude-code", "WebSearch", [_done("search", args, "")])
     assert "No results for rust Vec with_capacity" in _words(_show(path, "search"))
+
+
+def test_a_long_path_keeps_its_file_name_and_the_counts_after_it(tmp_path: Path) -> None:
+    """At 60 columns a deep path gives up part of its folder, never the file's name or the
+    line count after it."""
+    deep = "/home/user/project/docs/notes/archive/2026/release-checklist.md"
+    write = {"file_path": deep, "content": "# Release\n- tag\n- publish"}
+    path = _write(tmp_path, "claude-code", "Write", [_done("write", write, "File created.")])
+    drawn = _show(path, "write", "--width", "60")
+    assert "release-checklist.md written · 3 lines" in drawn, drawn
+    source = "\n".join(f"line {number}" for number in range(30))
+    read = {"file_path": deep.replace(".md", ".py")}
+    path = _write(tmp_path, "gemini-cli", "read_file", [_done("read", read, source)])
+    assert "release-checklist.py · 30 lines" in _show(path, "read", "--width", "60")

@@ -17,6 +17,7 @@ from workbench.agents.surfaces.common import (
     model_text,
     muted,
     path_arg,
+    path_header,
     pending,
     state_of,
     with_silence,
@@ -100,9 +101,8 @@ def read_render(ctx: SurfaceContext) -> RenderableType | None:
     span = line_range(ctx)
     start = span[0] if span is not None else 1
     language = kit_language(path)
-    top = header(
-        kit.text(path, "bold"),
-        (f" · {kit.plural(kit.line_count(text), 'line')}", ctx.palette.muted),
+    top = path_header(
+        ctx, path, (f" · {kit.plural(kit.line_count(text), 'line')}", ctx.palette.muted)
     )
     body = kit.code_block(
         text, language, ctx.palette, max_lines=READ_LINES, start_line=start, width=ctx.inner_width
@@ -209,14 +209,15 @@ def write_render(ctx: SurfaceContext) -> RenderableType | None:
     path = path_arg(ctx)
     content = arg_text(ctx, "content")
     created = state_of(ctx).get("type") == "create"
-    top = header(
-        ("✓ ", ctx.palette.success),
-        kit.text(path, "bold"),
+    top = path_header(
+        ctx,
+        path,
         (
             f" {'created' if created else 'written'} · "
             f"{kit.plural(kit.line_count(content), 'line')}",
             ctx.palette.muted,
         ),
+        before=(("✓ ", ctx.palette.success),),
     )
     if not content:
         return Group(top, muted(ctx, "∅ the file is empty: nothing was written in it"))
@@ -316,7 +317,7 @@ def edit_render(ctx: SurfaceContext) -> RenderableType | None:
         return empty_line(ctx, f"{edit_subject(ctx)}: the edit changed nothing")
     added, removed = _counts(diff)
     rows: list[RenderableType] = [
-        header(kit.text(edit_subject(ctx), "bold"), (f" · +{added} -{removed}", ctx.palette.muted))
+        path_header(ctx, edit_subject(ctx), (f" · +{added} -{removed}", ctx.palette.muted))
     ]
     patch = patch_text(ctx)
     if patch:
@@ -354,8 +355,9 @@ def notebook_inspector(ctx: SurfaceContext) -> RenderableType:
 def notebook_render(ctx: SurfaceContext) -> RenderableType | None:
     source = arg_text(ctx, "new_source")
     kind = arg_text(ctx, "cell_type") or "code"
-    top = header(
-        kit.text(path_arg(ctx), "bold"),
+    top = path_header(
+        ctx,
+        path_arg(ctx),
         (f" · {kind} cell · {arg_text(ctx, 'edit_mode') or 'replace'}", ctx.palette.muted),
     )
     if not source.strip():
@@ -386,8 +388,8 @@ def image_render(ctx: SurfaceContext) -> RenderableType | None:
     detail = f" · {kit.human_size(int(size))}" if isinstance(size, int) else ""
     return with_silence(
         ctx,
-        header(
-            ("▣ ", ctx.palette.muted), kit.text(path_arg(ctx), "bold"), (detail, ctx.palette.muted)
+        path_header(
+            ctx, path_arg(ctx), (detail, ctx.palette.muted), before=(("▣ ", ctx.palette.muted),)
         ),
         muted(ctx, "the image went to the model; a terminal card shows its name only"),
     )
