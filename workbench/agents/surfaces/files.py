@@ -386,10 +386,14 @@ def image_render(ctx: SurfaceContext) -> RenderableType | None:
     state: dict[str, Any] = state_of(ctx)
     size = state.get("size")
     detail = f" · {kit.human_size(int(size))}" if isinstance(size, int) else ""
-    return with_silence(
-        ctx,
-        path_header(
-            ctx, path_arg(ctx), (detail, ctx.palette.muted), before=(("▣ ", ctx.palette.muted),)
-        ),
-        muted(ctx, "the image went to the model; a terminal card shows its name only"),
+    top = path_header(
+        ctx, path_arg(ctx), (detail, ctx.palette.muted), before=(("▣ ", ctx.palette.muted),)
     )
+    said = model_text(ctx).strip()
+    # The image itself is what the model got: no text back is the usual case, not a silence.
+    note = (
+        f"the image went to the model, and it was told: {said.splitlines()[0]}"
+        if said
+        else "∅ no text came back: the image itself went to the model"
+    )
+    return Group(top, muted(ctx, note), muted(ctx, "a terminal card shows its name only"))
