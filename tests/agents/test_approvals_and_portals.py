@@ -194,3 +194,11 @@ def test_a_long_path_keeps_its_file_name_and_the_counts_after_it(tmp_path: Path)
     read = {"file_path": deep.replace(".md", ".py")}
     path = _write(tmp_path, "gemini-cli", "read_file", [_done("read", read, source)])
     assert "release-checklist.py · 30 lines" in _show(path, "read", "--width", "60")
+
+
+def test_an_image_view_does_not_say_the_model_got_nothing(tmp_path: Path) -> None:
+    args = {"path": "/home/dev/app/docs/dashboard.png"}
+    path = _write(tmp_path, "codex", "view_image", [_done("image", args, "")])
+    drawn = _words(_show(path, "image"))
+    assert "the image itself went to the model" in drawn
+    assert "the model was given no text back" not in drawn
