@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from workbench.agents.surfaces.common import arg_text, muted, path_arg
+from workbench.agents.surfaces.common import arg_text, listed, muted, path_arg
 from workbench.agents.surfaces.files import DIFF_LINES, diff_of, edit_subject, kit_language
 from workbench.agents.surfaces.plans import questions_of
 from workbench.agents.surfaces.shell import command_of
@@ -186,7 +186,7 @@ def question_rows(ctx: SurfaceContext) -> list[RenderableType]:
         title = kit.text(str(question.get("question", "")), "bold")
         label = str(question.get("header", ""))
         rows.append(kit.join(("? ", palette.accent), (f"[{label}] " if label else "", ""), title))
-        options = [item for item in question.get("options", []) if isinstance(item, dict)]
+        options = [item for item in listed(question.get("options")) if isinstance(item, dict)]
         for number, option in enumerate(options, 1):
             meaning = str(option.get("description", ""))
             rows.append(

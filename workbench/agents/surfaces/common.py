@@ -36,6 +36,11 @@ def first(mapping: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
+def listed(value: Any) -> list[Any]:
+    """``value`` when it is a list, else ``[]`` (an imported call's args may hold anything)."""
+    return value if isinstance(value, list) else []
+
+
 def arg_text(ctx: SurfaceContext, *names: str) -> str:
     """The first of ``names`` the args have, as text (an argv list is joined as a shell line)."""
     value = first(ctx.args, *names)

@@ -11,6 +11,7 @@ from workbench.agents.surfaces.common import (
     arg_text,
     bars,
     header,
+    listed,
     model_text,
     muted,
     pending,
@@ -148,7 +149,7 @@ def ask_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(
             header(("? ", ctx.palette.accent), kit.text(str(question.get("question", "")), "bold"))
         )
-        options = [item for item in question.get("options", []) if isinstance(item, dict)]
+        options = [item for item in listed(question.get("options")) if isinstance(item, dict)]
         labels = " · ".join(str(option.get("label", "")) for option in options)
         if labels:
             rows.append(header(("  ", ""), muted(ctx, labels)))
