@@ -26,6 +26,9 @@ ARG_NAMES = [
     "content", "old_string", "new_string", "edits", "input", "todos", "plan", "questions",
     "include", "description", "subagent_type", "offset", "limit", "start_line", "end_line",
     "fact", "new_source", "output_mode", "names_only", "bash_id", "explanation",
+    "timeout", "timeout_ms", "workdir", "directory", "sandbox_permissions", "justification",
+    "with_escalated_permissions", "replace_all", "allow_multiple", "instruction", "paths",
+    "absolute_path", "run_in_background", "edit_mode", "cell_id", "prompt",
 ]  # fmt: skip
 HOSTILE = st.text(alphabet=st.sampled_from("ab \n\t\x1b[31m\x07]8;;\u202e→1:/"), max_size=60)
 STATE_KEYS = [
@@ -51,6 +54,7 @@ def _drawn(ctx: SurfaceContext, surface: Any) -> str:
 
 
 READ = next(entry for entry in SURFACES if entry[:2] == ("claude-code", "Read"))
+ASK = next(entry for entry in SURFACES if entry[:2] == ("claude-code", "AskUserQuestion"))
 
 
 @settings(max_examples=150, deadline=None)
@@ -59,6 +63,14 @@ READ = next(entry for entry in SURFACES if entry[:2] == ("claude-code", "Read"))
     args={"file_path": 3},
     state={"file": {"numLines": 2, "startLine": "one", "totalLines": "many"}},
     content="\x1b]52;c;aGk=\x07two",
+    failed=False,
+    width=60,
+)
+@example(
+    which=ASK,
+    args={"questions": [{"question": 3, "options": 7, "multiSelect": "yes"}]},
+    state=None,
+    content="x",
     failed=False,
     width=60,
 )
@@ -86,7 +98,14 @@ def test_any_call_is_drawn_without_raising_or_escapes(
             phase = Phase.FAILED
         call = CallState(tool=tool, api=api, phase=phase, args=args, result=call_result)
         ctx = SurfaceContext(state=call, width=width)
-        for kind in (surfaces.inspectors, surfaces.placeholders, surfaces.renders):
+        kinds = (
+            surfaces.inspectors,
+            surfaces.placeholders,
+            surfaces.renders,
+            surfaces.interventions,
+            {api: surfaces.portal} if surfaces.portal is not None else {},
+        )
+        for kind in kinds:
             surface = kind.get(api)
             if surface is None:
                 continue

@@ -6,12 +6,19 @@ from typing import Any
 
 
 def api(
-    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
+    name: str,
+    description: str,
+    properties: dict[str, Any],
+    required: tuple[str, ...] = (),
+    *,
+    formerly: tuple[tuple[str, ...], ...] = (),
 ) -> dict[str, Any]:
-    """One manifest API: the agent's tool ``name`` with its input as a JSON Schema object."""
-    parameters: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        parameters["required"] = list(required)
+    """One manifest API: the agent's tool ``name`` with its input as a JSON Schema object.
+
+    ``formerly``: the required names of older versions of the tool, so a session recorded
+    with one of them passes ``workbench check`` too (see :func:`record`).
+    """
+    parameters = record(properties, required, formerly=formerly)
     return {"name": name, "description": description, "parameters": parameters}
 
 
@@ -43,5 +50,27 @@ def items(description: str, item: dict[str, Any], **extra: Any) -> dict[str, Any
     return {"type": "array", "items": item, "description": description, **extra}
 
 
-def record(properties: dict[str, Any], required: tuple[str, ...]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(required)}
+def record(
+    properties: dict[str, Any],
+    required: tuple[str, ...],
+    *,
+    formerly: tuple[tuple[str, ...], ...] = (),
+) -> dict[str, Any]:
+    """An object whose ``required`` names are today's, or, with ``formerly``, any one of the
+    sets older versions required (``anyOf``). The names every set shares stay in ``required``
+    too, so a call missing one of them is told which; each alternative carries its own
+    properties, so a sample of the schema (the first, today's) is a whole call."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if not formerly:
+        if required:
+            schema["required"] = list(required)
+        return schema
+    sets = (required, *formerly)
+    shared = [name for name in required if all(name in names for names in sets)]
+    if shared:
+        schema["required"] = shared
+    schema["anyOf"] = [
+        {"properties": {name: properties[name] for name in names}, "required": list(names)}
+        for names in sets
+    ]
+    return schema

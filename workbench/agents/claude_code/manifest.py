@@ -1,5 +1,10 @@
 """Claude Code's built-in tools, as its published tool input types (``sdk-tools.d.ts``) and
-tool reference describe them. The descriptions are ours, a line each."""
+tool reference describe them. The descriptions are ours, a line each.
+
+Sessions of older versions are imported as they were, so the inputs those versions documented
+are here too: TodoWrite items with ``priority`` and ``id`` (before ``activeForm``), Edit's
+``expected_replacements`` (before ``replace_all``), Task without ``subagent_type`` (before
+subagents could be chosen)."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from workbench.api import ToolManifest
 IDENTIFIER = "claude-code"
 
 TODO_STATES = ("pending", "in_progress", "completed")
+TODO_PRIORITIES = ("high", "medium", "low")
 
 MANIFEST = ToolManifest.model_validate(
     {
@@ -86,6 +92,9 @@ MANIFEST = ToolManifest.model_validate(
                     "old_string": string("The text to replace."),
                     "new_string": string("The text to put in its place."),
                     "replace_all": boolean("Replace every occurrence (default false)."),
+                    "expected_replacements": number(
+                        "Older versions: how many occurrences to replace (default 1)."
+                    ),
                 },
                 ("file_path", "old_string", "new_string"),
             ),
@@ -193,8 +202,13 @@ MANIFEST = ToolManifest.model_validate(
                                     'The item as it is being done ("Running tests").',
                                     minLength=1,
                                 ),
+                                "priority": choice(
+                                    "Older versions: how much it matters.", *TODO_PRIORITIES
+                                ),
+                                "id": string("Older versions: the item's id."),
                             },
                             ("content", "status", "activeForm"),
+                            formerly=(("content", "status", "priority", "id"),),
                         ),
                     )
                 },
@@ -206,9 +220,11 @@ MANIFEST = ToolManifest.model_validate(
                 {
                     "description": string("The task in three to five words."),
                     "prompt": string("The task for the subagent."),
-                    "subagent_type": string("Which kind of subagent does it."),
+                    "subagent_type": string(
+                        "Which kind of subagent does it (older versions had no choice)."
+                    ),
                 },
-                ("description", "prompt", "subagent_type"),
+                ("description", "prompt"),
             ),
             api(
                 "ExitPlanMode",

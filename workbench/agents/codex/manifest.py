@@ -1,5 +1,7 @@
 """Codex's built-in tools, as the tool specs of its source (``codex-rs/core/src/tools``)
-declare them. The descriptions are ours, a line each."""
+declare them. The descriptions are ours, a line each. Older rollouts' names are here too:
+``timeout`` (read as ``timeout_ms``) and ``with_escalated_permissions`` (before
+``sandbox_permissions``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ IDENTIFIER = "codex"
 _RUN_OPTIONS = {
     "workdir": string("The folder to run it in."),
     "timeout_ms": number("Milliseconds before it is stopped."),
+    "timeout": number("Milliseconds before it is stopped (older rollouts' name)."),
+    "with_escalated_permissions": boolean(
+        "Older rollouts: run outside the sandbox (now sandbox_permissions)."
+    ),
     "sandbox_permissions": string(
         '"use_default" or "require_escalated" (run outside the sandbox).'
     ),

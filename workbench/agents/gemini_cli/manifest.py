@@ -1,6 +1,13 @@
 """gemini-cli's built-in tools, as the function declarations of its source declare them
 (``packages/core/src/tools/definitions``; ``save_memory`` and ``search_file_content`` as
-they were before their removal and rename). The descriptions are ours, a line each."""
+they were before their removal and rename). The descriptions are ours, a line each.
+
+Older versions named some inputs differently, and their sessions are imported as they were:
+the names their docs gave (``path``, then ``absolute_path`` for ``read_file`` with a 0-based
+``offset`` and ``limit``; ``path`` for the folder of ``list_directory``, ``glob`` and
+``search_file_content``; ``directory`` for ``run_shell_command``; ``paths`` for
+``read_many_files``; ``replace`` without ``instruction``, with ``expected_replacements``) are
+properties here too, and the required ones are alternatives (``formerly``)."""
 
 from __future__ import annotations
 
@@ -17,9 +24,13 @@ _FILTERING = record(
     (),
 )
 
+_OLD_FOLDER = string("The folder (older versions' name for dir_path).")
+
 _GREP = {
     "pattern": string("The regular expression to search for."),
     "dir_path": string("The folder to search (default: the workspace)."),
+    "path": _OLD_FOLDER,
+    "include": string("Only files matching this glob (older versions' include_pattern)."),
     "include_pattern": string('Only files matching this glob ("*.ts").'),
     "exclude_pattern": string("Leave out lines matching this regular expression."),
     "names_only": boolean("Return file names only."),
@@ -44,6 +55,7 @@ MANIFEST = ToolManifest.model_validate(
                     "command": string("The command."),
                     "description": string("What it does, for the user."),
                     "dir_path": string("The folder to run it in."),
+                    "directory": string("The folder to run it in (older versions' name)."),
                     "is_background": boolean("Run it in the background."),
                     "delay_ms": integer("Milliseconds to wait before reading background output."),
                 },
@@ -56,20 +68,30 @@ MANIFEST = ToolManifest.model_validate(
                     "file_path": string("The file's path."),
                     "start_line": integer("The first line to read (1-based)."),
                     "end_line": integer("The last line to read."),
+                    "absolute_path": string("The file's path (older versions' name)."),
+                    "path": string("The file's path (the first versions' name)."),
+                    "offset": integer("Older versions: the first line to read (0-based)."),
+                    "limit": integer("Older versions: how many lines to read."),
                 },
                 ("file_path",),
+                formerly=(("absolute_path",), ("path",)),
             ),
             api(
                 "read_many_files",
                 "Read every file matching some paths or globs.",
                 {
                     "include": strings("Paths or globs to read."),
+                    "paths": strings("Paths or globs to read (older versions, beside include)."),
                     "exclude": strings("Globs to leave out."),
                     "recursive": boolean("Search folders recursively."),
                     "useDefaultExcludes": boolean("Leave out node_modules, .git and the like."),
                     "file_filtering_options": _FILTERING,
+                    "respect_git_ignore": boolean(
+                        "Older versions: leave out what .gitignore ignores."
+                    ),
                 },
                 ("include",),
+                formerly=(("paths",),),
             ),
             api(
                 "write_file",
@@ -89,8 +111,12 @@ MANIFEST = ToolManifest.model_validate(
                     "old_string": string("The text to replace."),
                     "new_string": string("The text to put in its place."),
                     "allow_multiple": boolean("Replace every occurrence."),
+                    "expected_replacements": integer(
+                        "Older versions: how many occurrences to replace (default 1)."
+                    ),
                 },
-                ("file_path", "instruction", "old_string", "new_string"),
+                # Older versions had no instruction; it is drawn when it is there.
+                ("file_path", "old_string", "new_string"),
             ),
             api(
                 "glob",
@@ -98,6 +124,7 @@ MANIFEST = ToolManifest.model_validate(
                 {
                     "pattern": string('The glob ("**/*.py").'),
                     "dir_path": string("The folder to search."),
+                    "path": _OLD_FOLDER,
                     "case_sensitive": boolean("Match case."),
                     "respect_git_ignore": boolean("Leave out what .gitignore ignores."),
                     "respect_gemini_ignore": boolean("Leave out what .geminiignore ignores."),
@@ -116,10 +143,15 @@ MANIFEST = ToolManifest.model_validate(
                 "List a folder.",
                 {
                     "dir_path": string("The folder's path."),
+                    "path": _OLD_FOLDER,
                     "ignore": strings("Globs of entries to leave out."),
                     "file_filtering_options": _FILTERING,
+                    "respect_git_ignore": boolean(
+                        "Older versions: leave out what .gitignore ignores."
+                    ),
                 },
                 ("dir_path",),
+                formerly=(("path",),),
             ),
             api(
                 "web_fetch",

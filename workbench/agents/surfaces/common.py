@@ -36,6 +36,11 @@ def first(mapping: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
+def listed(value: Any) -> list[Any]:
+    """``value`` when it is a list, else ``[]`` (an imported call's args may hold anything)."""
+    return value if isinstance(value, list) else []
+
+
 def arg_text(ctx: SurfaceContext, *names: str) -> str:
     """The first of ``names`` the args have, as text (an argv list is joined as a shell line)."""
     value = first(ctx.args, *names)
@@ -75,6 +80,29 @@ def header(*parts: Text | str | tuple[object, str]) -> Text:
     line.no_wrap = True
     line.overflow = "ellipsis"
     return line
+
+
+def path_header(
+    ctx: SurfaceContext,
+    path: str,
+    *after: Text | str | tuple[object, str],
+    before: tuple[Text | str | tuple[object, str], ...] = (),
+) -> Text:
+    """A Render's first row naming a file: a long path loses part of its folder (its start and
+    the file's name stay), so the counts after it are never the part that is lost."""
+    room = max(12, ctx.inner_width - kit.join(*before, *after).cell_len)
+    return header(*before, kit.text(short_path(path, room), "bold"), *after)
+
+
+def short_path(path: str, room: int) -> str:
+    """``path`` in ``room`` cells: the folder is cut in its middle before the file's name is."""
+    if kit.text(path).cell_len <= room:
+        return path
+    folder, slash, name = path.rpartition("/")
+    left = room - kit.text(name).cell_len - 1
+    if slash and folder and left >= 8:
+        return f"{kit.shorten(folder, left, where='middle')}/{name}"
+    return kit.shorten(path, room, where="middle")
 
 
 def pending(ctx: SurfaceContext, verb: str, subject: str) -> Text:

@@ -17,6 +17,7 @@ from workbench.agents.surfaces.common import (
     model_text,
     muted,
     path_arg,
+    path_header,
     pending,
     state_of,
     with_silence,
@@ -25,6 +26,11 @@ from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
 FILE_LINES = 10
 DIFF_LINES = 14
+READ_LINES = 4
+"""A read's card previews this many lines (or files): its Placeholder cannot know the file's
+length, so it stands in for the smallest Render (a header and one line), and the longest
+(the header, these lines and the "showing N of M" note) must stay within the audit's four
+rows of it (rule 8). The Portal shows the whole file."""
 _NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
 """Claude Code's Read gives the model ``cat -n`` lines (``     1→text``)."""
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
@@ -33,7 +39,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
 # --- reading --------------------------------------------------------------------------------
 
 
-def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
+def line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
     """(first line, last line, lines in the file) as the state or the args give them."""
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("numLines"), int):
@@ -46,6 +52,8 @@ def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
             total if isinstance(total, int) else None,
         )
     start = first(ctx.args, "offset", "start_line")
+    if isinstance(start, int) and ctx.tool == "gemini-cli" and "start_line" not in ctx.args:
+        start += 1  # Older gemini-cli read_file counted its offset from 0, Claude Code from 1.
     count = first(ctx.args, "limit")
     end = first(ctx.args, "end_line")
     if isinstance(start, int):
@@ -56,7 +64,7 @@ def _line_range(ctx: SurfaceContext) -> tuple[int, int, int | None] | None:
     return None
 
 
-def _file_text(ctx: SurfaceContext) -> str:
+def file_text(ctx: SurfaceContext) -> str:
     file = state_of(ctx).get("file")
     if isinstance(file, dict) and isinstance(file.get("content"), str):
         return str(file["content"])
@@ -68,7 +76,7 @@ def _file_text(ctx: SurfaceContext) -> str:
 
 def read_inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
-    span = _line_range(ctx)
+    span = line_range(ctx)
     if span is not None and ctx.error is None:
         start, end, total = span
         of = f" of {total:,}" if total is not None else ""
@@ -87,18 +95,17 @@ def read_inspector(ctx: SurfaceContext) -> RenderableType:
 @after_ending("the read", "Reading")
 def read_render(ctx: SurfaceContext) -> RenderableType | None:
     path = path_arg(ctx)
-    text = _file_text(ctx)
+    text = file_text(ctx)
     if not text.strip():
         return empty_line(ctx, f"{path} is empty: it has no lines")
-    span = _line_range(ctx)
+    span = line_range(ctx)
     start = span[0] if span is not None else 1
     language = kit_language(path)
-    top = header(
-        kit.text(path, "bold"),
-        (f" · {kit.plural(kit.line_count(text), 'line')}", ctx.palette.muted),
+    top = path_header(
+        ctx, path, (f" · {kit.plural(kit.line_count(text), 'line')}", ctx.palette.muted)
     )
     body = kit.code_block(
-        text, language, ctx.palette, max_lines=FILE_LINES, start_line=start, width=ctx.inner_width
+        text, language, ctx.palette, max_lines=READ_LINES, start_line=start, width=ctx.inner_width
     )
     return Group(top, body)
 
@@ -126,14 +133,13 @@ def kit_language(path: str) -> str:
 
 
 def read_placeholder(ctx: SurfaceContext) -> RenderableType:
-    span = _line_range(ctx)
-    rows = FILE_LINES - 3 if span is None else min(FILE_LINES, span[1] - span[0] + 1)
+    span = line_range(ctx)
+    rows = 1 if span is None else min(READ_LINES, span[1] - span[0] + 1)
     return Group(pending(ctx, "reading", path_arg(ctx)), *bars(ctx, max(rows, 1)))
 
 
 def many_inspector(ctx: SurfaceContext) -> RenderableType:
-    patterns = ctx.list_arg("include") or ctx.list_arg("paths")
-    subject = ", ".join(str(item) for item in patterns)
+    subject = many_subject(ctx)
     files = _many_files(ctx)
     suffix = None
     if ctx.result is not None and ctx.error is None:
@@ -141,6 +147,13 @@ def many_inspector(ctx: SurfaceContext) -> RenderableType:
     return kit.status_line(
         ctx, "Reading", "Read", kit.text(subject), suffix, verb_failed="Could not read"
     )
+
+
+def many_subject(ctx: SurfaceContext) -> str:
+    """The paths or globs read: ``include`` now, ``paths`` (and ``include`` beside it) in
+    older gemini-cli versions."""
+    patterns = [*ctx.list_arg("paths"), *ctx.list_arg("include")]
+    return ", ".join(str(item) for item in patterns)
 
 
 def _many_files(ctx: SurfaceContext) -> list[str]:
@@ -156,7 +169,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
     files = _many_files(ctx)
     if not files:
         return empty_line(ctx, "No file matched: nothing was read")
-    shown, hidden = kit.cap_items(files, FILE_LINES)
+    shown, hidden = kit.cap_items(files, READ_LINES)
     rows: list[RenderableType] = [
         header((f"{kit.plural(len(files), 'file')} read", ctx.palette.muted))
     ]
@@ -167,9 +180,7 @@ def many_render(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def many_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(
-        pending(ctx, "reading", ", ".join(map(str, ctx.list_arg("include")))), *bars(ctx, 3)
-    )
+    return Group(pending(ctx, "reading", many_subject(ctx)), *bars(ctx, 1))
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -198,14 +209,15 @@ def write_render(ctx: SurfaceContext) -> RenderableType | None:
     path = path_arg(ctx)
     content = arg_text(ctx, "content")
     created = state_of(ctx).get("type") == "create"
-    top = header(
-        ("✓ ", ctx.palette.success),
-        kit.text(path, "bold"),
+    top = path_header(
+        ctx,
+        path,
         (
             f" {'created' if created else 'written'} · "
             f"{kit.plural(kit.line_count(content), 'line')}",
             ctx.palette.muted,
         ),
+        before=(("✓ ", ctx.palette.success),),
     )
     if not content:
         return Group(top, muted(ctx, "∅ the file is empty: nothing was written in it"))
@@ -305,7 +317,7 @@ def edit_render(ctx: SurfaceContext) -> RenderableType | None:
         return empty_line(ctx, f"{edit_subject(ctx)}: the edit changed nothing")
     added, removed = _counts(diff)
     rows: list[RenderableType] = [
-        header(kit.text(edit_subject(ctx), "bold"), (f" · +{added} -{removed}", ctx.palette.muted))
+        path_header(ctx, edit_subject(ctx), (f" · +{added} -{removed}", ctx.palette.muted))
     ]
     patch = patch_text(ctx)
     if patch:
@@ -343,8 +355,9 @@ def notebook_inspector(ctx: SurfaceContext) -> RenderableType:
 def notebook_render(ctx: SurfaceContext) -> RenderableType | None:
     source = arg_text(ctx, "new_source")
     kind = arg_text(ctx, "cell_type") or "code"
-    top = header(
-        kit.text(path_arg(ctx), "bold"),
+    top = path_header(
+        ctx,
+        path_arg(ctx),
         (f" · {kind} cell · {arg_text(ctx, 'edit_mode') or 'replace'}", ctx.palette.muted),
     )
     if not source.strip():
@@ -373,10 +386,14 @@ def image_render(ctx: SurfaceContext) -> RenderableType | None:
     state: dict[str, Any] = state_of(ctx)
     size = state.get("size")
     detail = f" · {kit.human_size(int(size))}" if isinstance(size, int) else ""
-    return with_silence(
-        ctx,
-        header(
-            ("▣ ", ctx.palette.muted), kit.text(path_arg(ctx), "bold"), (detail, ctx.palette.muted)
-        ),
-        muted(ctx, "the image went to the model; a terminal card shows its name only"),
+    top = path_header(
+        ctx, path_arg(ctx), (detail, ctx.palette.muted), before=(("▣ ", ctx.palette.muted),)
     )
+    said = model_text(ctx).strip()
+    # The image itself is what the model got: no text back is the usual case, not a silence.
+    note = (
+        f"the image went to the model, and it was told: {said.splitlines()[0]}"
+        if said
+        else "∅ no text came back: the image itself went to the model"
+    )
+    return Group(top, muted(ctx, note), muted(ctx, "a terminal card shows its name only"))

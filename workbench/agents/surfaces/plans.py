@@ -11,6 +11,7 @@ from workbench.agents.surfaces.common import (
     arg_text,
     bars,
     header,
+    listed,
     model_text,
     muted,
     pending,
@@ -55,17 +56,24 @@ def todo_inspector(ctx: SurfaceContext) -> RenderableType:
 
 @after_ending("the update", "Updating the plan")
 def todo_render(ctx: SurfaceContext) -> RenderableType | None:
-    items = _items(ctx)
     rows: list[RenderableType] = []
     explanation = arg_text(ctx, "explanation")
     if explanation:
         rows.append(header(kit.text(explanation, "italic")))
-    if not items:
-        rows.append(muted(ctx, "∅ the plan is empty: every item was cleared"))
+    rows.extend(item_rows(ctx, ITEM_ROWS))
+    if not _items(ctx):
         return Group(*rows)
-    rows.append(header((_tally(items), ctx.palette.muted)))
+    return with_silence(ctx, *rows)
+
+
+def item_rows(ctx: SurfaceContext, limit: int) -> list[RenderableType]:
+    """The tally, then each item with its state's mark, the first ``limit`` of them."""
+    items = _items(ctx)
+    if not items:
+        return [muted(ctx, "∅ the plan is empty: every item was cleared")]
     palette = ctx.palette
-    shown, _ = kit.cap_items(items, ITEM_ROWS)
+    rows: list[RenderableType] = [header((_tally(items), palette.muted))]
+    shown, _ = kit.cap_items(items, limit)
     for text, status in shown:
         mark = MARKS.get(status, "·")
         style = {"completed": palette.muted, "in_progress": f"bold {palette.warning}"}.get(
@@ -80,7 +88,7 @@ def todo_render(ctx: SurfaceContext) -> RenderableType | None:
         rows.append(line)
     if len(items) > len(shown):
         rows.append(kit.showing(len(shown), len(items), "item", palette))
-    return with_silence(ctx, *rows)
+    return rows
 
 
 def todo_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -120,12 +128,12 @@ def plan_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(pending(ctx, "presenting", "the plan"), *bars(ctx, PLAN_LINES // 2))
 
 
-def _questions(ctx: SurfaceContext) -> list[dict[str, Any]]:
+def questions_of(ctx: SurfaceContext) -> list[dict[str, Any]]:
     return [item for item in ctx.list_arg("questions") if isinstance(item, dict)]
 
 
 def ask_inspector(ctx: SurfaceContext) -> RenderableType:
-    questions = _questions(ctx)
+    questions = questions_of(ctx)
     subject = (
         str(questions[0].get("question", ""))
         if len(questions) == 1
@@ -137,11 +145,11 @@ def ask_inspector(ctx: SurfaceContext) -> RenderableType:
 @after_ending("the question", "Asking")
 def ask_render(ctx: SurfaceContext) -> RenderableType | None:
     rows: list[RenderableType] = []
-    for question in _questions(ctx)[:4]:
+    for question in questions_of(ctx)[:4]:
         rows.append(
             header(("? ", ctx.palette.accent), kit.text(str(question.get("question", "")), "bold"))
         )
-        options = [item for item in question.get("options", []) if isinstance(item, dict)]
+        options = [item for item in listed(question.get("options")) if isinstance(item, dict)]
         labels = " · ".join(str(option.get("label", "")) for option in options)
         if labels:
             rows.append(header(("  ", ""), muted(ctx, labels)))
@@ -157,7 +165,7 @@ def ask_render(ctx: SurfaceContext) -> RenderableType | None:
 def ask_placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
         pending(ctx, "waiting for", "the user's answer"),
-        *bars(ctx, 2 * max(1, len(_questions(ctx)))),
+        *bars(ctx, 2 * max(1, len(questions_of(ctx)))),
     )
 
 

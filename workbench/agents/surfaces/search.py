@@ -27,7 +27,7 @@ _NOTHING = re.compile(r"^(no (files|matches)|found 0\b|no files found)", re.I)
 _FOUND_HEADER = re.compile(r"^(found \d|directory listing for|listed \d)", re.I)
 
 
-def _rows(ctx: SurfaceContext) -> list[str]:
+def rows_of(ctx: SurfaceContext) -> list[str]:
     """Each file or matching line: the state's list when there is one, else the content's lines."""
     state = state_of(ctx)
     names = first(state, "filenames", "files", "entries")
@@ -54,14 +54,14 @@ def _total(ctx: SurfaceContext, unit: str) -> int | None:
     value = state.get(key) if key else None
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    return len(_rows(ctx))
+    return len(rows_of(ctx))
 
 
 def _render_list(ctx: SurfaceContext, unit: str, title: str, nothing: str) -> RenderableType | None:
     failed = ended(ctx, "the search", "Searching")
     if failed is not None or ctx.result is None:
         return failed
-    rows = _rows(ctx)
+    rows = rows_of(ctx)
     if not rows:
         return empty_line(ctx, nothing)
     total = max(_total(ctx, unit) or 0, len(rows))

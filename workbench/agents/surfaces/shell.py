@@ -46,7 +46,7 @@ def inspector(ctx: SurfaceContext) -> RenderableType:
     return kit.status_line(ctx, "Running", "Ran", kit.text(command_of(ctx)), suffix)
 
 
-def _printed(ctx: SurfaceContext) -> str:
+def printed_text(ctx: SurfaceContext) -> str:
     """What the command printed: stdout and stderr from the state, else the content."""
     state = state_of(ctx)
     stdout, stderr = state.get("stdout"), state.get("stderr")
@@ -74,7 +74,7 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
         return notice
     if ctx.result is None:
         return None
-    printed = _printed(ctx)
+    printed = printed_text(ctx)
     rows: list[RenderableType] = [_command_row(ctx)]
     if ctx.error is not None and not printed.strip():
         printed = ctx.error.message
@@ -126,7 +126,7 @@ def output_inspector(ctx: SurfaceContext) -> RenderableType:
 
 @after_ending("the read", "Reading the shell's output")
 def output_render(ctx: SurfaceContext) -> RenderableType | None:
-    printed = _printed(ctx)
+    printed = printed_text(ctx)
     if not printed.strip():
         return muted(ctx, f"∅ shell {shell_id(ctx)} printed nothing new")
     return kit.capped_text(

@@ -23,41 +23,46 @@ from workbench.agents.surfaces.common import (
 )
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
-CALL_ROWS = 4
-REPORT_LINES = 4
-_INPUT_KEYS = ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description")
+CALL_ROWS = 3
+REPORT_LINES = 2
+"""The card's rows: a Task may come back with no calls and a one-line report (two rows) or
+many calls and a long report (the header, these rows and two "showing N of M" notes, eight);
+the Placeholder's four rows stay within the audit's four of both (rule 8). The Portal shows
+every call and the whole report."""
+_INPUT_KEYS = ("command", "cmd", "pattern", "query", "url", "file_path", "path", "description")
+"""What a nested call row names: what the call did (a search by its pattern), before where."""
 
 
-def _calls(ctx: SurfaceContext) -> list[dict[str, Any]]:
+def calls_of(ctx: SurfaceContext) -> list[dict[str, Any]]:
     calls = state_of(ctx).get("calls")
     return [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
 
 
-def _call_count(ctx: SurfaceContext) -> int:
+def call_count(ctx: SurfaceContext) -> int:
     counted = state_of(ctx).get("totalToolUseCount")
     if isinstance(counted, int) and not isinstance(counted, bool):
-        return max(counted, len(_calls(ctx)))
-    return len(_calls(ctx))
+        return max(counted, len(calls_of(ctx)))
+    return len(calls_of(ctx))
 
 
-def _subject(ctx: SurfaceContext) -> Text:
+def subject(ctx: SurfaceContext) -> Text:
     kind = arg_text(ctx, "subagent_type")
-    subject = kit.text(arg_text(ctx, "description"))
+    described = kit.text(arg_text(ctx, "description"))
     if kind:
-        subject = kit.join((f"{kind}: ", ctx.palette.muted), subject)
-    return subject
+        described = kit.join((f"{kind}: ", ctx.palette.muted), described)
+    return described
 
 
 def inspector(ctx: SurfaceContext) -> RenderableType:
     suffix = None
     if ctx.result is not None and ctx.error is None:
-        suffix = muted(ctx, f"({kit.plural(_call_count(ctx), 'call')})")
+        suffix = muted(ctx, f"({kit.plural(call_count(ctx), 'call')})")
     return kit.status_line(
-        ctx, "Delegating", "Delegated", _subject(ctx), suffix, verb_failed="Could not delegate"
+        ctx, "Delegating", "Delegated", subject(ctx), suffix, verb_failed="Could not delegate"
     )
 
 
-def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
+def call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     palette = ctx.palette
     failed = bool(call.get("isError") or call.get("is_error") or call.get("success") is False)
     name = str(first(call, "name", "api", "tool") or "call")
@@ -66,7 +71,9 @@ def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     if isinstance(args, dict):
         value = first(args, *_INPUT_KEYS)
         detail = value if isinstance(value, str) else ""
-    row = Text("  └ " if last else "  ├ ", style=palette.muted)
+    # The tree's lines are muted, not the row: the call's name and detail read at full contrast.
+    row = Text()
+    row.append("  └ " if last else "  ├ ", style=palette.muted)
     row.append("✗ " if failed else "✓ ", style=palette.error if failed else palette.success)
     row.append(name, style="bold")
     if detail:
@@ -79,18 +86,20 @@ def _call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
 
 @after_ending("the subagent", "The subagent")
 def render(ctx: SurfaceContext) -> RenderableType | None:
-    calls = _calls(ctx)
-    total = _call_count(ctx)
+    calls = calls_of(ctx)
+    total = call_count(ctx)
     rows: list[RenderableType] = [
-        header(_subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
+        header(subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
     ]
     shown, _ = kit.cap_items(calls, CALL_ROWS)
     rows.extend(
-        _call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
+        call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
         for index, call in enumerate(shown)
     )
     if total > len(shown) and shown:
         rows.append(kit.showing(len(shown), total, "call", ctx.palette))
+    if not total:
+        rows.append(muted(ctx, "∅ the subagent made no tool calls"))
     report = model_text(ctx).strip()
     if report:
         rows.append(
@@ -104,5 +113,5 @@ def render(ctx: SurfaceContext) -> RenderableType | None:
 def placeholder(ctx: SurfaceContext) -> RenderableType:
     return Group(
         pending(ctx, "delegating", arg_text(ctx, "description")),
-        *bars(ctx, CALL_ROWS + REPORT_LINES - 2),
+        *bars(ctx, CALL_ROWS),
     )

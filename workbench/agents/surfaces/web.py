@@ -19,8 +19,11 @@ from workbench.agents.surfaces.common import (
 )
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
-TEXT_LINES = 8
-RESULT_ROWS = 6
+TEXT_LINES = 5
+RESULT_ROWS = 5
+"""A card shows this much of a page, an answer or the results: a search may come back with one
+line or fifty results, and its Placeholder (the header and two bars; a fetch's, with the
+question, three) stays within the audit's four rows of both (rule 8). The Portal shows all."""
 
 
 def url_of(ctx: SurfaceContext) -> str:
@@ -63,7 +66,7 @@ def fetch_render(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def fetch_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(pending(ctx, "fetching", url_of(ctx)), *bars(ctx, TEXT_LINES - 2))
+    return Group(pending(ctx, "fetching", url_of(ctx)), *bars(ctx, 3))
 
 
 def _results(ctx: SurfaceContext) -> list[tuple[str, str]]:
@@ -82,9 +85,17 @@ def _results(ctx: SurfaceContext) -> list[tuple[str, str]]:
     return found
 
 
+def _unrecorded(ctx: SurfaceContext) -> bool:
+    """Codex's own web search: its rollout records the query, never the results, so an empty
+    result is no sign that nothing was found."""
+    return ctx.tool == "codex" and not _results(ctx) and not model_text(ctx).strip()
+
+
 def search_inspector(ctx: SurfaceContext) -> RenderableType:
     results = _results(ctx)
     total = len(results) if results or model_text(ctx).strip() == "" else None
+    if _unrecorded(ctx):
+        total = None
     return kit.status_line(
         ctx,
         "Searching the web for",
@@ -99,6 +110,10 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
 def search_render(ctx: SurfaceContext) -> RenderableType | None:
     results = _results(ctx)
     query = arg_text(ctx, "query")
+    if _unrecorded(ctx):
+        return empty_line(
+            ctx, "The results went to the model; Codex's session keeps the query only"
+        )
     if not results and not model_text(ctx).strip():
         return empty_line(ctx, f"No results for {query}")
     rows: list[RenderableType] = []
@@ -127,6 +142,4 @@ def search_render(ctx: SurfaceContext) -> RenderableType | None:
 
 
 def search_placeholder(ctx: SurfaceContext) -> RenderableType:
-    return Group(
-        pending(ctx, "searching the web for", arg_text(ctx, "query")), *bars(ctx, RESULT_ROWS)
-    )
+    return Group(pending(ctx, "searching the web for", arg_text(ctx, "query")), *bars(ctx, 2))
