@@ -13,7 +13,7 @@ from workbench.agents.schema import (
     string,
     strings,
 )
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "claude-code"
 
@@ -249,7 +249,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("questions",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {

@@ -4,7 +4,7 @@ declare them. The descriptions are ours, a line each."""
 from __future__ import annotations
 
 from workbench.agents.schema import api, boolean, choice, items, number, record, string, strings
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "codex"
 
@@ -100,7 +100,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("path",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {

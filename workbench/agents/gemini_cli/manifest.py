@@ -5,7 +5,7 @@ they were before their removal and rename). The descriptions are ours, a line ea
 from __future__ import annotations
 
 from workbench.agents.schema import api, boolean, integer, record, string, strings
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "gemini-cli"
 
@@ -140,7 +140,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("fact",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {
