@@ -228,6 +228,12 @@ class FixtureScreen(CallScreen):
             self._lost = fallback
             api = (fallback.tool, fallback.api)
             again = next((ref for ref in refs if (ref.tool, ref.api) == api), None)
+        elif again is None:
+            # Nothing to select again (a start): the tree's first variant, drawn now too. Left
+            # to the tree's messages, the screen first drew a frame with no card in it.
+            self._keep_phase = None
+            self._lost = None
+            again = tree.first_variant()
         if again is not None:
             # Shown now, not after the tree's round of messages: a reload repaints at once.
             self._select(again)
