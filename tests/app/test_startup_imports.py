@@ -9,6 +9,7 @@ start pays for neither.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,9 +46,10 @@ CORE_MODELS = {
 }
 
 
-def _after_importing_the_tui(check: str) -> object:
+def _after_importing_the_tui(check: str, env: dict[str, str] | None = None) -> object:
     """The JSON value ``answer`` that ``check`` (statements) sets, in a fresh interpreter that
-    imported what `workbench` imports before it runs the app."""
+    imported what `workbench` imports before it runs the app (with ``env`` added to its
+    environment)."""
     code = (
         "import importlib, json, sys\n"
         "import workbench.cli, workbench.app.app\n"
@@ -55,7 +57,12 @@ def _after_importing_the_tui(check: str) -> object:
         "print(json.dumps(answer))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
     )
     return json.loads(result.stdout)
 
@@ -65,6 +72,25 @@ def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> No
         f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
         "answer = sorted(m for m in sys.modules"
         " if any(m == n or m.startswith(n + '.') for n in names))"
+    )
+    assert loaded == []
+
+
+def test_loading_the_project_from_a_warm_cache_imports_nothing_more(tmp_path: Path) -> None:
+    # What the start does next, in its worker thread: the catalog comes from the cache (no
+    # YAML), the bundled and the agents' manifests skip the JSON Schema check (the suite runs
+    # it: tests/tools/test_bundled_manifests.py).
+    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
+    _after_importing_the_tui(
+        "from workbench.project import open_project\nopen_project()\nanswer = 0", env
+    )
+    loaded = _after_importing_the_tui(
+        "from workbench.project import open_project\n"
+        "open_project()\n"
+        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
+        "answer = sorted(m for m in sys.modules"
+        " if any(m == n or m.startswith(n + '.') for n in names))",
+        env,
     )
     assert loaded == []
 
