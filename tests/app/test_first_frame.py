@@ -25,9 +25,12 @@ async def test_a_start_never_draws_the_card_empty(
     make_app: Callable[..., WorkbenchApp], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[CallState | None] = []
+    workers_then: list[set[str | None]] = []
     render = ToolCard.render
 
     def noting_render(card: ToolCard) -> RenderableType:
+        if card.call_state is not None and not workers_then:
+            workers_then.append({worker.group for worker in card.app.workers})
         drawn.append(card.call_state)
         return render(card)
 
@@ -46,6 +49,9 @@ async def test_a_start_never_draws_the_card_empty(
         assert "Calculator · calculate" in screen_text(app)
         # …and it was never drawn without a call.
         assert drawn and None not in drawn
+        # The host profiles (for `h` and the Model tab) were read after that first drawing,
+        # not in a thread beside it.
+        assert "hosts" not in workers_then[0]
 
 
 async def test_a_start_shows_the_tree_from_its_first_row(

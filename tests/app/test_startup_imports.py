@@ -37,6 +37,9 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "tiktoken",
 )
 
+WARM_THE_CACHE = "from workbench.project import open_project\nopen_project()\nanswer = 0"
+"""A start before the one a test looks at: the catalog cache is warm, as it usually is."""
+
 CORE_MODELS = {
     "workbench.core.result": "ToolResult",
     "workbench.core.manifest": "ToolManifest",
@@ -81,9 +84,7 @@ def test_loading_the_project_from_a_warm_cache_imports_nothing_more(tmp_path: Pa
     # YAML), the bundled and the agents' manifests skip the JSON Schema check (the suite runs
     # it: tests/tools/test_bundled_manifests.py).
     env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
-    _after_importing_the_tui(
-        "from workbench.project import open_project\nopen_project()\nanswer = 0", env
-    )
+    _after_importing_the_tui(WARM_THE_CACHE, env)
     loaded = _after_importing_the_tui(
         "from workbench.project import open_project\n"
         "open_project()\n"
@@ -118,3 +119,35 @@ def test_a_deferred_model_validates_as_strictly_on_first_use() -> None:
         "answer = [refused, ToolResult.model_validate({'success': True, 'content': 'ok'}).content]"
     )
     assert outcome == [["extra_forbidden"], "ok"]
+
+
+def test_the_first_frame_imports_nothing_it_does_not_draw(tmp_path: Path) -> None:
+    # The whole start, headless, on a warm cache: the modules loaded when the first card is
+    # drawn (the host profiles, for `h` and the Model tab, come after it).
+    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
+    _after_importing_the_tui(WARM_THE_CACHE, env)
+    loaded = _after_importing_the_tui(
+        "import asyncio\n"
+        "from workbench.app.app import WorkbenchApp\n"
+        "from workbench.app.widgets.tool_card import ToolCard\n"
+        "first: list[set[str]] = []\n"
+        "render = ToolCard.render\n"
+        "def noting_render(card):\n"
+        "    if card.call_state is not None and not first:\n"
+        "        first.append(set(sys.modules))\n"
+        "    return render(card)\n"
+        "ToolCard.render = noting_render\n"
+        "async def start():\n"
+        "    app = WorkbenchApp(animate=False)\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        for _ in range(500):\n"
+        "            if first:\n"
+        "                break\n"
+        "            await pilot.pause(0.01)\n"
+        "asyncio.run(start())\n"
+        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
+        "answer = sorted(m for m in first[0]"
+        " if any(m == n or m.startswith(n + '.') for n in names))",
+        env,
+    )
+    assert loaded == []
