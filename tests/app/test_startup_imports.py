@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 NOT_FOR_THE_FIRST_SCREEN = (
@@ -36,9 +38,6 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "httpx",
     "tiktoken",
 )
-
-WARM_THE_CACHE = "from workbench.project import open_project\nopen_project()\nanswer = 0"
-"""A start before the one a test looks at: the catalog cache is warm, as it usually is."""
 
 CORE_MODELS = {
     "workbench.core.result": "ToolResult",
@@ -70,30 +69,39 @@ def _after_importing_the_tui(check: str, env: dict[str, str] | None = None) -> o
     return json.loads(result.stdout)
 
 
-def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> None:
-    loaded = _after_importing_the_tui(
-        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
-        "answer = sorted(m for m in sys.modules"
-        " if any(m == n or m.startswith(n + '.') for n in names))"
-    )
-    assert loaded == []
-
-
-def test_loading_the_project_from_a_warm_cache_imports_nothing_more(tmp_path: Path) -> None:
-    # What the start does next, in its worker thread: the catalog comes from the cache (no
-    # YAML), the bundled and the agents' manifests skip the JSON Schema check (the suite runs
-    # it: tests/tools/test_bundled_manifests.py).
-    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
-    _after_importing_the_tui(WARM_THE_CACHE, env)
-    loaded = _after_importing_the_tui(
-        "from workbench.project import open_project\n"
-        "open_project()\n"
-        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
-        "answer = sorted(m for m in sys.modules"
+def _loaded_too_early(steps: str = "", modules: str = "sys.modules", **env: str) -> object:
+    """Which of :data:`NOT_FOR_THE_FIRST_SCREEN` are among ``modules`` (an expression) after
+    the TUI's imports and ``steps``."""
+    return _after_importing_the_tui(
+        f"{steps}names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
+        f"answer = sorted(m for m in {modules}"
         " if any(m == n or m.startswith(n + '.') for n in names))",
         env,
     )
-    assert loaded == []
+
+
+@pytest.fixture
+def warm_cache(tmp_path: Path) -> dict[str, str]:
+    """The environment of a start whose catalog cache is warm, as it usually is."""
+    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
+    _after_importing_the_tui(
+        "from workbench.project import open_project\nopen_project()\nanswer = 0", env
+    )
+    return env
+
+
+def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> None:
+    assert _loaded_too_early() == []
+
+
+def test_loading_the_project_from_a_warm_cache_imports_nothing_more(
+    warm_cache: dict[str, str],
+) -> None:
+    # What the start does next, in its worker thread: the catalog comes from the cache (no
+    # YAML), the bundled and the agents' manifests skip the JSON Schema check (the suite runs
+    # it: tests/tools/test_bundled_manifests.py).
+    steps = "from workbench.project import open_project\nopen_project()\n"
+    assert _loaded_too_early(steps, **warm_cache) == []
 
 
 def test_core_models_build_their_validators_when_first_used() -> None:
@@ -121,12 +129,10 @@ def test_a_deferred_model_validates_as_strictly_on_first_use() -> None:
     assert outcome == [["extra_forbidden"], "ok"]
 
 
-def test_the_first_frame_imports_nothing_it_does_not_draw(tmp_path: Path) -> None:
-    # The whole start, headless, on a warm cache: the modules loaded when the first card is
-    # drawn (the host profiles, for `h` and the Model tab, come after it).
-    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
-    _after_importing_the_tui(WARM_THE_CACHE, env)
-    loaded = _after_importing_the_tui(
+def test_the_first_frame_imports_nothing_it_does_not_draw(warm_cache: dict[str, str]) -> None:
+    # The whole start, headless: the modules loaded when the first card is drawn (the host
+    # profiles, for `h` and the Model tab, come after it).
+    steps = (
         "import asyncio\n"
         "from workbench.app.app import WorkbenchApp\n"
         "from workbench.app.widgets.tool_card import ToolCard\n"
@@ -145,9 +151,5 @@ def test_the_first_frame_imports_nothing_it_does_not_draw(tmp_path: Path) -> Non
         "                break\n"
         "            await pilot.pause(0.01)\n"
         "asyncio.run(start())\n"
-        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
-        "answer = sorted(m for m in first[0]"
-        " if any(m == n or m.startswith(n + '.') for n in names))",
-        env,
     )
-    assert loaded == []
+    assert _loaded_too_early(steps, "first[0]", **warm_cache) == []
