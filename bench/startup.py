@@ -215,23 +215,28 @@ def breakdown(
     runs: int,
     env: dict[str, str],
     cwd: Path,
-) -> list[tuple[str, float]]:
+) -> tuple[list[tuple[str, float]], int]:
     """The median CPU time of each step of ``steps`` (milestone names the child marks;
-    ``None``: up to the frame that shows ``goal``) over ``runs`` starts, then of the whole."""
+    ``None``: up to the frame that shows ``goal``) over ``runs`` starts, then of the whole,
+    and how many starts passed the milestones out of that order."""
     spans: dict[str, list[float]] = {label: [] for label, _ in steps}
     totals: list[float] = []
+    out_of_order = 0
     marks_file = cwd / "marks.txt"
     for _ in range(runs):
         run = run_once(code, goal, {**env, "BENCH_MARKS": str(marks_file)}, cwd)
         marks = dict(line.split() for line in marks_file.read_text().splitlines())
         previous = 0.0
+        in_order = True
         for label, milestone in steps:
             at = float(marks[milestone]) if milestone is not None else run.cpu_s
             spans[label].append(at - previous)
+            in_order = in_order and at >= previous
             previous = at
+        out_of_order += not in_order
         totals.append(run.cpu_s)
     medians = [(label, statistics.median(values)) for label, values in spans.items()]
-    return [*medians, ("in all (CPU to the frame)", statistics.median(totals))]
+    return [*medians, ("in all (CPU to the frame)", statistics.median(totals))], out_of_order
 
 
 def main() -> None:
@@ -265,7 +270,7 @@ def main() -> None:
             if options.cold:
                 shutil.rmtree(cache, ignore_errors=True)
                 cold.append(run_once(WORKBENCH, WORKBENCH_GOAL, env, project))
-        spans: list[tuple[str, list[tuple[str, float]]]] = []
+        spans: list[tuple[str, tuple[list[tuple[str, float]], int]]] = []
         if options.breakdown:
             run_once(WORKBENCH, WORKBENCH_GOAL, env, project)  # The cache warm again.
             spans.append(
@@ -312,10 +317,17 @@ def main() -> None:
 
     if spans:
         print(f"where the CPU time to the frame goes (medians of {options.runs} more runs each)")
-        for name, steps in spans:
+        for name, (steps, out_of_order) in spans:
             print(name)
             for label, seconds in steps:
                 print(f"  {label:<38} {seconds * 1000:6.0f} ms")
+            if out_of_order:
+                # A project slower than the start's wait: the screen opened on a loading tree
+                # and the project came after it (a step then counts negative).
+                print(
+                    f"  ({out_of_order} of {options.runs} starts opened the screen before the "
+                    "project had loaded)"
+                )
 
 
 if __name__ == "__main__":
