@@ -29,6 +29,7 @@ sys.path.insert(0, str(BENCH))
 from startup import (  # noqa: E402  (bench/ is not a package: its harness is imported by path)
     WORKBENCH,
     WORKBENCH_GOAL,
+    Goal,
     Run,
     _environment,
     _summary,
@@ -38,7 +39,7 @@ from startup import (  # noqa: E402  (bench/ is not a package: its harness is im
 OPEN = (
     "import sys; from workbench.cli import main; sys.argv = ['workbench', 'open', {path!r}]; main()"
 )
-OPEN_GOAL = ("claude-code · Bash", "Called Bash")
+OPEN_GOAL = Goal("claude-code · Bash", below=("Called Bash",))
 
 
 def _generator() -> Callable[[Path, float, int], int]:

@@ -9,9 +9,12 @@ start pays for neither.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -45,9 +48,10 @@ CORE_MODELS = {
 }
 
 
-def _after_importing_the_tui(check: str) -> object:
+def _after_importing_the_tui(check: str, env: dict[str, str] | None = None) -> object:
     """The JSON value ``answer`` that ``check`` (statements) sets, in a fresh interpreter that
-    imported what `workbench` imports before it runs the app."""
+    imported what `workbench` imports before it runs the app (with ``env`` added to its
+    environment)."""
     code = (
         "import importlib, json, sys\n"
         "import workbench.cli, workbench.app.app\n"
@@ -55,18 +59,49 @@ def _after_importing_the_tui(check: str) -> object:
         "print(json.dumps(answer))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
     )
     return json.loads(result.stdout)
 
 
-def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> None:
-    loaded = _after_importing_the_tui(
-        f"names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
-        "answer = sorted(m for m in sys.modules"
-        " if any(m == n or m.startswith(n + '.') for n in names))"
+def _loaded_too_early(steps: str = "", modules: str = "sys.modules", **env: str) -> object:
+    """Which of :data:`NOT_FOR_THE_FIRST_SCREEN` are among ``modules`` (an expression) after
+    the TUI's imports and ``steps``."""
+    return _after_importing_the_tui(
+        f"{steps}names = {NOT_FOR_THE_FIRST_SCREEN!r}\n"
+        f"answer = sorted(m for m in {modules}"
+        " if any(m == n or m.startswith(n + '.') for n in names))",
+        env,
     )
-    assert loaded == []
+
+
+@pytest.fixture
+def warm_cache(tmp_path: Path) -> dict[str, str]:
+    """The environment of a start whose catalog cache is warm, as it usually is."""
+    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
+    _after_importing_the_tui(
+        "from workbench.project import open_project\nopen_project()\nanswer = 0", env
+    )
+    return env
+
+
+def test_starting_the_tui_imports_nothing_the_first_screen_does_not_draw() -> None:
+    assert _loaded_too_early() == []
+
+
+def test_loading_the_project_from_a_warm_cache_imports_nothing_more(
+    warm_cache: dict[str, str],
+) -> None:
+    # What the start does next, in its worker thread: the catalog comes from the cache (no
+    # YAML), the bundled and the agents' manifests skip the JSON Schema check (the suite runs
+    # it: tests/tools/test_bundled_manifests.py).
+    steps = "from workbench.project import open_project\nopen_project()\n"
+    assert _loaded_too_early(steps, **warm_cache) == []
 
 
 def test_core_models_build_their_validators_when_first_used() -> None:
@@ -92,3 +127,29 @@ def test_a_deferred_model_validates_as_strictly_on_first_use() -> None:
         "answer = [refused, ToolResult.model_validate({'success': True, 'content': 'ok'}).content]"
     )
     assert outcome == [["extra_forbidden"], "ok"]
+
+
+def test_the_first_frame_imports_nothing_it_does_not_draw(warm_cache: dict[str, str]) -> None:
+    # The whole start, headless: the modules loaded when the first card is drawn (the host
+    # profiles, for `h` and the Model tab, come after it).
+    steps = (
+        "import asyncio\n"
+        "from workbench.app.app import WorkbenchApp\n"
+        "from workbench.app.widgets.tool_card import ToolCard\n"
+        "first: list[set[str]] = []\n"
+        "render = ToolCard.render\n"
+        "def noting_render(card):\n"
+        "    if card.call_state is not None and not first:\n"
+        "        first.append(set(sys.modules))\n"
+        "    return render(card)\n"
+        "ToolCard.render = noting_render\n"
+        "async def start():\n"
+        "    app = WorkbenchApp(animate=False)\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        for _ in range(500):\n"
+        "            if first:\n"
+        "                break\n"
+        "            await pilot.pause(0.01)\n"
+        "asyncio.run(start())\n"
+    )
+    assert _loaded_too_early(steps, "first[0]", **warm_cache) == []

@@ -7,10 +7,15 @@ import pytest
 from workbench.core.manifest import SCHEMAS_CHECKED, ToolManifest
 from workbench.core.schema import check_json_schema
 from workbench.tools import bundled_packages
+from workbench.tools.agent_packages import agent_packages
 from workbench.tools.package import ToolPackage
 
 
-@pytest.mark.parametrize("package", bundled_packages(), ids=lambda package: package.identifier)
+@pytest.mark.parametrize(
+    "package",
+    [*bundled_packages(), *agent_packages()],
+    ids=lambda package: package.identifier,
+)
 def test_bundled_manifest_schemas_are_valid_json_schemas(package: ToolPackage) -> None:
     manifest = package.manifest
     for api in manifest.api:

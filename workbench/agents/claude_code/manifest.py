@@ -18,7 +18,7 @@ from workbench.agents.schema import (
     string,
     strings,
 )
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "claude-code"
 
@@ -265,7 +265,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("questions",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {

@@ -6,7 +6,7 @@ declare them. The descriptions are ours, a line each. Older rollouts' names are 
 from __future__ import annotations
 
 from workbench.agents.schema import api, boolean, choice, items, number, record, string, strings
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "codex"
 
@@ -106,7 +106,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("path",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {

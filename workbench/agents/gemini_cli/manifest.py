@@ -12,7 +12,7 @@ properties here too, and the required ones are alternatives (``formerly``)."""
 from __future__ import annotations
 
 from workbench.agents.schema import api, boolean, integer, record, string, strings
-from workbench.api import ToolManifest
+from workbench.api import SCHEMAS_CHECKED, ToolManifest
 
 IDENTIFIER = "gemini-cli"
 
@@ -172,7 +172,8 @@ MANIFEST = ToolManifest.model_validate(
                 ("fact",),
             ),
         ],
-    }
+    },
+    context=SCHEMAS_CHECKED,
 )
 
 FAMILIES = {

@@ -199,16 +199,22 @@ class FixtureScreen(CallScreen):
         self._show_project(project)
         self.query_one("#tree", ToolTree).focus()
         if self.watching:
-            from workbench.reload.reloader import ProjectReloader
+            # Started once the first frame is out: the start waits for the card, not for it.
+            self.call_after_refresh(self._start_watching, project)
 
-            self._watch(ProjectReloader(project))
+    def _start_watching(self, project: Project) -> None:
+        from workbench.reload.reloader import ProjectReloader
+
+        self._watch(ProjectReloader(project))
 
     def _show_project(self, project: Project, *, fallback: VariantRef | None = None) -> None:
         """Show ``project``, selecting the variant that was selected (``_reselect``) again, or
         else the first variant of ``fallback``'s API."""
         self.project = project
         self.call_view.registry = project.registry
-        self.load_hosts(project.config)
+        # The host profiles are for `h` and the Model tab: read once the card is on screen,
+        # so their thread does not slow the first frame down.
+        self.call_after_refresh(self.load_hosts, project.config)
         tree = self.query_one("#tree", ToolTree)
         tree.loading = False
         tree.load(project.catalog, project.config.transcripts)
@@ -228,6 +234,12 @@ class FixtureScreen(CallScreen):
             self._lost = fallback
             api = (fallback.tool, fallback.api)
             again = next((ref for ref in refs if (ref.tool, ref.api) == api), None)
+        elif again is None:
+            # Nothing to select again (a start): the tree's first variant, drawn now too. Left
+            # to the tree's messages, the screen first drew a frame with no card in it.
+            self._keep_phase = None
+            self._lost = None
+            again = tree.first_variant()
         if again is not None:
             # Shown now, not after the tree's round of messages: a reload repaints at once.
             self._select(again)

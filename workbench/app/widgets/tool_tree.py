@@ -145,9 +145,16 @@ class ToolTree(SidebarTree[NodeData]):
     def select_first(self) -> None:
         self._select_variant(lambda ref: True)
 
-    def _select_variant(self, wanted: Callable[[VariantRef], bool]) -> bool:
-        """Select the first variant node, depth first, that ``wanted`` accepts."""
-        node = next(
+    def first_variant(self) -> VariantRef | None:
+        """The variant :meth:`select_first` selects (``None``: the tree shows none)."""
+        node = self._first_variant_node(lambda ref: True)
+        return node.data if node is not None and isinstance(node.data, VariantRef) else None
+
+    def _first_variant_node(
+        self, wanted: Callable[[VariantRef], bool]
+    ) -> TreeNode[NodeData] | None:
+        """The first variant node, depth first, that ``wanted`` accepts."""
+        return next(
             (
                 item
                 for item in self.nodes()
@@ -155,6 +162,10 @@ class ToolTree(SidebarTree[NodeData]):
             ),
             None,
         )
+
+    def _select_variant(self, wanted: Callable[[VariantRef], bool]) -> bool:
+        """Select the first variant node, depth first, that ``wanted`` accepts."""
+        node = self._first_variant_node(wanted)
         if node is None:
             return False
         self.move_cursor(node)
