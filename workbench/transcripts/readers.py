@@ -17,6 +17,7 @@ from workbench.transcripts import (
     openai_responses,
     otel,
 )
+from workbench.transcripts.locating import LocatedDocument
 from workbench.transcripts.model import Entry, TranscriptProblem
 from workbench.transcripts.reading import Reader
 from workbench.transcripts.records import (
@@ -79,20 +80,22 @@ def _is_container(data: dict[str, Any]) -> bool:
 
 
 def _document_records(
-    document: Any, file: str, line: int | None = None
+    document: Any, file: str, line: int | None = None, located: LocatedDocument | None = None
 ) -> Iterator[Record | TranscriptProblem]:
     """The records of a JSON document: the items of its list of messages, items or spans."""
+    if located is not None:
+        line = located.line_of(document) or line
     if isinstance(document, list):
-        yield from items_of(document, file, "", line)
+        yield from items_of(document, file, "", line, located)
         return
     if not isinstance(document, dict):
         yield TranscriptProblem(file, line, "document", "neither an object nor a list")
         return
     if _is_container(document):
         key = next(key for key in CONTAINER_KEYS if isinstance(document.get(key), list))
-        yield from items_of(document[key], file, key, line)
+        yield from items_of(document[key], file, key, line, located)
         return
-    yield Record(line, document, "")
+    yield Record(line, document, "", located)
 
 
 def records_of(
@@ -106,7 +109,7 @@ def records_of(
         if isinstance(document, TranscriptProblem):
             yield document
             return
-        yield from _document_records(document, file)
+        yield from _document_records(document.root, file, 1, document)
         return
     with path.open("rb") as stream:
         for record in jsonl_records(stream, file, on_bytes):

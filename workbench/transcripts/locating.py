@@ -1,0 +1,136 @@
+"""A JSON document decoded with the line where each of its upper objects and items starts.
+
+``json.loads`` gives values without positions, so a problem inside a gemini-cli recording, a
+request body or an OTLP export could only be named by its path. :func:`decode_located` walks
+the document's upper levels itself (objects and lists down to :data:`DEPTH` levels), decodes every
+value below them with the C scanner, and notes where each object and each list item starts,
+so those problems read ``FILE:LINE: record: what is wrong`` like a JSON Lines file's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from json.decoder import JSONDecodeError
+from json.scanner import make_scanner
+from typing import Any, cast
+
+DEPTH = 6
+"""How many levels down lines are noted: an OTLP span is the deepest record read
+(``resourceSpans[i].scopeSpans[j].spans[k]``, six levels); what is inside it is decoded whole."""
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+# The json module's own C string and value scanners (typeshed leaves them out or mistypes them).
+_scanstring = cast(Callable[[str, int], tuple[str, int]], json.decoder.scanstring)  # type: ignore[attr-defined]
+_Scanner = Callable[[str, int], tuple[Any, int]]
+
+
+class LocatedDocument:
+    """A decoded document and the lines where its upper objects and list items start.
+
+    Lines are kept by the identity of the decoded objects; the document is held here so those
+    stay alive (and their identities unique) as long as this is.
+    """
+
+    def __init__(self) -> None:
+        self.root: Any = None
+        self._objects: dict[int, int] = {}
+        self._items: dict[int, list[int]] = {}
+
+    def line_of(self, value: Any) -> int | None:
+        """The line where ``value`` (an object of the document's upper levels) starts."""
+        return self._objects.get(id(value))
+
+    def item_lines(self, values: Any) -> list[int] | None:
+        """The line where each item of ``values`` (a list of the upper levels) starts."""
+        return self._items.get(id(values))
+
+
+class _Walk:
+    """One pass over the text; lines are counted forward only, so the walk is linear."""
+
+    def __init__(self, text: str, located: LocatedDocument) -> None:
+        self.text = text
+        self.located = located
+        self.scan = cast(_Scanner, make_scanner(json.JSONDecoder()))  # type: ignore[arg-type]
+        self.line = 1
+        self.counted = 0
+
+    def line_at(self, position: int) -> int:
+        self.line += self.text.count("\n", self.counted, position)
+        self.counted = position
+        return self.line
+
+    def skip(self, position: int) -> int:
+        match = _WHITESPACE.match(self.text, position)
+        return match.end() if match else position
+
+    def expect(self, position: int, what: str) -> None:
+        raise JSONDecodeError(f"Expecting {what}", self.text, position)
+
+    def value(self, position: int, depth: int) -> tuple[Any, int]:
+        opening = self.text[position : position + 1]
+        if depth <= DEPTH and opening == "{":
+            return self.object(position, depth)
+        if depth <= DEPTH and opening == "[":
+            return self.array(position, depth)
+        try:
+            found: tuple[Any, int] = self.scan(self.text, position)
+        except StopIteration as stop:
+            raise JSONDecodeError("Expecting value", self.text, stop.value) from None
+        return found
+
+    def object(self, position: int, depth: int) -> tuple[dict[str, Any], int]:
+        text = self.text
+        line = self.line_at(position)
+        found: dict[str, Any] = {}
+        position = self.skip(position + 1)
+        if text[position : position + 1] != "}":
+            while True:
+                if text[position : position + 1] != '"':
+                    self.expect(position, "property name enclosed in double quotes")
+                key, position = _scanstring(text, position + 1)
+                position = self.skip(position)
+                if text[position : position + 1] != ":":
+                    self.expect(position, "':' delimiter")
+                found[key], position = self.value(self.skip(position + 1), depth + 1)
+                position = self.skip(position)
+                if text[position : position + 1] == "}":
+                    break
+                if text[position : position + 1] != ",":
+                    self.expect(position, "',' delimiter")
+                position = self.skip(position + 1)
+        self.located._objects[id(found)] = line
+        return found, position + 1
+
+    def array(self, position: int, depth: int) -> tuple[list[Any], int]:
+        text = self.text
+        found: list[Any] = []
+        lines: list[int] = []
+        position = self.skip(position + 1)
+        if text[position : position + 1] != "]":
+            while True:
+                lines.append(self.line_at(position))
+                item, position = self.value(position, depth + 1)
+                found.append(item)
+                position = self.skip(position)
+                if text[position : position + 1] == "]":
+                    break
+                if text[position : position + 1] != ",":
+                    self.expect(position, "',' delimiter")
+                position = self.skip(position + 1)
+        self.located._items[id(found)] = lines
+        return found, position + 1
+
+
+def decode_located(text: str) -> LocatedDocument:
+    """The document ``text`` holds, located (:class:`json.JSONDecodeError` when it is no JSON)."""
+    located = LocatedDocument()
+    walk = _Walk(text, located)
+    located.root, end = walk.value(walk.skip(0), 0)
+    end = walk.skip(end)
+    if end != len(text):
+        raise JSONDecodeError("Extra data", text, end)
+    return located
