@@ -287,6 +287,41 @@ async def test_replay_steps_each_call_through_its_phases(project_dir: Path) -> N
         assert card.call_state is not None and card.call_state.phase.value == "done"
 
 
+async def test_replay_plays_a_subagents_calls_while_its_task_runs(project_dir: Path) -> None:
+    async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        seen: list[tuple[str, str]] = []
+        await pilot.press("s", "s", "s")  # instant
+        task = next(
+            i
+            for i, r in enumerate(screen.rows)
+            if isinstance(r, CallRow) and r.call.id == "toolu_task"
+        )
+        screen.query_one(ConversationList).highlight_row(task)
+        await settle(pilot)
+        original = screen._show_state
+
+        def noting(state):  # type: ignore[no-untyped-def]
+            seen.append((selected(screen).call.id, state.phase.value))
+            original(state)
+
+        screen._show_state = noting  # type: ignore[method-assign]
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not screen.call_view.stepper.playing and len(seen) > 3)
+        order = [call for call, _ in seen]
+        # The Task starts and runs, its subagent's Bash plays through its phases, then the Task
+        # ends, then the next call: as the session recorded them, not as they are listed.
+        assert order.index("toolu_sub_bash") > order.index("toolu_task")
+        assert ("toolu_task", "executing") in seen[: order.index("toolu_sub_bash")]
+        assert ("toolu_task", "done") not in seen[: order.index("toolu_sub_bash")]
+        sub_phases = [phase for call, phase in seen if call == "toolu_sub_bash"]
+        assert sub_phases[0] == "args-streaming" and sub_phases[-1] == "done"
+        task_done = seen.index(("toolu_task", "done"))
+        assert task_done > max(i for i, (call, _) in enumerate(seen) if call == "toolu_sub_bash")
+        assert task_done < order.index("toolu_bash_long")
+        assert order[-1] == "toolu_bash_long"
+
+
 async def test_f2_saves_the_selected_call_as_a_fixture(project_dir: Path) -> None:
     async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
