@@ -239,11 +239,10 @@ class ConversationScreen(ConversationReplay):
         """Draw the Inspector line of each call in ``rows`` that has none yet (a millisecond
         or so a call: only rows in view are drawn, never the whole session); the rows'
         positions in ``rows`` that got one."""
-        manifests = project.catalog.manifests()
         drawn: list[int] = []
         for position, row in enumerate(rows):
             if isinstance(row, CallRow) and row.inspector is None:
-                manifest = manifests.get(row.target.tool)
+                manifest = project.manifest_for(row.target.tool)
                 row.inspector = inspector_line(row, manifest, project.registry)
                 drawn.append(position)
         return drawn
@@ -359,7 +358,7 @@ class ConversationScreen(ConversationReplay):
     def _manifest(self, row: CallRow) -> ToolManifest | None:
         if self.project is None:
             return None
-        return self.project.catalog.manifest_for(row.target.tool)
+        return self.project.manifest_for(row.target.tool)
 
     def _show_state(self, state: CallState) -> None:
         row = self.selected_call
