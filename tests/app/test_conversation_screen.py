@@ -15,6 +15,7 @@ import yaml
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown
 
+from tests.app.test_approval_in_view import footer_entries
 from workbench.app.app import WorkbenchApp
 from workbench.app.screens.conversation_screen import ConversationScreen
 from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
@@ -154,6 +155,16 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         )
         await settle(pilot)
         assert f"│ {inspector[:30]}" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
+    project_dir: Path, size: tuple[int, int]
+) -> None:
+    async with app_on(CLAUDE).run_test(size=size) as pilot:
+        await opened(pilot)
+        entries = footer_entries(pilot.app)  # Asserts each entry drawn is whole.
+        assert entries[:3] == ["j Next call", "x Next error", "/ Filter"]
 
 
 async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:

@@ -369,7 +369,7 @@ class ConversationScreen(ConversationReplay):
             parts.append(StatusPart(row.call.started.strftime("%H:%M:%S"), priority=1))
         if not row.target.known:
             parts.append(StatusPart("generic surfaces (a name the project lacks)", priority=0))
-        if row.call.line > 0:  # A JSON document's records have no line of their own.
+        if row.call.line > 0:  # 0: a record handed in without one.
             parts.append(StatusPart(f"line {row.call.line}", priority=2))
         self.call_view.show(
             state,

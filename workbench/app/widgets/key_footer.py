@@ -133,8 +133,8 @@ class KeyFooter(Footer):
 
     def _drop_overflow(self) -> None:
         """Leave out, whole, every entry from the first one that does not fit. The current
-        keys (an open question's answers) stay whatever it costs; Quit and Keys keep their
-        room next: a newcomer needs those two most."""
+        keys (an open question's answers) have the room first, as many as fit; Quit and Keys
+        keep their room next: a newcomer needs those two most."""
         entries: list[list[Widget]] = []
         for child in self.children:
             if child.has_class("-command-palette"):
@@ -157,13 +157,23 @@ class KeyFooter(Footer):
         def width(entry: list[Widget]) -> int:
             return sum(part.outer_size.width + part.styles.margin.width for part in entry)
 
-        must = [entry for entry in entries if actions(entry) & set(self._first)]
-        kept = [entry for entry in entries if entry not in must and actions(entry) & ALWAYS_SHOWN]
-        used = sum(width(entry) for entry in must)
+        current = [entry for entry in entries if actions(entry) & set(self._first)]
+        must: list[list[Widget]] = []
+        used = 0
+        for entry in current:
+            # Many current keys (a screen's leading ones) may not all fit: those past the
+            # first that does not are left out whole, like any other entry.
+            if used + width(entry) > room:
+                break
+            must.append(entry)
+            used += width(entry)
+        kept = [
+            entry for entry in entries if entry not in current and actions(entry) & ALWAYS_SHOWN
+        ]
         if used + sum(width(entry) for entry in kept) > room:
             kept = []
         used += sum(width(entry) for entry in kept)
-        full = False
+        full = len(must) < len(current)
         for entry in entries:
             if entry in must or entry in kept:
                 continue
