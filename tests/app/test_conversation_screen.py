@@ -23,7 +23,7 @@ from workbench.app.widgets.conversation_list import ConversationList
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.project import open_project
 from workbench.rendering.screen import screen_text, settle
-from workbench.transcripts.conversation import CallRow
+from workbench.transcripts.conversation import CallRow, ProblemRow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "transcripts" / "samples"
 CLAUDE = SAMPLES / "claude-code.jsonl"
@@ -165,6 +165,21 @@ async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
         await opened(pilot)
         entries = footer_entries(pilot.app)  # Asserts each entry drawn is whole.
         assert entries[:3] == ["j Next call", "x Next error", "/ Filter"]
+
+
+async def test_a_problem_row_says_what_is_wrong_without_quoting(project_dir: Path) -> None:
+    async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        listing = screen.query_one(ConversationList)
+        shown = [
+            str(listing.get_option(str(index)).prompt)
+            for index, row in enumerate(screen.rows)
+            if isinstance(row, ProblemRow)
+        ]
+        assert shown == [
+            "  ⚠ line 20: hologram: unknown record type",
+            "  ⚠ line 21: not JSON (expecting value)",
+        ]
 
 
 async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:

@@ -49,7 +49,11 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
     if isinstance(row, ProblemRow):
         problem = row.problem
         where = f"line {problem.line}" if problem.line is not None else "file"
-        return Text(f"  ⚠ {where}: {clean_line(problem.record)}", style=styles["warning"])
+        # What is wrong, after the record's kind where that says more than "line".
+        said = [problem.message] if problem.record in ("line", "document") else []
+        said = said or [problem.record, problem.message]
+        text = clean_line(shorten(": ".join([where, *said]), ROW_CELLS))
+        return Text(f"  ⚠ {text}", style=styles["warning"])
     indent = "  " * (row.depth + 1)
     if isinstance(row, MessageRow):
         message = row.message
