@@ -28,6 +28,14 @@ class Project:
     paths: tuple[Path, ...] = ()
     """Fixture paths given instead of the configured ones (``--fixtures``), if any."""
 
+    def known_apis(self) -> dict[str, frozenset[str]]:
+        """Each tool's API names that a transcript's call may be drawn by, as ``workbench
+        import`` knows them: the catalog's tools and the agents' own."""
+        known = {
+            agent.identifier: frozenset(agent.manifest.api_names()) for agent in agent_packages()
+        }
+        return {**known, **self.catalog.api_names()}
+
     def manifest_for(self, tool: str) -> ToolManifest | None:
         """The manifest that draws ``tool``'s calls (its title, its APIs' titles): the
         catalog's, else an agent's own UI-only package's, which the catalog holds only while

@@ -113,9 +113,11 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         assert selected(screen).call.name == "Bash"
         card = screen.query_one(ToolCard)
         assert card.call_state is not None and card.call_state.phase.value == "done"
-        # Titled by the agent's own package, though no fixture of the project calls it.
+        # Titled and drawn by the agent's own package, though no fixture of the project
+        # calls it (not "generic surfaces").
         assert "Claude Code · Bash" in screen_text(pilot.app)
         assert "claude-code · Bash" not in screen_text(pilot.app)
+        assert "generic surfaces" not in screen_text(pilot.app)
         await pilot.press("j")
         assert selected(screen).call.name == "Read"
         await pilot.press("k")

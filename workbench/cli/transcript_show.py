@@ -37,7 +37,7 @@ def open_conversation(path: Path, transcript_format: str, project: Project) -> C
             path,
             transcript_format,
             mapping=project.config.import_map,
-            known=project.catalog.api_names(),
+            known=project.known_apis(),
         )
     except UnknownFormat as error:
         fail_usage(str(error))

@@ -173,7 +173,7 @@ class ConversationScreen(ConversationReplay):
                 self.path,
                 self.transcript_format,
                 mapping=project.config.import_map,
-                known=project.catalog.api_names(),
+                known=project.known_apis(),
             )
             rows = conversation.load(FIRST_PAGE_ROWS)
             self._inspect(project, rows)

@@ -52,8 +52,8 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
         # What is wrong, after the record's kind where that says more than "line".
         said = [problem.message] if problem.record in ("line", "document") else []
         said = said or [problem.record, problem.message]
-        text = clean_line(shorten(": ".join([where, *said]), ROW_CELLS))
-        return Text(f"  ⚠ {text}", style=styles["warning"])
+        described = clean_line(shorten(": ".join([where, *said]), ROW_CELLS))
+        return Text(f"  ⚠ {described}", style=styles["warning"])
     indent = "  " * (row.depth + 1)
     if isinstance(row, MessageRow):
         message = row.message
