@@ -182,6 +182,13 @@ async def test_a_problem_row_says_what_is_wrong_without_quoting(project_dir: Pat
             "  ⚠ line 20: hologram: unknown record type",
             "  ⚠ line 21: not JSON (expecting value)",
         ]
+        # Selected, it is told in full; nothing there folds, so no fold key is offered.
+        listing.highlight_row(
+            max(i for i, r in enumerate(screen.rows) if isinstance(r, ProblemRow))
+        )
+        await settle(pilot)
+        assert "A line the reader could not use" in screen_text(pilot.app)
+        assert not any(entry.startswith("e ") for entry in footer_entries(pilot.app))
 
 
 async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:

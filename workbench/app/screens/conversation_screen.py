@@ -405,8 +405,8 @@ class ConversationScreen(ConversationReplay):
             return self.selected_call is not None
         if action == "toggle_folded" and self.row_index is not None:
             row = self.rows[self.row_index]
-            if isinstance(row, MessageRow):
-                return row.message.role == "thinking"
+            if not isinstance(row, CallRow):  # Only thinking folds (the card is not shown).
+                return isinstance(row, MessageRow) and row.message.role == "thinking"
         return super().check_action(action, parameters)
 
     LEADING: ClassVar[tuple[str, ...]] = (
