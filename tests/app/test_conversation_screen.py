@@ -159,14 +159,22 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         assert f"│ {inspector[:30]}" in screen_text(pilot.app)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+CALCULATOR = Path(__file__).resolve().parents[1] / "snapshots" / "sessions" / "calculator.json"
+
+
+@pytest.mark.parametrize("session", [CLAUDE, CALCULATOR], ids=["claude-code", "calculator"])
+@pytest.mark.parametrize("size", [(60, 24), (80, 24), (120, 40)])
 async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
-    project_dir: Path, size: tuple[int, int]
+    project_dir: Path, size: tuple[int, int], session: Path
 ) -> None:
-    async with app_on(CLAUDE).run_test(size=size) as pilot:
-        await opened(pilot)
+    async with app_on(session).run_test(size=size) as pilot:
+        screen = await opened(pilot)
         entries = footer_entries(pilot.app)  # Asserts each entry drawn is whole.
         assert entries[:3] == ["j Next call", "x Next error", "/ Filter"]
+        await pilot.press("up")  # The model's words: fewer keys apply, others take the room.
+        await settle(pilot)
+        assert screen.selected_call is None
+        assert footer_entries(pilot.app)[:3] == ["j Next call", "x Next error", "/ Filter"]
 
 
 async def test_a_problem_row_says_what_is_wrong_without_quoting(project_dir: Path) -> None:
