@@ -23,10 +23,11 @@ from workbench.app.widgets.conversation_list import ConversationList
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.project import open_project
 from workbench.rendering.screen import screen_text, settle
-from workbench.transcripts.conversation import CallRow, ProblemRow
+from workbench.transcripts.conversation import CallRow, MessageRow, ProblemRow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "transcripts" / "samples"
 CLAUDE = SAMPLES / "claude-code.jsonl"
+CALCULATOR = Path(__file__).resolve().parents[1] / "snapshots" / "sessions" / "calculator.json"
 SIZE = (120, 40)
 
 
@@ -159,9 +160,6 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         assert f"│ {inspector[:30]}" in screen_text(pilot.app)
 
 
-CALCULATOR = Path(__file__).resolve().parents[1] / "snapshots" / "sessions" / "calculator.json"
-
-
 @pytest.mark.parametrize("session", [CLAUDE, CALCULATOR], ids=["claude-code", "calculator"])
 @pytest.mark.parametrize("size", [(60, 24), (80, 24), (120, 40)])
 async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
@@ -175,6 +173,18 @@ async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
         await settle(pilot)
         assert screen.selected_call is None
         assert footer_entries(pilot.app)[:3] == ["j Next call", "x Next error", "/ Filter"]
+
+
+async def test_the_models_words_are_listed_without_markdown_marks(project_dir: Path) -> None:
+    async with app_on(CALCULATOR).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        listing = screen.query_one(ConversationList)
+        index = next(
+            i
+            for i, row in enumerate(screen.rows)
+            if isinstance(row, MessageRow) and row.message.role == "assistant"
+        )
+        assert str(listing.get_option(str(index)).prompt) == "  · I will calculate both:"
 
 
 async def test_a_problem_row_says_what_is_wrong_without_quoting(project_dir: Path) -> None:

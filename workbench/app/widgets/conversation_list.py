@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -30,6 +31,11 @@ CALL_MARKS = {
     "error": ("✗", "$error"),
 }
 """The mark before a call by its kind; the agent's own words (denied, interrupted, …) get ↷."""
+
+
+_MARKDOWN_MARKS = re.compile(r"\*\*|__|`|^#{1,6}\s+")
+"""Strong emphasis, code ticks and a heading's hashes: Markdown the view draws, the list's
+one line would show as typed."""
 
 
 def _first_line(text: str) -> str:
@@ -62,7 +68,10 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
             # Text in the list's own colour (no muted grey): it stays readable highlighted.
             return Text(f"{indent}▸ thinking · {lines} line{'s' if lines != 1 else ''}", "italic")
         mark = "›" if message.role == "user" else "·"
-        return Text(f"{indent}{mark} {_first_line(message.text)}")
+        line = _first_line(message.text)
+        if message.role == "assistant":  # Drawn as Markdown when selected; plain here.
+            line = _MARKDOWN_MARKS.sub("", line)
+        return Text(f"{indent}{mark} {line}")
     assert isinstance(row, CallRow)
     mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
     text = Text(indent)
