@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.transcripts.importer import variant_of
+from workbench.transcripts.locating import decode_located
 from workbench.transcripts.model import ToolCall, TranscriptProblem
 from workbench.transcripts.readers import read_records, read_transcript, records_of
 from workbench.transcripts.records import Record, jsonl_records
@@ -260,3 +261,10 @@ def test_a_record_of_a_document_is_named_by_the_line_it_starts_on(
             elif entry.role == "user":
                 found.append(("user", entry.line))
     assert found == expected
+
+
+@settings(max_examples=300)
+@given(json_values, st.sampled_from([None, 0, 2]))
+def test_a_located_document_decodes_as_json_loads_does(value: Any, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    assert decode_located(text).root == json.loads(text)

@@ -82,47 +82,48 @@ class _Walk:
             raise JSONDecodeError("Expecting value", self.text, stop.value) from None
         return found
 
+    def next_item(self, position: int, closing: str) -> tuple[int, bool]:
+        """Past an item of an object or list: at its ``closing`` bracket (``True``), or past
+        the comma, at the next item."""
+        position = self.skip(position)
+        if self.text[position : position + 1] == closing:
+            return position + 1, True
+        if self.text[position : position + 1] != ",":
+            self.expect(position, "',' delimiter")
+        return self.skip(position + 1), False
+
     def object(self, position: int, depth: int) -> tuple[dict[str, Any], int]:
         text = self.text
         line = self.line_at(position)
         found: dict[str, Any] = {}
         position = self.skip(position + 1)
-        if text[position : position + 1] != "}":
-            while True:
-                if text[position : position + 1] != '"':
-                    self.expect(position, "property name enclosed in double quotes")
-                key, position = _scanstring(text, position + 1)
-                position = self.skip(position)
-                if text[position : position + 1] != ":":
-                    self.expect(position, "':' delimiter")
-                found[key], position = self.value(self.skip(position + 1), depth + 1)
-                position = self.skip(position)
-                if text[position : position + 1] == "}":
-                    break
-                if text[position : position + 1] != ",":
-                    self.expect(position, "',' delimiter")
-                position = self.skip(position + 1)
+        done = text[position : position + 1] == "}"
+        position += done
+        while not done:
+            if text[position : position + 1] != '"':
+                self.expect(position, "property name enclosed in double quotes")
+            key, position = _scanstring(text, position + 1)
+            position = self.skip(position)
+            if text[position : position + 1] != ":":
+                self.expect(position, "':' delimiter")
+            found[key], position = self.value(self.skip(position + 1), depth + 1)
+            position, done = self.next_item(position, "}")
         self.located._objects[id(found)] = line
-        return found, position + 1
+        return found, position
 
     def array(self, position: int, depth: int) -> tuple[list[Any], int]:
-        text = self.text
         found: list[Any] = []
         lines: list[int] = []
         position = self.skip(position + 1)
-        if text[position : position + 1] != "]":
-            while True:
-                lines.append(self.line_at(position))
-                item, position = self.value(position, depth + 1)
-                found.append(item)
-                position = self.skip(position)
-                if text[position : position + 1] == "]":
-                    break
-                if text[position : position + 1] != ",":
-                    self.expect(position, "',' delimiter")
-                position = self.skip(position + 1)
+        done = self.text[position : position + 1] == "]"
+        position += done
+        while not done:
+            lines.append(self.line_at(position))
+            item, position = self.value(position, depth + 1)
+            found.append(item)
+            position, done = self.next_item(position, "]")
         self.located._items[id(found)] = lines
-        return found, position + 1
+        return found, position
 
 
 def decode_located(text: str) -> LocatedDocument:
