@@ -2,9 +2,10 @@
 
 ``json.loads`` gives values without positions, so a problem inside a gemini-cli recording, a
 request body or an OTLP export could only be named by its path. :func:`decode_located` walks
-the document's upper levels itself (objects and lists down to :data:`DEPTH` levels), decodes every
-value below them with the C scanner, and notes where each object and each list item starts,
-so those problems read ``FILE:LINE: record: what is wrong`` like a JSON Lines file's.
+the document's upper levels itself (lists, and the objects that are their items, down to
+:data:`DEPTH` levels), decodes every other value with the C scanner, and notes where each
+walked object and each list item starts, so those problems read ``FILE:LINE: record: what is
+wrong`` like a JSON Lines file's.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ DEPTH = 6
 """How many levels down lines are noted: an OTLP span is the deepest record read
 (``resourceSpans[i].scopeSpans[j].spans[k]``, six levels); what is inside it is decoded whole."""
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
+# A ``*`` pattern matches everywhere (maybe nothing): its match is never ``None``.
+_BLANK = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
+_BLANKS = frozenset(" \t\n\r")
 
 # The json module's own C string and value scanners (typeshed leaves them out or mistypes them).
 _scanstring = cast(Callable[[str, int], tuple[str, int]], json.decoder.scanstring)  # type: ignore[attr-defined]
@@ -34,8 +37,8 @@ class LocatedDocument:
     stay alive (and their identities unique) as long as this is.
     """
 
-    def __init__(self) -> None:
-        self.root: Any = None
+    def __init__(self, root: Any = None) -> None:
+        self.root: Any = root
         self._objects: dict[int, int] = {}
         self._items: dict[int, list[int]] = {}
 
@@ -64,15 +67,17 @@ class _Walk:
         return self.line
 
     def skip(self, position: int) -> int:
-        match = _WHITESPACE.match(self.text, position)
-        return match.end() if match else position
+        return _BLANK(self.text, position).end()
 
     def expect(self, position: int, what: str) -> None:
         raise JSONDecodeError(f"Expecting {what}", self.text, position)
 
-    def value(self, position: int, depth: int) -> tuple[Any, int]:
+    def value(self, position: int, depth: int, *, item: bool = True) -> tuple[Any, int]:
+        """The value at ``position``; ``item``: it is a list's item (or the document), the
+        only place a record is (an object that is a key's value, such as a call's arguments,
+        is decoded in one piece)."""
         opening = self.text[position : position + 1]
-        if depth <= DEPTH and opening == "{":
+        if depth <= DEPTH and opening == "{" and item:
             return self.object(position, depth)
         if depth <= DEPTH and opening == "[":
             return self.array(position, depth)
@@ -85,28 +90,45 @@ class _Walk:
     def next_item(self, position: int, closing: str) -> tuple[int, bool]:
         """Past an item of an object or list: at its ``closing`` bracket (``True``), or past
         the comma, at the next item."""
-        position = self.skip(position)
-        if self.text[position : position + 1] == closing:
+        text = self.text
+        if text[position : position + 1] in _BLANKS:
+            position = _BLANK(text, position).end()
+        separator = text[position : position + 1]
+        if separator == closing:
             return position + 1, True
-        if self.text[position : position + 1] != ",":
+        if separator != ",":
             self.expect(position, "',' delimiter")
-        return self.skip(position + 1), False
+        position += 1
+        if text[position : position + 1] in _BLANKS:
+            position = _BLANK(text, position).end()
+        return position, False
 
     def object(self, position: int, depth: int) -> tuple[dict[str, Any], int]:
+        # The hot loop of the walk: whitespace is skipped inline, only where there is some.
         text = self.text
         line = self.line_at(position)
         found: dict[str, Any] = {}
-        position = self.skip(position + 1)
+        position = _BLANK(text, position + 1).end()
         done = text[position : position + 1] == "}"
         position += done
         while not done:
             if text[position : position + 1] != '"':
                 self.expect(position, "property name enclosed in double quotes")
             key, position = _scanstring(text, position + 1)
-            position = self.skip(position)
             if text[position : position + 1] != ":":
-                self.expect(position, "':' delimiter")
-            found[key], position = self.value(self.skip(position + 1), depth + 1)
+                position = _BLANK(text, position).end()
+                if text[position : position + 1] != ":":
+                    self.expect(position, "':' delimiter")
+            position += 1
+            if text[position : position + 1] in _BLANKS:
+                position = _BLANK(text, position).end()
+            if depth < DEPTH and text[position : position + 1] == "[":
+                found[key], position = self.array(position, depth + 1)
+            else:
+                try:
+                    found[key], position = self.scan(text, position)
+                except StopIteration as stop:
+                    raise JSONDecodeError("Expecting value", text, stop.value) from None
             position, done = self.next_item(position, "}")
         self.located._objects[id(found)] = line
         return found, position

@@ -99,11 +99,12 @@ def _document_records(
 
 
 def records_of(
-    path: Path, file: str, on_bytes: Callable[[int], None] | None = None
+    path: Path, file: str, on_bytes: Callable[[int], None] | None = None, *, locate: bool = True
 ) -> Iterator[Record | TranscriptProblem]:
-    """The records of the file at ``path``: its lines, or its document's items."""
+    """The records of the file at ``path``: its lines, or its document's items (``locate``:
+    each with the line it starts on)."""
     if is_json_document(path):
-        document = load_document(path, file)
+        document = load_document(path, file, locate=locate)
         if on_bytes is not None:
             on_bytes(path.stat().st_size)
         if isinstance(document, TranscriptProblem):
@@ -138,7 +139,8 @@ def sniff(records: Iterable[Record | TranscriptProblem]) -> str | None:
 
 def detect_format(path: Path, file: str | None = None) -> str:
     """The format of the transcript at ``path`` (:class:`UnknownFormat` when none fits)."""
-    found = sniff(records_of(path, file or str(path)))
+    # Only a look at the first records: a document's lines are not needed for it.
+    found = sniff(records_of(path, file or str(path), locate=False))
     if found is None:
         raise UnknownFormat(str(file or path))
     return found
