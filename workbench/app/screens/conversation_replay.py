@@ -8,6 +8,7 @@ its running phase while the calls made meanwhile play, then ends.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,27 +50,13 @@ class ConversationReplay(ConversationSaving):
     phase_index: int
     speed_index: int
 
-    @property
-    def selected_call(self) -> CallRow | None:
-        raise NotImplementedError
-
-    def _select(self, index: int, *, replaying: bool = False) -> None:
-        raise NotImplementedError
-
-    def _show_state(self, state: CallState) -> None:
-        raise NotImplementedError
-
-    def _listed(self, row: Row) -> bool:
-        raise NotImplementedError
-
-    def _request_more(self) -> None:
-        raise NotImplementedError
-
-    def _showing(self) -> bool:
-        raise NotImplementedError
-
-    def action_next_call(self) -> None:
-        raise NotImplementedError
+    # The screen's own, used here (the saving half declares ``selected_call``).
+    _select: Callable[..., None]
+    _show_state: Callable[[CallState], None]
+    _listed: Callable[[Row], bool]
+    _request_more: Callable[[], None]
+    _showing: Callable[[], bool]
+    action_next_call: Callable[[], None]
 
     def _stop_replay(self) -> None:
         self.workers.cancel_group(self, "replay")
