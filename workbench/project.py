@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig, bundled_fixtures_dir, load_config
+from workbench.core.manifest import ToolManifest
 from workbench.fixtures.cache import CatalogCache, cache_dir
 from workbench.fixtures.catalog import Catalog, build_catalog
 from workbench.surfaces.registry import SurfaceRegistry
@@ -26,6 +27,24 @@ class Project:
     """Tool modules that did not import (their problems are in the catalog too)."""
     paths: tuple[Path, ...] = ()
     """Fixture paths given instead of the configured ones (``--fixtures``), if any."""
+
+    def known_apis(self) -> dict[str, frozenset[str]]:
+        """Each tool's API names that a transcript's call may be drawn by, as ``workbench
+        import`` knows them: the catalog's tools and the agents' own."""
+        known = {
+            agent.identifier: frozenset(agent.manifest.api_names()) for agent in agent_packages()
+        }
+        return {**known, **self.catalog.api_names()}
+
+    def manifest_for(self, tool: str) -> ToolManifest | None:
+        """The manifest that draws ``tool``'s calls (its title, its APIs' titles): the
+        catalog's, else an agent's own UI-only package's, which the catalog holds only while
+        some fixture calls it (an imported call is drawn by it all the same)."""
+        manifest = self.catalog.manifest_for(tool)
+        if manifest is None:  # A project's own tool of an agent's name is in the catalog.
+            agents = agent_packages()
+            manifest = next((agent.manifest for agent in agents if agent.identifier == tool), None)
+        return manifest
 
 
 def build_registry(packages: Iterable[ToolPackage]) -> SurfaceRegistry:

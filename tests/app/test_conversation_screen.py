@@ -15,6 +15,7 @@ import yaml
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown
 
+from tests.app.test_approval_in_view import footer_entries
 from workbench.app.app import WorkbenchApp
 from workbench.app.screens.conversation_screen import ConversationScreen
 from workbench.app.screens.save_fixture_screen import SaveFixtureScreen
@@ -22,10 +23,11 @@ from workbench.app.widgets.conversation_list import ConversationList
 from workbench.app.widgets.tool_card import ToolCard
 from workbench.project import open_project
 from workbench.rendering.screen import screen_text, settle
-from workbench.transcripts.conversation import CallRow
+from workbench.transcripts.conversation import CallRow, MessageRow, ProblemRow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "transcripts" / "samples"
 CLAUDE = SAMPLES / "claude-code.jsonl"
+CALCULATOR = Path(__file__).resolve().parents[1] / "snapshots" / "sessions" / "calculator.json"
 SIZE = (120, 40)
 
 
@@ -112,6 +114,11 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         assert selected(screen).call.name == "Bash"
         card = screen.query_one(ToolCard)
         assert card.call_state is not None and card.call_state.phase.value == "done"
+        # Titled and drawn by the agent's own package, though no fixture of the project
+        # calls it (not "generic surfaces").
+        assert "Claude Code · Bash" in screen_text(pilot.app)
+        assert "claude-code · Bash" not in screen_text(pilot.app)
+        assert "generic surfaces" not in screen_text(pilot.app)
         await pilot.press("j")
         assert selected(screen).call.name == "Read"
         await pilot.press("k")
@@ -151,6 +158,55 @@ async def test_keys_walk_calls_errors_and_nesting(project_dir: Path) -> None:
         )
         await settle(pilot)
         assert f"│ {inspector[:30]}" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("session", [CLAUDE, CALCULATOR], ids=["claude-code", "calculator"])
+@pytest.mark.parametrize("size", [(60, 24), (80, 24), (120, 40)])
+async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
+    project_dir: Path, size: tuple[int, int], session: Path
+) -> None:
+    async with app_on(session).run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        entries = footer_entries(pilot.app)  # Asserts each entry drawn is whole.
+        assert entries[:3] == ["j Next call", "x Next error", "/ Filter"]
+        await pilot.press("up")  # The model's words: fewer keys apply, others take the room.
+        await settle(pilot)
+        assert screen.selected_call is None
+        assert footer_entries(pilot.app)[:3] == ["j Next call", "x Next error", "/ Filter"]
+
+
+async def test_the_models_words_are_listed_without_markdown_marks(project_dir: Path) -> None:
+    async with app_on(CALCULATOR).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        listing = screen.query_one(ConversationList)
+        index = next(
+            i
+            for i, row in enumerate(screen.rows)
+            if isinstance(row, MessageRow) and row.message.role == "assistant"
+        )
+        assert str(listing.get_option(str(index)).prompt) == "  · I will calculate both:"
+
+
+async def test_a_problem_row_says_what_is_wrong_without_quoting(project_dir: Path) -> None:
+    async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        listing = screen.query_one(ConversationList)
+        shown = [
+            str(listing.get_option(str(index)).prompt)
+            for index, row in enumerate(screen.rows)
+            if isinstance(row, ProblemRow)
+        ]
+        assert shown == [
+            "  ⚠ line 20: hologram: unknown record type",
+            "  ⚠ line 21: not JSON (expecting value)",
+        ]
+        # Selected, it is told in full; nothing there folds, so no fold key is offered.
+        listing.highlight_row(
+            max(i for i, r in enumerate(screen.rows) if isinstance(r, ProblemRow))
+        )
+        await settle(pilot)
+        assert "A line the reader could not use" in screen_text(pilot.app)
+        assert not any(entry.startswith("e ") for entry in footer_entries(pilot.app))
 
 
 async def test_filter_by_tool_error_and_words(project_dir: Path) -> None:
@@ -285,6 +341,41 @@ async def test_replay_steps_each_call_through_its_phases(project_dir: Path) -> N
         assert phases[0] == "args-streaming"
         assert {"executing", "done", "failed", "skipped"} <= set(phases)
         assert card.call_state is not None and card.call_state.phase.value == "done"
+
+
+async def test_replay_plays_a_subagents_calls_while_its_task_runs(project_dir: Path) -> None:
+    async with app_on(CLAUDE).run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        seen: list[tuple[str, str]] = []
+        await pilot.press("s", "s", "s")  # instant
+        task = next(
+            i
+            for i, r in enumerate(screen.rows)
+            if isinstance(r, CallRow) and r.call.id == "toolu_task"
+        )
+        screen.query_one(ConversationList).highlight_row(task)
+        await settle(pilot)
+        original = screen._show_state
+
+        def noting(state):  # type: ignore[no-untyped-def]
+            seen.append((selected(screen).call.id, state.phase.value))
+            original(state)
+
+        screen._show_state = noting  # type: ignore[method-assign]
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not screen.call_view.stepper.playing and len(seen) > 3)
+        order = [call for call, _ in seen]
+        # The Task starts and runs, its subagent's Bash plays through its phases, then the Task
+        # ends, then the next call: as the session recorded them, not as they are listed.
+        assert order.index("toolu_sub_bash") > order.index("toolu_task")
+        assert ("toolu_task", "executing") in seen[: order.index("toolu_sub_bash")]
+        assert ("toolu_task", "done") not in seen[: order.index("toolu_sub_bash")]
+        sub_phases = [phase for call, phase in seen if call == "toolu_sub_bash"]
+        assert sub_phases[0] == "args-streaming" and sub_phases[-1] == "done"
+        task_done = seen.index(("toolu_task", "done"))
+        assert task_done > max(i for i, (call, _) in enumerate(seen) if call == "toolu_sub_bash")
+        assert task_done < order.index("toolu_bash_long")
+        assert order[-1] == "toolu_bash_long"
 
 
 async def test_f2_saves_the_selected_call_as_a_fixture(project_dir: Path) -> None:

@@ -35,14 +35,16 @@ def test_a_session_prints_its_turns_messages_and_every_call_at_its_ending() -> N
     assert "Why does the build fail?" in out
     assert "▸ thinking (1 line, folded)" in out
     assert "Run the build first." not in out  # Thinking stays folded.
-    for title in ("claude-code · Bash", "claude-code · Read", "github · list_issues"):
+    # The agent's own package titles its calls, though no fixture of the project calls it.
+    for title in ("Claude Code · Bash", "Claude Code · Read", "github · list_issues"):
         assert title in out
+    assert "claude-code ·" not in out
     # Each call at its ending: done, failed, skipped.
     assert "done · 2,500 ms" in out and "failed · 100 ms" in out and "skipped" in out
     # The subagent's prompt and call are indented under the Task that started them.
-    task = out.index("claude-code · Task")
+    task = out.index("Claude Code · Task")
     assert "\n  subagent prompt\n  Find which compiler the CI uses" in out[task:]
-    assert "\n  ╭─  🔧 claude-code · Bash" in out[task:]
+    assert "\n  ╭─  ✳ Claude Code · Bash" in out[task:]
     # Problems are located lines that never quote the line.
     assert "claude-code.jsonl:20: hologram: unknown record type" in " ".join(out.split())
     assert max(len(line) for line in out.splitlines()) <= 80

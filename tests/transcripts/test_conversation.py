@@ -14,6 +14,7 @@ from workbench.transcripts.conversation import (
     MessageRow,
     ProblemRow,
     TurnRow,
+    runs_past,
 )
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
@@ -107,3 +108,19 @@ def test_any_filter_text_parses_and_matches_without_raising(text: str) -> None:
     for row in conversation.load_all():
         if isinstance(row, CallRow):
             assert query.matches(row) in (True, False)
+
+
+def test_a_call_runs_past_the_next_by_the_recorded_times_else_by_nesting() -> None:
+    calls = {
+        row.call.id: row
+        for row in Conversation(SAMPLES / "claude-code.jsonl").load_all()
+        if isinstance(row, CallRow)
+    }
+    task, sub, after = calls["toolu_task"], calls["toolu_sub_bash"], calls["toolu_bash_long"]
+    assert runs_past(task, sub)  # The subagent's Bash started before the Task ended.
+    assert not runs_past(task, after)
+    assert not runs_past(sub, after)
+    for row in (task, sub, after):  # A format that records no times: the nesting says.
+        row.call.started = row.call.ended = None
+    assert runs_past(task, sub)
+    assert not runs_past(task, after)

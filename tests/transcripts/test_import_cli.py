@@ -193,3 +193,29 @@ def test_progress_is_plain_lines_in_a_log(project: Path) -> None:
     result = run("import", str(SAMPLES / "codex.jsonl"), "--dry-run")
     assert "Importing (MiB): 1/1 (100%)" in result.stderr
     assert "\r" not in result.stderr
+
+
+def test_the_coverage_gate_counts_only_the_projects_own_tools(project: Path) -> None:
+    assert run("import", *samples()).exit_code == 0
+    # Names nobody knew and MCP servers the project lacks are someone else's tools: reported
+    # apart, never a gap of this project.
+    checked = run("check", "--no-audit")
+    assert checked.exit_code == 0, checked.output
+    not_yours = [line for line in checked.output.splitlines() if "not yours" in line]
+    assert any(
+        line.startswith("fixtures/github/list_issues.yaml:1: variants:") for line in not_yours
+    )
+    assert all(line.endswith("(imported, not yours: not counted)") for line in not_yours)
+    covered = run("coverage")
+    assert covered.exit_code == 0, covered.output
+    assert re.search(r", 0 gaps, \d+ imported, not yours: not counted", covered.output)
+    # Once the project describes the API itself, it is the project's, held to the gate.
+    manifest = project / "fixtures" / "github" / "manifest.yaml"
+    manifest.write_text(
+        manifest.read_text().replace(
+            "description: Imported from agent transcripts.\n", "description: Our issue list.\n"
+        )
+    )
+    checked = run("check", "--no-audit")
+    assert checked.exit_code == 1
+    assert "github.list_issues no 'empty' variant and no waiver" in checked.output

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import string
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.transcripts.importer import variant_of
+from workbench.transcripts.locating import decode_located
 from workbench.transcripts.model import ToolCall, TranscriptProblem
-from workbench.transcripts.readers import read_records, records_of
+from workbench.transcripts.readers import read_records, read_transcript, records_of
 from workbench.transcripts.records import Record, jsonl_records
 from workbench.transcripts.redaction import TranscriptRedactor
 
@@ -190,3 +192,79 @@ def test_a_record_of_any_shape_never_stops_a_reader(name: str, data: st.DataObje
         if isinstance(entry, ToolCall):
             variant = variant_of(entry, redactor)
             assert variant["id"] and variant["label"]
+
+
+WHITESPACE = st.lists(st.sampled_from([" ", "\t", "\n", "\r\n", "  \n"]), max_size=3).map("".join)
+
+
+@st.composite
+def gemini_documents(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
+    """A gemini-cli recording laid out any way JSON allows, and what each record should yield
+    with the line where it starts (counted from the text, not from a parser)."""
+    text = "{" + draw(WHITESPACE) + '"sessionId": "s",' + draw(WHITESPACE) + '"messages": ['
+    expected: list[tuple[str, int]] = []
+    items = draw(st.lists(st.integers(0, 3), max_size=8))
+    calls = 0
+    for index, shape in enumerate(items):
+        text += draw(WHITESPACE)
+        item: Any
+        if shape == 0:
+            item = draw(json_scalars | st.lists(json_scalars, max_size=2))
+        elif shape == 1:
+            item = {"type": "wormhole", "extra": draw(json_values)}
+        elif shape == 2:
+            item = {"type": "user", "content": "hi", "extra": draw(json_values)}
+        else:
+            names = [f"call-{calls + number}" for number in range(draw(st.integers(0, 3)))]
+            calls += len(names)
+            item = {
+                "type": "gemini",
+                "extra": draw(json_values),
+                "toolCalls": [
+                    {"id": name, "name": "read_file", "args": {"v": draw(json_values)}}
+                    for name in names
+                ],
+            }
+        layout = draw(st.sampled_from([None, 0, 1, 2]))
+        serialised = json.dumps(item, indent=layout)
+        start = text.count("\n") + 1
+        text += serialised + draw(WHITESPACE) + ("," if index < len(items) - 1 else "")
+        if shape in (0, 1):
+            expected.append(("problem", start))
+        elif shape == 2:
+            expected.append(("user", start))
+        else:
+            for call in item["toolCalls"]:
+                # The call's object opens at the brace just before its (first) "id" key.
+                opening = text.rfind("{", 0, text.index(json.dumps(call["id"]) + ","))
+                expected.append(("call", text.count("\n", 0, opening) + 1))
+    text += draw(WHITESPACE) + "]" + draw(WHITESPACE) + "}" + draw(WHITESPACE)
+    return text, expected
+
+
+@settings(max_examples=200)
+@given(gemini_documents())
+def test_a_record_of_a_document_is_named_by_the_line_it_starts_on(
+    document: tuple[str, list[tuple[str, int]]],
+) -> None:
+    text, expected = document
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "session.json"
+        path.write_text(text)
+        found: list[tuple[str, int | None]] = []
+        for entry in read_transcript(path, "gemini"):
+            if isinstance(entry, TranscriptProblem):
+                found.append(("problem", entry.line))
+                assert entry.format().startswith(f"{path}:{entry.line}: ")
+            elif isinstance(entry, ToolCall):
+                found.append(("call", entry.line))
+            elif entry.role == "user":
+                found.append(("user", entry.line))
+    assert found == expected
+
+
+@settings(max_examples=300)
+@given(json_values, st.sampled_from([None, 0, 2]))
+def test_a_located_document_decodes_as_json_loads_does(value: Any, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    assert decode_located(text).root == json.loads(text)

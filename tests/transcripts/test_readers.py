@@ -209,3 +209,20 @@ def test_a_document_on_one_line_is_read_as_its_records(tmp_path: Path) -> None:
     calls = [entry for entry in read_transcript(minified) if isinstance(entry, ToolCall)]
     assert [call.id for call in calls] == 2 * list(EXPECTED["gemini"])
     assert {call.line for call in calls} == {1, 2}
+
+
+# The unknown record of each whole-JSON sample and the line where it starts.
+DOCUMENT_PROBLEMS = {
+    "gemini": ("message: unknown message type wormhole", 25),
+    "anthropic": ("message block: unknown block type sparkle", 18),
+    "openai-chat": ("message: unknown message role", 16),
+    "openai-responses": ("item: unknown item type hyperdrive", 13),
+    "otel": ("execute_tool span: no `gen_ai.tool.name`", 10),
+}
+
+
+@pytest.mark.parametrize("format", sorted(DOCUMENT_PROBLEMS))
+def test_a_problem_inside_a_document_names_the_line_its_record_starts_on(format: str) -> None:
+    what, line = DOCUMENT_PROBLEMS[format]
+    reported = [entry.format() for entry in entries(format) if isinstance(entry, TranscriptProblem)]
+    assert f"{SAMPLES / FILES[format]}:{line}: {what}" in reported

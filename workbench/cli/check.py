@@ -35,6 +35,8 @@ def check(paths: tuple[Path, ...], output_format: str, with_audit: bool, no_cach
     error or truncated variant and has no waiver with a reason, or has an approval policy but
     no Intervention surface. Recordings of a tool with no surface of its own (an MCP or HTTP
     tool recorded with F2 in `workbench live`) are observed: their missing kinds are not gaps.
+    Calls `workbench import` brought of a tool the project does not have are reported as
+    "imported, not yours: not counted", never gaps.
     Then the render audit draws every variant and checks it against
     the render principles (see `workbench audit`; a variant whose inputs did not change is
     read from the render cache unless --no-cache). Each problem is printed as

@@ -7,6 +7,7 @@ import shutil
 import click
 
 from workbench.cli.output import echo, echo_json, format_option
+from workbench.coverage import NOT_YOURS
 
 SURFACE_LETTERS = (
     ("inspector", "I"),
@@ -37,7 +38,8 @@ def legend() -> str:
     return (
         f"surfaces: {letters} (a letter: the tool's own; ·: the generic fallback)\n"
         f"kinds: {kinds} (✓ covered, w waived with a reason, ✗ missing, "
-        "o observed: only recordings of a tool with no surface of its own, not a gap)"
+        "o observed: only recordings of a tool with no surface of its own, not a gap; "
+        f"i {NOT_YOURS}: only imported calls of a tool the project does not have, not counted)"
     )
 
 
@@ -49,7 +51,9 @@ def coverage(output_format: str) -> None:
     Surfaces: I Inspector, P Placeholder, S Streaming, R Render, V Intervention, O Portal
     (upper case: the tool's own; '·': the generic fallback). Kinds: ✓ covered, w waived
     (with a reason), ✗ missing, o observed (only recordings of a tool with no surface of its
-    own: not a gap). Exit code 1 when there is a gap (as `workbench check`).
+    own: not a gap), i imported, not yours (only calls `workbench import` brought of a tool the
+    project does not have: reported, not counted). Exit code 1 when there is a gap (as
+    `workbench check`).
     """
     from rich.console import Console
     from rich.table import Table
@@ -89,7 +93,7 @@ def coverage(output_format: str) -> None:
                     if status == "covered"
                     else Text("w", style="yellow")
                     if status == "waived"
-                    else Text("o", style="dim")
+                    else Text("i" if row.imported else "o", style="dim")
                     if status == "observed"
                     else Text("✗", style="bold red")
                 )
@@ -98,13 +102,17 @@ def coverage(output_format: str) -> None:
                 plain(row.api),
                 surfaces,
                 *cells,
-                plain("; ".join(row.gaps), style="red"),
+                plain(f"{NOT_YOURS}: not counted", style="dim")
+                if row.imported
+                else plain("; ".join(row.gaps), style="red"),
             )
         Console(width=max(120, shutil.get_terminal_size().columns)).print(table)
         echo(legend())
+        imported = sum(1 for row in rows if row.imported)
         echo(
             f"{len(rows)} {'API' if len(rows) == 1 else 'APIs'}, "
             f"{gaps} {'gap' if gaps == 1 else 'gaps'}"
+            + (f", {imported} {NOT_YOURS}: not counted" if imported else "")
         )
     if gaps:
         raise SystemExit(1)

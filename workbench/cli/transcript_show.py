@@ -37,7 +37,7 @@ def open_conversation(path: Path, transcript_format: str, project: Project) -> C
             path,
             transcript_format,
             mapping=project.config.import_map,
-            known=project.catalog.api_names(),
+            known=project.known_apis(),
         )
     except UnknownFormat as error:
         fail_usage(str(error))
@@ -98,7 +98,7 @@ def _print_row(console: Console, row: Row, project: Project, palette: Palette, w
         console.print(_message_text(message.text, indent), crop=False)
         return
     assert isinstance(row, CallRow)
-    manifest = project.catalog.manifests().get(row.target.tool)
+    manifest = project.manifest_for(row.target.tool)
     script = row.script(manifest)
     state = script.state_at(script.phases[-1])
     ctx = SurfaceContext(

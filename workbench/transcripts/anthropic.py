@@ -70,7 +70,7 @@ def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
                 call_id = string(block.get("id"))
                 name = string(block.get("name"))
                 if call_id is None or name is None:
-                    yield reading.problem(record, str(block_type), "no `id` or `name`")
+                    yield reading.problem(record, str(block_type), "no `id` or `name`", block)
                     continue
                 arguments = block.get("input")
                 reading.start(
@@ -78,7 +78,7 @@ def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
                         call_id,
                         name,
                         arguments if isinstance(arguments, dict) else {},
-                        line,
+                        record.line_of(block) or line,
                         server=string(block.get("server_name")),
                         prompt=reading.prompt,
                     )
@@ -86,7 +86,9 @@ def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
             elif block_type in RESULT_BLOCKS:
                 call = reading.answered(block.get("tool_use_id"))
                 if call is None:
-                    yield reading.problem(record, str(block_type), "answers no tool_use before it")
+                    yield reading.problem(
+                        record, str(block_type), "answers no tool_use before it", block
+                    )
                     continue
                 text = text_of(block.get("content"))
                 failed = bool(block.get("is_error"))
@@ -94,5 +96,5 @@ def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
                 yield call
             elif block_type not in ("image", "document", "redacted_thinking"):
                 yield reading.problem(
-                    record, f"{place} block", f"unknown block type {str(block_type)[:40]}"
+                    record, f"{place} block", f"unknown block type {str(block_type)[:40]}", block
                 )

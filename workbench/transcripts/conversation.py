@@ -128,6 +128,16 @@ class CallRow:
 Row = TurnRow | MessageRow | ProblemRow | CallRow
 
 
+def runs_past(call: CallRow, following: CallRow) -> bool:
+    """Whether ``call`` is still running when ``following`` starts: by the recorded times (a
+    subagent's Task while its calls run), or, where the format records none, when
+    ``following`` is nested under it."""
+    ended, started = call.call.ended, following.call.started
+    if ended is not None and started is not None:
+        return started < ended
+    return following.depth > call.depth
+
+
 @dataclass(frozen=True, slots=True)
 class CallQuery:
     """A filter over calls: ``tool:NAME`` (the call's, its tool's or API's name contains it),

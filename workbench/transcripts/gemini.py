@@ -71,13 +71,13 @@ def _call(data: Any, reading: Reading, record: Record, place: str, when: Any) ->
     call_id = string(data.get("id"))
     name = string(data.get("name"))
     if call_id is None or name is None:
-        return reading.problem(record, place, "no `id` or `name`")
+        return reading.problem(record, place, "no `id` or `name`", data)
     args = data.get("args")
     call = ToolCall(
         call_id,
         name,
         args if isinstance(args, dict) else {},
-        record.line or 0,
+        record.line_of(data) or 0,
         prompt=reading.prompt,
         title=string(data.get("description")),
         started=timestamp(data.get("timestamp")) or when,

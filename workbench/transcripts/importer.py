@@ -24,7 +24,12 @@ from workbench.core.manifest import ToolApi, ToolManifest, ToolMeta
 from workbench.core.source_map import SourceError, load_with_lines
 from workbench.fixtures.list_append import AppendRefused, append_to_list
 from workbench.fixtures.models import FixtureFile
-from workbench.fixtures.recorder import RecordingError, dump_fixture_fast, save_manifest_api
+from workbench.fixtures.recorder import (
+    IMPORTED_API_DESCRIPTION,
+    RecordingError,
+    dump_fixture_fast,
+    save_manifest_api,
+)
 from workbench.transcripts.fields import first_line, items
 from workbench.transcripts.model import ToolCall
 from workbench.transcripts.redaction import TranscriptRedactor
@@ -437,7 +442,7 @@ class Importer:
                 title=report.tool,
                 description="Imported from agent transcripts by `workbench import`.",
             ),
-            api=[ToolApi(name=report.api, description="Imported from agent transcripts.")],
+            api=[ToolApi(name=report.api, description=IMPORTED_API_DESCRIPTION)],
             type="mcp" if mcp else "builtin",
         )
         path = report.path.parent / "manifest.yaml"

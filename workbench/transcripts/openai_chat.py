@@ -71,10 +71,13 @@ def read(records: Iterable[Record], reading: Reading) -> Iterator[Entry]:
                 call_id = string(call_data.get("id")) if isinstance(call_data, dict) else None
                 name = string(function.get("name")) if isinstance(function, dict) else None
                 if call_id is None or name is None or not isinstance(function, dict):
-                    yield reading.problem(record, f"{place} tool_call", "no `id` or function name")
+                    yield reading.problem(
+                        record, f"{place} tool_call", "no `id` or function name", call_data
+                    )
                     continue
                 args, _ = arguments(function.get("arguments"))
-                reading.start(ToolCall(call_id, name, args, line, prompt=reading.prompt))
+                started_at = record.line_of(call_data) or line
+                reading.start(ToolCall(call_id, name, args, started_at, prompt=reading.prompt))
 
 
 def finish_from_text(call: ToolCall, text: str) -> None:

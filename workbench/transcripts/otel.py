@@ -58,12 +58,13 @@ def _attributes(span: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _spans(document: dict[str, Any], file: str, line: int | None) -> Iterator[Any]:
-    for resource in items(document.get("resourceSpans")):
+def _spans(record: Record, file: str) -> Iterator[Any]:
+    for resource in items(record.data.get("resourceSpans")):
         scopes = items(resource.get("scopeSpans")) if isinstance(resource, dict) else []
         for scope in scopes:
             spans = scope.get("spans") if isinstance(scope, dict) else None
             if not isinstance(spans, list):
+                line = record.line_of(scope)
                 yield TranscriptProblem(file, line, "scopeSpans", "no `spans` list")
                 continue
             yield from spans
@@ -80,13 +81,14 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
         parents: dict[str, str] = {}  # span id -> parent span id
         tool_spans: dict[str, str] = {}  # span id -> call id
         calls: list[tuple[str, ToolCall]] = []
-        for index, span in enumerate(_spans(record.data, file, record.line)):
+        for index, span in enumerate(_spans(record, file)):
             if isinstance(span, TranscriptProblem):
                 yield span
                 continue
             if not isinstance(span, dict):
                 yield TranscriptProblem(file, record.line, f"span {index}", "not an object")
                 continue
+            line = record.line_of(span)
             span_id = str(span.get("spanId", ""))
             parents[span_id] = str(span.get("parentSpanId") or "")
             attributes = _attributes(span)
@@ -98,16 +100,14 @@ def read(records: Iterable[Record | TranscriptProblem], file: str) -> Iterator[E
             name = string(attributes.get("gen_ai.tool.name"))
             call_id = string(attributes.get("gen_ai.tool.call.id")) or span_id
             if name is None or not call_id:
-                yield TranscriptProblem(
-                    file, record.line, f"span {index} execute_tool", "no `gen_ai.tool.name`"
-                )
+                yield TranscriptProblem(file, line, "execute_tool span", "no `gen_ai.tool.name`")
                 continue
             args, _ = arguments(attributes.get("gen_ai.tool.call.arguments"))
             call = ToolCall(
                 call_id,
                 name,
                 args,
-                record.line or 0,
+                line or 0,
                 started=nanos(span.get("startTimeUnixNano")),
                 ended=nanos(span.get("endTimeUnixNano")),
                 title=string(attributes.get("gen_ai.tool.description")),

@@ -17,6 +17,7 @@ from workbench.transcripts import (
     openai_responses,
     otel,
 )
+from workbench.transcripts.locating import LocatedDocument
 from workbench.transcripts.model import Entry, TranscriptProblem
 from workbench.transcripts.reading import Reader
 from workbench.transcripts.records import (
@@ -79,34 +80,37 @@ def _is_container(data: dict[str, Any]) -> bool:
 
 
 def _document_records(
-    document: Any, file: str, line: int | None = None
+    document: Any, file: str, line: int | None = None, located: LocatedDocument | None = None
 ) -> Iterator[Record | TranscriptProblem]:
     """The records of a JSON document: the items of its list of messages, items or spans."""
+    if located is not None:
+        line = located.line_of(document) or line
     if isinstance(document, list):
-        yield from items_of(document, file, "", line)
+        yield from items_of(document, file, "", line, located)
         return
     if not isinstance(document, dict):
         yield TranscriptProblem(file, line, "document", "neither an object nor a list")
         return
     if _is_container(document):
         key = next(key for key in CONTAINER_KEYS if isinstance(document.get(key), list))
-        yield from items_of(document[key], file, key, line)
+        yield from items_of(document[key], file, key, line, located)
         return
-    yield Record(line, document, "")
+    yield Record(line, document, "", located)
 
 
 def records_of(
-    path: Path, file: str, on_bytes: Callable[[int], None] | None = None
+    path: Path, file: str, on_bytes: Callable[[int], None] | None = None, *, locate: bool = True
 ) -> Iterator[Record | TranscriptProblem]:
-    """The records of the file at ``path``: its lines, or its document's items."""
+    """The records of the file at ``path``: its lines, or its document's items (``locate``:
+    each with the line it starts on)."""
     if is_json_document(path):
-        document = load_document(path, file)
+        document = load_document(path, file, locate=locate)
         if on_bytes is not None:
             on_bytes(path.stat().st_size)
         if isinstance(document, TranscriptProblem):
             yield document
             return
-        yield from _document_records(document, file)
+        yield from _document_records(document.root, file, 1, document)
         return
     with path.open("rb") as stream:
         for record in jsonl_records(stream, file, on_bytes):
@@ -135,7 +139,8 @@ def sniff(records: Iterable[Record | TranscriptProblem]) -> str | None:
 
 def detect_format(path: Path, file: str | None = None) -> str:
     """The format of the transcript at ``path`` (:class:`UnknownFormat` when none fits)."""
-    found = sniff(records_of(path, file or str(path)))
+    # Only a look at the first records: a document's lines are not needed for it.
+    found = sniff(records_of(path, file or str(path), locate=False))
     if found is None:
         raise UnknownFormat(str(file or path))
     return found

@@ -32,9 +32,16 @@ class Reading:
         self.prompt: str | None = None
         """What the user last said: the prompt of the calls that start after it."""
 
-    def problem(self, record: Record, place: str, message: str) -> TranscriptProblem:
-        """A problem with ``record`` of this file: ``place`` is the kind of record it was."""
-        return TranscriptProblem(self.file, record.line, place, message)
+    def problem(
+        self, record: Record, place: str, message: str, part: object = None
+    ) -> TranscriptProblem:
+        """A problem with ``record`` of this file: ``place`` is the kind of record it was.
+
+        ``part`` is the object inside the record that is wrong (a content block, a call): in a
+        document spread over lines, the problem names the line where it starts.
+        """
+        line = record.line if part is None else record.line_of(part)
+        return TranscriptProblem(self.file, line, place, message)
 
     def said(
         self, role: MessageRole, text: str, line: int, when: datetime | None = None

@@ -2,7 +2,8 @@
 
 A JSON Lines file is read a line at a time (memory bounded by the longest line); a file that is
 one JSON document (a gemini-cli recording, a saved request body, an OTLP export) is parsed
-whole and its records are the items of its list. A line that is not JSON, or not an object, is
+whole, with the line where each of its records starts, and its records are the items of its
+list. A line that is not JSON, or not an object, is
 a :class:`~workbench.transcripts.model.TranscriptProblem` that names the line, never quotes it.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from workbench.transcripts.locating import LocatedDocument, decode_located
 from workbench.transcripts.model import TranscriptProblem
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -27,7 +29,14 @@ class Record:
     line: int | None
     data: dict[str, Any]
     where: str = ""
-    """For a record inside a JSON document: its path there (``messages[3]``)."""
+    """For a record inside a document on one line: its path there (``messages[3]``)."""
+    located: LocatedDocument | None = None
+    """For a record of a document spread over lines: where the document's objects start."""
+
+    def line_of(self, part: Any) -> int | None:
+        """The line where ``part`` (an object inside this record) starts, else the record's."""
+        found = self.located.line_of(part) if self.located is not None else None
+        return self.line if found is None else found
 
 
 def _readline(stream: IO[bytes]) -> bytes:
@@ -102,26 +111,45 @@ def is_json_document(path: Path) -> bool:
         return False
 
 
-def load_document(path: Path, file: str) -> Any | TranscriptProblem:
-    """The whole file as one JSON value, or the problem that stops it parsing."""
+def load_document(
+    path: Path, file: str, *, locate: bool = True
+) -> LocatedDocument | TranscriptProblem:
+    """The whole file as one JSON value, or the problem that stops it parsing; ``locate``:
+    with its lines (a look at the format needs none, and ``json.loads`` is faster)."""
     try:
-        return json.loads(path.read_bytes())
+        text = path.read_bytes().decode("utf-8-sig")
+        if not locate:
+            return LocatedDocument(json.loads(text))
+        return decode_located(text)
     except UnicodeDecodeError:
         return TranscriptProblem(file, None, "document", "not UTF-8 text")
     except json.JSONDecodeError as error:
         return TranscriptProblem(file, error.lineno, "document", f"not JSON ({error.msg.lower()})")
+    except RecursionError:
+        return TranscriptProblem(file, None, "document", "nested too deep to read")
 
 
 def items_of(
-    values: Any, file: str, where: str, line: int | None = None
+    values: Any,
+    file: str,
+    where: str,
+    line: int | None = None,
+    located: LocatedDocument | None = None,
 ) -> Iterator[Record | TranscriptProblem]:
-    """The objects of a JSON list at ``where`` as records; an item that is no object, a problem."""
+    """The objects of a JSON list at ``where`` as records; an item that is no object, a problem.
+
+    In a located document each item is named by the line it starts on; on one line (``line``),
+    by its path there.
+    """
     if not isinstance(values, list):
-        yield TranscriptProblem(file, line, where, "not a list")
+        yield TranscriptProblem(file, line, where or "document", "not a list")
         return
+    lines = located.item_lines(values) if located is not None else None
     for index, item in enumerate(values):
-        place = f"{where}[{index}]"
+        at = line if lines is None else lines[index]
+        place = f"{where}[{index}]" if lines is None else ""
         if isinstance(item, dict):
-            yield Record(line, item, place)
+            yield Record(at, item, place, located)
         else:
-            yield TranscriptProblem(file, line, place, f"a JSON {_json_kind(item)}, not an object")
+            kind = f"a JSON {_json_kind(item)}, not an object"
+            yield TranscriptProblem(file, at, place or f"{where or 'document'} item", kind)

@@ -19,17 +19,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, OptionList, Static
 
 from workbench.app.bindings import PHASE_BINDINGS
-from workbench.app.screens.conversation_saving import ConversationSaving
+from workbench.app.screens.conversation_replay import ConversationReplay
 from workbench.app.widgets.call_view import CallView
 from workbench.app.widgets.conversation_list import ConversationList, inspector_line
 from workbench.app.widgets.key_footer import KeyFooter
 from workbench.app.widgets.status_line import StatusPart
 from workbench.app.widgets.tree_filter import TreeFilter
-from workbench.core.call_record import CallRecord
 from workbench.core.call_state import CallState
 from workbench.core.manifest import ToolManifest
 from workbench.core.sanitize import clean
-from workbench.fixtures.replay import SPEEDS, FixtureReplayer, speed_label
+from workbench.fixtures.replay import SPEEDS, speed_label
 from workbench.fixtures.script import CallScript
 from workbench.project import Project
 from workbench.surfaces.registry import SurfaceRegistry
@@ -55,9 +54,6 @@ SEEK_PAGE_ROWS = 2_000
 FIRST_PAGE_ROWS = 60
 """Rows read (and calls' Inspectors drawn) before the first screen: a screenful and some;
 the next page is read just after, in the background."""
-MAX_GAP_MS = 2000
-"""A replay waits the recorded time between two calls, up to this (a session's idle
-minutes are not worth watching)."""
 
 
 def message_markdown(text: str) -> str:
@@ -69,7 +65,7 @@ def message_markdown(text: str) -> str:
     return shown
 
 
-class ConversationScreen(ConversationSaving):
+class ConversationScreen(ConversationReplay):
     """An agent session: its rows on the left, the selected call's card (or message) beside."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -177,7 +173,7 @@ class ConversationScreen(ConversationSaving):
                 self.path,
                 self.transcript_format,
                 mapping=project.config.import_map,
-                known=project.catalog.api_names(),
+                known=project.known_apis(),
             )
             rows = conversation.load(FIRST_PAGE_ROWS)
             self._inspect(project, rows)
@@ -243,11 +239,10 @@ class ConversationScreen(ConversationSaving):
         """Draw the Inspector line of each call in ``rows`` that has none yet (a millisecond
         or so a call: only rows in view are drawn, never the whole session); the rows'
         positions in ``rows`` that got one."""
-        manifests = project.catalog.manifests()
         drawn: list[int] = []
         for position, row in enumerate(rows):
             if isinstance(row, CallRow) and row.inspector is None:
-                manifest = manifests.get(row.target.tool)
+                manifest = project.manifest_for(row.target.tool)
                 row.inspector = inspector_line(row, manifest, project.registry)
                 drawn.append(position)
         return drawn
@@ -342,8 +337,11 @@ class ConversationScreen(ConversationSaving):
         if isinstance(row, CallRow):
             self.set_class(False, "-message")
             self.script = row.script(self._manifest(row))
-            self.phase_index = len(self.script.phases) - 1
-            self._show_state(self.script.state_at(self.script.phases[self.phase_index]))
+            if replaying:
+                self.phase_index = 0  # The replay draws the call from its first step.
+            else:
+                self.phase_index = len(self.script.phases) - 1
+                self._show_state(self.script.state_at(self.script.phases[self.phase_index]))
         else:
             self.script = None
             self.set_class(True, "-message")
@@ -360,7 +358,7 @@ class ConversationScreen(ConversationSaving):
     def _manifest(self, row: CallRow) -> ToolManifest | None:
         if self.project is None:
             return None
-        return self.project.catalog.manifest_for(row.target.tool)
+        return self.project.manifest_for(row.target.tool)
 
     def _show_state(self, state: CallState) -> None:
         row = self.selected_call
@@ -371,7 +369,7 @@ class ConversationScreen(ConversationSaving):
             parts.append(StatusPart(row.call.started.strftime("%H:%M:%S"), priority=1))
         if not row.target.known:
             parts.append(StatusPart("generic surfaces (a name the project lacks)", priority=0))
-        if row.call.line > 0:  # A JSON document's records have no line of their own.
+        if row.call.line > 0:  # 0: a record handed in without one.
             parts.append(StatusPart(f"line {row.call.line}", priority=2))
         self.call_view.show(
             state,
@@ -407,8 +405,8 @@ class ConversationScreen(ConversationSaving):
             return self.selected_call is not None
         if action == "toggle_folded" and self.row_index is not None:
             row = self.rows[self.row_index]
-            if isinstance(row, MessageRow):
-                return row.message.role == "thinking"
+            if not isinstance(row, CallRow):  # Only thinking folds (the card is not shown).
+                return isinstance(row, MessageRow) and row.message.role == "thinking"
         return super().check_action(action, parameters)
 
     LEADING: ClassVar[tuple[str, ...]] = (
@@ -518,69 +516,8 @@ class ConversationScreen(ConversationSaving):
     def action_next_phase(self) -> None:
         self._show_phase_index(self.phase_index + 1)
 
-    # --- replay ---------------------------------------------------------------------------
-
-    def _stop_replay(self) -> None:
-        self.workers.cancel_group(self, "replay")
-        self.call_view.stepper.playing = False
-
-    def action_play_pause(self) -> None:
-        if self.call_view.stepper.playing:
-            self._stop_replay()
-            return
-        if self.selected_call is None:
-            self.action_next_call()
-        if self.selected_call is not None:
-            self._replay()
-
     def action_cycle_speed(self) -> None:
         self.speed_index = (self.speed_index + 1) % len(SPEEDS)
         speed = speed_label(SPEEDS[self.speed_index])
         self.call_view.stepper.speed = speed
         self.notify(f"Replay speed {speed}", timeout=1.5, markup=False)
-
-    @work(exclusive=True, group="replay")
-    async def _replay(self) -> None:
-        """From the selected call on: each call through its phases at the recorded pace,
-        then the recorded wait before the next one (capped at :data:`MAX_GAP_MS`)."""
-        import asyncio
-
-        self.call_view.stepper.playing = True
-        try:
-            while (row := self.selected_call) is not None and self.script is not None:
-                script = self.script
-                record = CallRecord(script.initial_state(), keep_events=False)
-                replayer = FixtureReplayer(script, speed=SPEEDS[self.speed_index])
-                self.call_view.stepper.playing = True
-                async for event in replayer.events():
-                    state = record.add(event)
-                    if state.phase in script.phases:
-                        self.phase_index = script.phases.index(state.phase)
-                    self._show_state(state)
-                ended = row.call.ended
-                while not self._move(1, lambda candidate: isinstance(candidate, CallRow)):
-                    # The end of what is read: read on (the replay goes on to the session's end).
-                    if self.conversation is None or self.conversation.done:
-                        return
-                    self._request_more()
-                    await asyncio.sleep(0.05)
-                if not self._showing():
-                    return
-                listing = self.query_one("#conversation", ConversationList)
-                index = listing.selected_index
-                if index is None:
-                    return
-                # Selected here, at once, so the list's message finds it done (a selection
-                # by hand stops the replay; this one is the replay's).
-                self._select(index, replaying=True)
-                following = self.selected_call
-                speed = SPEEDS[self.speed_index]
-                if following is None:
-                    return
-                gap = 0.0
-                if ended is not None and following.call.started is not None and speed:
-                    seconds = (following.call.started - ended).total_seconds()
-                    gap = max(0.0, min(seconds, MAX_GAP_MS / 1000)) / speed
-                await asyncio.sleep(gap)
-        finally:
-            self.call_view.stepper.playing = False

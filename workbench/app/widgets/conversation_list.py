@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -32,6 +33,11 @@ CALL_MARKS = {
 """The mark before a call by its kind; the agent's own words (denied, interrupted, …) get ↷."""
 
 
+_MARKDOWN_MARKS = re.compile(r"\*\*|__|`|^#{1,6}\s+")
+"""Strong emphasis, code ticks and a heading's hashes: Markdown the view draws, the list's
+one line would show as typed."""
+
+
 def _first_line(text: str) -> str:
     for line in text.splitlines():
         if line.strip():
@@ -49,7 +55,11 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
     if isinstance(row, ProblemRow):
         problem = row.problem
         where = f"line {problem.line}" if problem.line is not None else "file"
-        return Text(f"  ⚠ {where}: {clean_line(problem.record)}", style=styles["warning"])
+        # What is wrong, after the record's kind where that says more than "line".
+        said = [problem.message] if problem.record in ("line", "document") else []
+        said = said or [problem.record, problem.message]
+        described = clean_line(shorten(": ".join([where, *said]), ROW_CELLS))
+        return Text(f"  ⚠ {described}", style=styles["warning"])
     indent = "  " * (row.depth + 1)
     if isinstance(row, MessageRow):
         message = row.message
@@ -58,7 +68,10 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
             # Text in the list's own colour (no muted grey): it stays readable highlighted.
             return Text(f"{indent}▸ thinking · {lines} line{'s' if lines != 1 else ''}", "italic")
         mark = "›" if message.role == "user" else "·"
-        return Text(f"{indent}{mark} {_first_line(message.text)}")
+        line = _first_line(message.text)
+        if message.role == "assistant":  # Drawn as Markdown when selected; plain here.
+            line = _MARKDOWN_MARKS.sub("", line)
+        return Text(f"{indent}{mark} {line}")
     assert isinstance(row, CallRow)
     mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
     text = Text(indent)

@@ -32,6 +32,10 @@ ALWAYS_SHOWN = frozenset({"quit", "app.quit", "help", "app.help"})
 """Actions whose keys the footer keeps when it must leave entries out."""
 
 
+LAYOUT_WAITS = 20
+"""Refreshes the footer waits for its entries' widths (then it goes by what it has)."""
+
+
 class KeyFooter(Footer):
     """Textual's footer, with three changes.
 
@@ -131,10 +135,16 @@ class KeyFooter(Footer):
             child.display = True
         self.call_after_refresh(self._drop_overflow)
 
-    def _drop_overflow(self) -> None:
+    def _drop_overflow(self, attempts: int = 0) -> None:
         """Leave out, whole, every entry from the first one that does not fit. The current
-        keys (an open question's answers) stay whatever it costs; Quit and Keys keep their
-        room next: a newcomer needs those two most."""
+        keys (an open question's answers) have the room first, as many as fit; Quit and Keys
+        keep their room next: a newcomer needs those two most."""
+        unmeasured = any(child.display and not child.outer_size.width for child in self.children)
+        if unmeasured and attempts < LAYOUT_WAITS:
+            # The new entries are not laid out yet (a recompose the refresh overtook): with
+            # no widths everything would seem to fit. Measure once they are.
+            self.call_after_refresh(self._drop_overflow, attempts + 1)
+            return
         entries: list[list[Widget]] = []
         for child in self.children:
             if child.has_class("-command-palette"):
@@ -157,13 +167,23 @@ class KeyFooter(Footer):
         def width(entry: list[Widget]) -> int:
             return sum(part.outer_size.width + part.styles.margin.width for part in entry)
 
-        must = [entry for entry in entries if actions(entry) & set(self._first)]
-        kept = [entry for entry in entries if entry not in must and actions(entry) & ALWAYS_SHOWN]
-        used = sum(width(entry) for entry in must)
+        current = [entry for entry in entries if actions(entry) & set(self._first)]
+        must: list[list[Widget]] = []
+        used = 0
+        for entry in current:
+            # Many current keys (a screen's leading ones) may not all fit: those past the
+            # first that does not are left out whole, like any other entry.
+            if used + width(entry) > room:
+                break
+            must.append(entry)
+            used += width(entry)
+        kept = [
+            entry for entry in entries if entry not in current and actions(entry) & ALWAYS_SHOWN
+        ]
         if used + sum(width(entry) for entry in kept) > room:
             kept = []
         used += sum(width(entry) for entry in kept)
-        full = False
+        full = len(must) < len(current)
         for entry in entries:
             if entry in must or entry in kept:
                 continue
