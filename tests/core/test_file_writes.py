@@ -4,6 +4,7 @@ waited too long."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import stat
@@ -109,3 +110,59 @@ def test_a_lock_held_too_long_is_an_error_that_names_the_lock(tmp_path: Path) ->
         holder.join(30)
     with locked(path, timeout=5):
         pass
+
+
+COUNTING_WRITER = """
+import sys
+from pathlib import Path
+from workbench.core.file_writes import locked, write_atomically
+
+path = Path(sys.argv[1])
+for _ in range(int(sys.argv[2])):
+    with locked(path):
+        count = int(path.read_text()) if path.exists() else 0
+        write_atomically(path, str(count + 1))
+"""
+
+
+def test_writers_racing_for_a_removed_lock_file_lose_no_count_and_leave_no_lock(
+    tmp_path: Path,
+) -> None:
+    # Each holder removes the lock file as it lets go; a waiter that locked the removed inode
+    # must lock the new one, or two writers would read the same count and one add would be lost.
+    path = tmp_path / "count.txt"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", COUNTING_WRITER, str(path), "100"])
+        for _ in range(4)
+    ]
+    for writer in writers:
+        assert writer.wait(timeout=120) == 0
+    assert path.read_text() == "400"
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["count.txt"]
+
+
+def test_a_waiter_that_locked_a_removed_lock_file_locks_the_one_at_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "reviews.yaml"
+    lock_file = tmp_path / ".reviews.yaml.lock"
+    real_flock = fcntl.flock
+    removed: list[int] = []
+
+    def flock_after_the_holder_let_go(handle: int, operation: int) -> None:
+        if not removed:
+            # The holder lets go between the waiter's open and its flock: it removes its file.
+            removed.append(handle)
+            os.unlink(lock_file)
+        real_flock(handle, operation)
+
+    monkeypatch.setattr(fcntl, "flock", flock_after_the_holder_let_go)
+    with locked(path):
+        probe = os.open(lock_file, os.O_RDWR)  # Raises if the waiter kept the removed file.
+        try:
+            with pytest.raises(BlockingIOError):
+                real_flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(probe)
+    assert removed
+    assert not lock_file.exists()

@@ -14,7 +14,9 @@ is gone. Only that naming pattern is touched, and never a live process's file (n
 
 :func:`locked` holds an exclusive ``flock`` on ``.NAME.lock`` beside the file for a
 read-modify-write, so two processes adding to the same file both keep what they added. The
-lock file stays (removing it would let a third process lock a different inode).
+holder removes the lock file before it lets go, so a user's folders keep no lock files; a
+waiter that then gets the lock of a removed file (its path gone, or another inode there)
+opens the path again, so two processes never hold locks on different inodes at once.
 """
 
 from __future__ import annotations
@@ -139,25 +141,44 @@ def locked(path: Path, *, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
     """Hold the exclusive lock of ``path`` (across a read-modify-write of it)."""
     target = lock_path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
-    try:
-        deadline = time.monotonic() + timeout
-        delay = 0.001
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        handle = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(handle)
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise
+        else:
+            if _still_at(handle, target):
                 break
-            except OSError as error:
-                if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise
-            if time.monotonic() >= deadline:
-                raise FileLockTimeout(
-                    errno.EWOULDBLOCK,
-                    f"another process has held {target} for {timeout:.0f} s; "
-                    "is a workbench process stuck?",
-                )
-            time.sleep(delay)
-            delay = min(delay * 2, 0.05)
+            # The holder we waited for removed this lock file: lock the one now at the path.
+            os.close(handle)
+            continue
+        if time.monotonic() >= deadline:
+            raise FileLockTimeout(
+                errno.EWOULDBLOCK,
+                f"another process has held {target} for {timeout:.0f} s; "
+                "is a workbench process stuck?",
+            )
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    try:
         yield
     finally:
+        # Removed while still held: a waiter that locks the removed inode sees it is gone.
+        with contextlib.suppress(OSError):
+            os.unlink(target)
         os.close(handle)  # Closing releases the lock.
+
+
+def _still_at(handle: int, target: Path) -> bool:
+    """Whether the locked file ``handle`` is still the one at ``target``."""
+    try:
+        at_path = os.stat(target)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(handle)
+    return (held.st_dev, held.st_ino) == (at_path.st_dev, at_path.st_ino)
