@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import textwrap
@@ -219,3 +220,55 @@ def test_the_coverage_gate_counts_only_the_projects_own_tools(project: Path) -> 
     checked = run("check", "--no-audit")
     assert checked.exit_code == 1
     assert "github.list_issues no 'empty' variant and no waiver" in checked.output
+
+
+SHELL_RECORDING = {
+    "sessionId": "s-shell",
+    "messages": [
+        {"id": "m-1", "type": "user", "content": "List the sources"},
+        {
+            "id": "m-2",
+            "type": "gemini",
+            "content": "Listing.",
+            "toolCalls": [
+                {
+                    "id": "run_shell_command-1",
+                    "name": "run_shell_command",
+                    "args": {"command": "ls src", "description": "List the sources"},
+                    "status": "success",
+                    "timestamp": "2026-01-07T08:00:01.000Z",
+                    "result": [
+                        {
+                            "functionResponse": {
+                                "id": "run_shell_command-1",
+                                "name": "run_shell_command",
+                                "response": {
+                                    "output": "Command: ls src\nDirectory: (root)\n"
+                                    "Output: main.py\nutil.py\nError: (none)\nExit Code: 0\n"
+                                    "Signal: (none)\nBackground PIDs: (none)\n"
+                                    "Process Group PGID: 4242"
+                                },
+                            }
+                        }
+                    ],
+                    "resultDisplay": "main.py\nutil.py",
+                }
+            ],
+        },
+    ],
+}
+
+
+def test_a_gemini_command_shows_what_it_printed_not_the_lines_written_for_the_model(
+    project: Path,
+) -> None:
+    recording = project / "session.json"
+    recording.write_text(json.dumps(SHELL_RECORDING, indent=1))
+    assert run("import", str(recording)).exit_code == 0
+    checked = run("check", "fixtures")
+    assert checked.exit_code == 0, checked.output
+    assert ": audit." not in checked.output
+    shown = run("show", "fixtures/gemini-cli/run_shell_command.yaml#run_shell_command-1")
+    assert shown.exit_code == 0, shown.output
+    assert "main.py" in shown.stdout and "util.py" in shown.stdout
+    assert "Process Group PGID" not in shown.stdout and "Directory:" not in shown.stdout

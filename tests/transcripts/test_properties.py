@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workbench.transcripts.gemini import SHELL_TAIL, shell_state
 from workbench.transcripts.importer import variant_of
 from workbench.transcripts.locating import decode_located
 from workbench.transcripts.model import ToolCall, TranscriptProblem
@@ -268,3 +269,30 @@ def test_a_record_of_a_document_is_named_by_the_line_it_starts_on(
 def test_a_located_document_decodes_as_json_loads_does(value: Any, indent: int | None) -> None:
     text = json.dumps(value, indent=indent)
     assert decode_located(text).root == json.loads(text)
+
+
+SHELL_LABELS = tuple(f"{label}: " for label in (*SHELL_TAIL, "Stderr"))
+SHELL_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"))
+
+
+@given(
+    st.lists(SHELL_LINE, min_size=1, max_size=6).filter(
+        lambda lines: (
+            bool(lines[-1])
+            and not lines[-1].startswith(SHELL_LABELS)
+            and not any(line.startswith("Stderr: ") for line in lines[1:])
+        )
+    ),
+    st.integers(-255, 255),
+)
+def test_a_gemini_command_result_gives_back_what_was_printed_and_its_exit_code(
+    printed: list[str], code: int
+) -> None:
+    stdout = "\n".join(printed)
+    text = (
+        f"Command: run it\nDirectory: (root)\nOutput: {stdout}\nError: (none)\n"
+        f"Exit Code: {code}\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 7"
+    )
+    state = shell_state(text)
+    assert state["exit_code"] == code
+    assert state["stdout"] == ("" if stdout.strip() == "(empty)" else stdout)

@@ -96,6 +96,8 @@ def _call(data: Any, reading: Reading, record: Record, place: str, when: Any) ->
         call.content = text_of(data.get("result")) if not response else ""
     if display is not None and not isinstance(display, str):
         call.state = {"resultDisplay": display}
+    elif name == "run_shell_command" and isinstance(output, str):
+        call.state = shell_state(output) or None
     status = data.get("status")
     if status == "success":
         call.outcome = "done"
@@ -110,6 +112,69 @@ def _call(data: Any, reading: Reading, record: Record, place: str, when: Any) ->
         call.error = str(error) if error else None
     call.truncated = says_truncated(call.content)
     return call
+
+
+# gemini-cli tells the model about a command in labelled lines; its user saw only the output.
+SHELL_HEAD = ("Command", "Directory")
+SHELL_OUTPUT = ("Output", "Stdout")
+SHELL_TAIL = ("Error", "Exit Code", "Signal", "Background PIDs", "Process Group PGID")
+
+
+def shell_state(text: str) -> dict[str, Any]:
+    """``stdout``, ``stderr``, ``exit_code`` and ``directory`` of a ``run_shell_command``
+    result, or nothing when the text is not in gemini-cli's labelled form.
+
+    The output comes between its label and the last run of trailing labels, so an output
+    line that looks like a label ("Exit Code: 3" printed by the command) stays output.
+    """
+    lines = text.split("\n")
+    if not lines or not lines[0].startswith("Command: "):
+        return {}
+    start = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if line.startswith(tuple(f"{k}: " for k in SHELL_OUTPUT))
+        ),
+        None,
+    )
+    if start is None:
+        return {}
+    end = len(lines)
+    while end > start + 1 and (
+        lines[end - 1].startswith(tuple(f"{label}: " for label in SHELL_TAIL)) or not lines[end - 1]
+    ):
+        end -= 1
+    fields = {
+        label: line[len(label) + 2 :]
+        for line in lines[:start] + lines[end:]
+        for label in SHELL_HEAD + SHELL_TAIL
+        if line.startswith(f"{label}: ")
+    }
+    printed = lines[start:end]
+    printed[0] = printed[0].split(": ", 1)[1]
+    stderr_at = next(
+        (i for i in range(len(printed) - 1, 0, -1) if printed[i].startswith("Stderr: ")), None
+    )
+    stderr = None
+    if stderr_at is not None:
+        stderr = "\n".join([printed[stderr_at][len("Stderr: ") :], *printed[stderr_at + 1 :]])
+        printed = printed[:stderr_at]
+    state: dict[str, Any] = {"stdout": _shown("\n".join(printed))}
+    if stderr is not None:
+        state["stderr"] = _shown(stderr)
+    code = fields.get("Exit Code", "").strip()
+    if code.lstrip("-").isdigit():
+        state["exit_code"] = int(code)
+    directory = fields.get("Directory", "").strip()
+    if directory and directory != "(root)":
+        state["directory"] = directory
+    return state
+
+
+def _shown(value: str) -> str:
+    """gemini-cli writes ``(empty)`` for nothing printed."""
+    return "" if value.strip() == "(empty)" else value
 
 
 def _response(result: Any) -> dict[str, Any] | None:
