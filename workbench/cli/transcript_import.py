@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +12,8 @@ from workbench.cli.output import ProgressReport, echo, fail_usage, path_option
 from workbench.transcripts.redaction import TranscriptRedactor
 
 if TYPE_CHECKING:
+    from click.decorators import FC
+
     from workbench.config import WorkbenchConfig
     from workbench.transcripts.importer import ImportSummary
     from workbench.transcripts.model import TranscriptProblem
@@ -28,6 +30,20 @@ FORMAT_NAMES = (
     "otel",
 )
 """``--format`` choices (the readers' names, kept here so ``--help`` loads no reader)."""
+
+
+def transcript_format_option(help: str) -> Callable[[FC], FC]:
+    """``--format`` for the commands that read a transcript (import, open, show)."""
+    return click.option(
+        "--format",
+        "transcript_format",
+        type=click.Choice(FORMAT_NAMES),
+        default="auto",
+        show_default=True,
+        help=help,
+    )
+
+
 MEBIBYTE = 1024 * 1024
 SHOWN_PROBLEMS = 20
 SHOWN_FILES = 30
@@ -77,14 +93,7 @@ def _known_apis(config: WorkbenchConfig) -> dict[str, frozenset[str]]:
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--format",
-    "transcript_format",
-    type=click.Choice(FORMAT_NAMES),
-    default="auto",
-    show_default=True,
-    help="The transcripts' format; auto recognises it from the first records.",
-)
+@transcript_format_option("The transcripts' format; auto recognises it from the first records.")
 @path_option(
     "--into",
     "into",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from workbench.cli.output import fail_usage, stdout_console
-from workbench.cli.transcript_import import FORMAT_NAMES
+from workbench.cli.transcript_import import transcript_format_option
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -129,14 +129,7 @@ def _message_text(text: str, indent: int = 0) -> Text:
 
 @click.command("open")
 @click.argument("path", metavar="TRANSCRIPT", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "transcript_format",
-    type=click.Choice(FORMAT_NAMES),
-    default="auto",
-    show_default=True,
-    help="The transcript's format (auto: recognised from its first records).",
-)
+@transcript_format_option("The transcript's format (auto: recognised from its first records).")
 def open_transcript(path: Path, transcript_format: str) -> None:
     """Open an agent session (as `workbench import` reads it) as its conversation.
 
