@@ -120,7 +120,7 @@ def test_a_run_after_nothing_changed_reads_and_draws_nothing(project: Project) -
     assert set(result.statuses.values()) == {"passed"}
     assert result.drawn == set() and result.read == set()
     assert result.stats.reused == result.stats.unchanged == len(cases)
-    assert f"({len(cases)} unchanged since they matched" in result.stats.summary()
+    assert f"reused ({len(cases)} on unchanged snapshot files), 0 drawn" in result.stats.summary()
     # A report still gets each case's pictures: the files that hold the drawing.
     outcome = next(item for item in result.run.outcomes if item.case.test_id == ONE_CASE)
     text = project.file(ONE_CASE, ".txt").read_text(encoding="utf-8")
@@ -239,8 +239,8 @@ def test_the_cli_says_what_passed_unchanged(
     runner = CliRunner()
     outputs = [runner.invoke(main, ["snapshot"]) for _ in range(2)]
     assert all(result.exit_code == 0 for result in outputs), outputs[-1].output
-    assert "unchanged since" not in outputs[0].output
-    assert "40 reused, 0 drawn (40 unchanged since they matched" in outputs[1].output
+    assert "unchanged" not in outputs[0].output
+    assert "40 reused (40 on unchanged snapshot files), 0 drawn" in outputs[1].output
     report = project.root / "report.md"
     third = runner.invoke(main, ["snapshot", "--report", str(report)])
     assert third.exit_code == 0, third.output

@@ -39,6 +39,7 @@ from typing import Any
 from workbench.fixtures.cache import RACY_WINDOW_NS, Stamp
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.rendering.matrix import SnapshotCase
+from workbench.review.store import SnapshotStore
 from workbench.surfaces.registry import SURFACE_KINDS, SurfaceRegistry
 
 CACHE_FORMAT = 1
@@ -251,9 +252,8 @@ class CacheStats:
     """Bytes of entries this run wrote."""
 
     def summary(self) -> str:
-        text = f"render cache: {self.reused} reused, {self.drawn} drawn"
-        if self.unchanged:
-            text += f" ({self.unchanged} unchanged since they matched their snapshot files)"
+        unchanged = f" ({self.unchanged} on unchanged snapshot files)" if self.unchanged else ""
+        text = f"render cache: {self.reused} reused{unchanged}, {self.drawn} drawn"
         if self.ignored:
             text += f", {self.ignored} unreadable entr{'y' if self.ignored == 1 else 'ies'} ignored"
         if self.pruned:
@@ -430,6 +430,11 @@ class MatchedSnapshots:
             entries = {}
         return cls(path, cache, entries if isinstance(entries, dict) else {})
 
+    def stamp(self, case: SnapshotCase, store: SnapshotStore) -> CaseFiles:
+        """``case``'s key and its committed files' stamps, taken now (before they are read)."""
+        address = case.address
+        return CaseFiles(self, address.id, self.cache.inputs.case(case), store.stamps(address))
+
     def picture(
         self, case_id: str, key: str, stamps: tuple[Stamp | None, Stamp | None]
     ) -> str | None:
@@ -483,6 +488,24 @@ class MatchedSnapshots:
         except OSError as error:
             self.cache.stats.write_error = f"{self.path}: {error.strerror or error}"
         self.added.clear()
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """A case's key and its committed files' stamps, taken before the files are read."""
+
+    memo: MatchedSnapshots
+    case_id: str
+    key: str
+    stamps: tuple[Stamp | None, Stamp | None]
+
+    def unchanged(self) -> str | None:
+        """The picture hash the files matched with, if neither they nor the case changed."""
+        return self.memo.picture(self.case_id, self.key, self.stamps)
+
+    def matched(self, picture: str) -> None:
+        """The files, as stamped, held the case's drawing (``picture``)."""
+        self.memo.remember(self.case_id, self.key, self.stamps, picture)
 
 
 def cache_folder(root: Path, *, project: bool = True) -> Path | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.acceptance.build import case_order
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
@@ -19,6 +20,9 @@ from workbench.review.board import Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
 from workbench.review.diff import snapshot_diff
 from workbench.review.store import SnapshotStore, StoredSnapshot
+
+if TYPE_CHECKING:
+    from workbench.rendering.cache import MatchedSnapshots
 
 STATUSES = ("passed", "failed", "new", "updated")
 
@@ -105,31 +109,7 @@ def run_snapshots(
     cache = renderer.cache
     matched = cache.matched_snapshots(store.root) if cache is not None else None
     for case in cases:
-        address = case.address
-        key = stamps = None
-        if matched is not None and cache is not None:
-            key, stamps = cache.inputs.case(case), store.stamps(address)
-            picture = matched.picture(address.id, key, stamps)
-            if picture is not None:
-                run.outcomes.append(SnapshotOutcome(case, "passed", None, None, store, picture))
-                if on_progress is not None:
-                    on_progress(case)
-                continue
-        rendered: RenderedSnapshot = renderer.render(case)
-        text = snapshot_text_of(case, rendered.text)
-        committed = store.read(address)
-        if committed.text == text and committed.svg == rendered.svg:
-            status = "passed"
-            if matched is not None and key is not None and stamps is not None:
-                matched.remember(address.id, key, stamps, rendered.picture)
-        elif update:
-            store.write(address, text, rendered.svg)
-            status = "updated" if committed.text is not None else "new"
-        else:
-            status = "new" if committed.missing else "failed"
-        run.outcomes.append(
-            SnapshotOutcome(case, status, rendered, committed, store, rendered.picture)
-        )
+        run.outcomes.append(_compare(case, renderer, store, matched, update=update))
         if on_progress is not None:
             on_progress(case)
     case_ids = matrix_ids if matrix_ids is not None else {case.test_id for case in cases}
@@ -142,6 +122,36 @@ def run_snapshots(
         else:
             run.unused = store.unused(case_ids, select=select)
     return run
+
+
+def _compare(
+    case: SnapshotCase,
+    renderer: SnapshotRenderer,
+    store: SnapshotStore,
+    matched: MatchedSnapshots | None,
+    *,
+    update: bool,
+) -> SnapshotOutcome:
+    """One case drawn (or read back) and compared with its files; unless neither the case
+    nor its files changed since they last matched, which passes on a stat."""
+    files = matched.stamp(case, store) if matched is not None else None
+    picture = files.unchanged() if files is not None else None
+    if picture is not None:
+        return SnapshotOutcome(case, "passed", None, None, store, picture)
+    address = case.address
+    rendered = renderer.render(case)
+    text = snapshot_text_of(case, rendered.text)
+    committed = store.read(address)
+    if committed.text == text and committed.svg == rendered.svg:
+        status = "passed"
+        if files is not None:
+            files.matched(rendered.picture)
+    elif update:
+        store.write(address, text, rendered.svg)
+        status = "updated" if committed.text is not None else "new"
+    else:
+        status = "new" if committed.missing else "failed"
+    return SnapshotOutcome(case, status, rendered, committed, store, rendered.picture)
 
 
 def to_board(run: SnapshotRun, root: Path, review_path: Path) -> ReviewBoard:

@@ -18,6 +18,7 @@ import pytest
 
 from workbench.rendering.matrix import AuditCase, SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import SnapshotRenderer
+from workbench.testing.extension import UNCHANGED, SnapshotRoot
 
 __all__ = ["check_case", "snapshot_text_of", "test_tool_ui_snapshot"]
 
@@ -46,6 +47,15 @@ def check_case(
     if isinstance(workbench_case, AuditCase):
         _assert_audit_passes(workbench_case, request.getfixturevalue("workbench_auditor"))
         return
+    matched = request.getfixturevalue("workbench_matched_snapshots")
+    files = matched.stamp(workbench_case, SnapshotRoot.store()) if matched is not None else None
+    if files is not None and files.unchanged() is not None:
+        # Neither the case nor its files changed since they matched: compare nothing, but
+        # assert each file, so syrupy counts it as used.
+        SnapshotRoot.vouch_for(workbench_case)
+        assert snapshot_text == UNCHANGED
+        assert snapshot_svg == UNCHANGED
+        return
     rendered = workbench_renderer.render(workbench_case)
     # Compare the SVG first without asserting, so both snapshots are recorded on --snapshot-update
     # and the readable text diff is what a failure shows.
@@ -54,6 +64,8 @@ def check_case(
     assert svg_matches, (
         f"the SVG of {workbench_case.test_id} changed although its text did not (colours or styles)"
     )
+    if files is not None and not request.config.getoption("update_snapshots", False):
+        files.matched(rendered.picture)
 
 
 def _assert_audit_passes(case: AuditCase, auditor: Any) -> None:
