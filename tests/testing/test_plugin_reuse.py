@@ -40,7 +40,12 @@ def test_unchanged_cases_pass_on_a_stat_and_their_files_stay_used(tmp_path: Path
     project = calculator_project(tmp_path, FIXTURE)
     (project / "tests" / "conftest.py").write_text(CONFTEST)
     (project / "tests" / "test_ui.py").write_text(TEST)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("WORKBENCH")}
+    # Not this run's xdist worker either: syrupy prints no report in a worker.
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("WORKBENCH", "PYTEST_XDIST"))
+    }
     env["WORKBENCH_CACHE_DIR"] = str(tmp_path / "cache")
 
     def pytest_run(*arguments: str) -> subprocess.CompletedProcess[str]:
