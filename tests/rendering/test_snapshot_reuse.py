@@ -11,10 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.rendering.cache_cli import cli_with_cache
 from workbench.cli import main
 from workbench.config import load_config
 from workbench.project import open_project
@@ -212,31 +212,42 @@ def test_a_corrupt_or_foreign_memo_is_ignored(project: Project, content: bytes) 
     assert project.run().read == set()  # Written whole again.
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MEMO_ID = "a/b/c/done-60-dark"
+MEMO_STAMPS = ((10, 20, 30, 40), (11, 21, 31, 41))
+EXACT = ["key", [10, 20, 30, 40], [11, 21, 31, 41], "picture"]
+NEAR_MISSES = [
+    EXACT,
+    ["other key", *EXACT[1:]],
+    ["key", [10, 20, 30, 41], *EXACT[2:]],
+    ["key", EXACT[1], [11, 21, 32, 41], "picture"],
+    ["key", EXACT[2], EXACT[1], "picture"],
+    [*EXACT[:3], 7],
+    [*EXACT, "extra"],
+    EXACT[:3],
+]
+
+
+@settings(max_examples=80, deadline=None)
 @given(
-    entry=st.recursive(
+    entry=st.sampled_from(NEAR_MISSES)
+    | st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=8),
         lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=4), inner),
         max_leaves=12,
     )
 )
-def test_any_memo_entry_but_the_exact_one_matches_nothing(tmp_path_factory, entry) -> None:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("memo")
-    cache = RenderCache(folder, RenderInputs.__new__(RenderInputs))
-    stamps = ((10, 20, 30, 40), (11, 21, 31, 41))
-    memo = render_cache.MatchedSnapshots(folder / "m.json", cache, {"a/b/c/done-60-dark": entry})
-    exact = ["key", [10, 20, 30, 40], [11, 21, 31, 41], "picture"]
-    found = memo.picture("a/b/c/done-60-dark", "key", stamps)
-    assert found == ("picture" if entry == exact else None)
+def test_only_the_exact_memo_entry_vouches_for_a_case(entry: object) -> None:
+    cache = RenderCache(Path("unused"), RenderInputs.__new__(RenderInputs))
+    memo = render_cache.MatchedSnapshots(Path("unused.json"), cache, {MEMO_ID: entry})
+    found = memo.picture(MEMO_ID, "key", MEMO_STAMPS)
+    assert found == ("picture" if entry == EXACT else None)
+    assert memo.picture(MEMO_ID, "key", (MEMO_STAMPS[0], None)) is None  # A file is gone.
 
 
 def test_the_cli_says_what_passed_unchanged(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("WORKBENCH_NO_RENDER_CACHE", raising=False)
-    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(project.cache_dir.parent / "cli-cache"))
-    monkeypatch.chdir(project.root)
-    runner = CliRunner()
+    runner = cli_with_cache(monkeypatch, project.root, project.cache_dir.parent / "cli-cache")
     outputs = [runner.invoke(main, ["snapshot"]) for _ in range(2)]
     assert all(result.exit_code == 0 for result in outputs), outputs[-1].output
     assert "unchanged" not in outputs[0].output

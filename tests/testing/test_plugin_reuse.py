@@ -8,27 +8,13 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from tests.testing.small_project import calculator_project
+from tests.testing.test_snapshot_opt_in import FIXTURE
 
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
-)
 # Files of this test are seconds old: trust them as if older than the racy window.
 CONFTEST = "import workbench.rendering.cache as cache\n\ncache.RACY_WINDOW_NS = 0\n"
 TEST = "def test_tool_ui(tool_ui_snapshot):\n    tool_ui_snapshot()\n"
