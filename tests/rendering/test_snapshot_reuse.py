@@ -6,6 +6,7 @@ compared again; files changed just now, and a memo that is corrupt, are never tr
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -23,6 +24,7 @@ from workbench.rendering.cache import CacheStats, RenderCache, RenderInputs
 from workbench.rendering.matrix import SnapshotCase, snapshot_cases
 from workbench.rendering.renderer import CardDrawer, SnapshotRenderer
 from workbench.review import store as store_module
+from workbench.review.store import StoredSnapshot
 from workbench.testing.report import SnapshotRun, run_snapshots
 
 REPO = Path(__file__).resolve().parents[2]
@@ -183,7 +185,7 @@ def test_files_changed_just_now_are_not_trusted(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A same-size edit in the same tick of a coarse clock keeps a stamp: a file that new
-    is compared on every run until it is older than the racy window."""
+    is read on every run until it is older than the racy window."""
     monkeypatch.setattr(render_cache, "RACY_WINDOW_NS", 3600 * 10**9)
     project.run(update=True)  # Nothing to rewrite: the memo is kept as it was.
     os.utime(project.file(ONE_CASE, ".txt"))  # A new change time: the memo no longer holds.
@@ -214,17 +216,32 @@ def test_a_corrupt_or_foreign_memo_is_ignored(project: Project, content: bytes) 
 
 MEMO_ID = "a/b/c/done-60-dark"
 MEMO_STAMPS = ((10, 20, 30, 40), (11, 21, 31, 41))
-EXACT = ["key", [10, 20, 30, 40], [11, 21, 31, 41], "picture"]
+FILES = StoredSnapshot("# the card\n", "<svg/>")
+HASHES = [hashlib.sha256(text.encode()).hexdigest() for text in ("# the card\n", "<svg/>")]
+EXACT = ["key", [10, 20, 30, 40], [11, 21, 31, 41], "picture", *HASHES]
 NEAR_MISSES = [
     EXACT,
     ["other key", *EXACT[1:]],
-    ["key", [10, 20, 30, 41], *EXACT[2:]],
-    ["key", EXACT[1], [11, 21, 32, 41], "picture"],
-    ["key", EXACT[2], EXACT[1], "picture"],
-    [*EXACT[:3], 7],
+    ["key", [10, 20, 30, 41], *EXACT[2:]],  # Stamps differ, texts the same: a fresh checkout.
+    [*EXACT[:4], HASHES[1], HASHES[0]],  # Stamps the same: trusted without a read.
+    ["key", [], [], "picture", *HASHES],  # Stamps too recent to keep.
+    ["key", [], [], "picture", HASHES[0], "0" * 64],
+    ["key", EXACT[2], EXACT[1], "picture", "0" * 64, HASHES[1]],
+    [*EXACT[:3], 7, *HASHES],
     [*EXACT, "extra"],
-    EXACT[:3],
+    EXACT[:4],
 ]
+
+
+def vouches(entry: object) -> bool:
+    """The oracle: the key is the case's, and the stamps or else the texts are the same."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 6
+        and entry[0] == "key"
+        and isinstance(entry[3], str)
+        and (entry[1:3] == EXACT[1:3] or entry[4:6] == HASHES)
+    )
 
 
 @settings(max_examples=80, deadline=None)
@@ -232,16 +249,36 @@ NEAR_MISSES = [
     entry=st.sampled_from(NEAR_MISSES)
     | st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=4), inner),
+        lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=4), inner),
         max_leaves=12,
     )
 )
-def test_only_the_exact_memo_entry_vouches_for_a_case(entry: object) -> None:
+def test_only_a_memo_entry_of_the_same_key_and_files_vouches_for_a_case(entry: object) -> None:
     cache = RenderCache(Path("unused"), RenderInputs.__new__(RenderInputs))
     memo = render_cache.MatchedSnapshots(Path("unused.json"), cache, {MEMO_ID: entry})
-    found = memo.picture(MEMO_ID, "key", MEMO_STAMPS)
-    assert found == ("picture" if entry == EXACT else None)
-    assert memo.picture(MEMO_ID, "key", (MEMO_STAMPS[0], None)) is None  # A file is gone.
+    found = memo.picture(MEMO_ID, "key", MEMO_STAMPS, lambda: FILES)
+    assert found == (entry[3] if vouches(entry) else None)  # type: ignore[index]
+    gone = memo.picture(MEMO_ID, "key", (MEMO_STAMPS[0], None), lambda: FILES)
+    assert gone is None  # A file is gone.
+
+
+def test_a_fresh_checkout_reads_the_files_but_no_drawing(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI restores the cache onto a new clone: every file is new, with the same bytes."""
+    for path in sorted(project.snaps.rglob("*.*")):
+        copy = path.with_name("copy.tmp")
+        shutil.copyfile(path, copy)
+        os.replace(copy, path)
+    gets: list[str] = []
+    get = RenderCache.get
+    monkeypatch.setattr(RenderCache, "get", lambda self, key: gets.append(key) or get(self, key))
+
+    result = project.run()
+    assert set(result.statuses.values()) == {"passed"}
+    assert result.read == set(result.statuses) and result.drawn == set() and gets == []
+    assert result.stats.unchanged == len(result.statuses)
+    assert project.run().read == set()  # The new stamps are kept: a stat next time.
 
 
 def test_the_cli_says_what_passed_unchanged(

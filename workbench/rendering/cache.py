@@ -39,7 +39,7 @@ from typing import Any
 from workbench.fixtures.cache import RACY_WINDOW_NS, Stamp
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.rendering.matrix import SnapshotCase
-from workbench.review.store import SnapshotStore
+from workbench.review.store import SnapshotStore, StoredSnapshot
 from workbench.surfaces.registry import SURFACE_KINDS, SurfaceRegistry
 
 CACHE_FORMAT = 1
@@ -402,16 +402,19 @@ def _read_size(path: Path) -> tuple[int, float] | None:
 
 
 class MatchedSnapshots:
-    """Snapshot cases whose committed files were found equal to their drawing, with the
-    case's key and the stamps (size, mtime_ns, ctime_ns, inode) the files had then.
+    """Snapshot cases whose committed files were found equal to their drawing: the case's
+    key, the stamps (size, mtime_ns, ctime_ns, inode) the files had then, the picture hash,
+    and a hash of each file's text.
 
     A case whose key and both stamps are the same again would compare equal again: it passes
     on a ``stat`` of its files. Anything that could change the answer changes one of them: an
     input of the drawing changes the key; an edit, a delete, a ``git checkout`` or a restored
     copy gives a file a new change time (which no one can set back) or inode. A stamp taken
-    within :data:`RACY_WINDOW_NS` of now is not remembered, as a second edit in the same tick
-    of a coarse clock could keep it. The stamps are taken before the files are read, so a
-    change during the read is a new stamp too. Unreadable or foreign files are ignored.
+    within :data:`RACY_WINDOW_NS` of now is not kept, as a second edit in the same tick of a
+    coarse clock could keep it. The stamps are taken before the files are read, so a change
+    during the read is a new stamp too. When only the stamps differ (a fresh checkout in CI:
+    every file is new), the files are read and their texts' hashes decide: the drawing is not
+    read back nor compared. Unreadable or foreign memos are ignored.
     """
 
     def __init__(self, path: Path, cache: RenderCache, entries: dict[str, Any]) -> None:
@@ -433,36 +436,57 @@ class MatchedSnapshots:
     def stamp(self, case: SnapshotCase, store: SnapshotStore) -> CaseFiles:
         """``case``'s key and its committed files' stamps, taken now (before they are read)."""
         address = case.address
-        return CaseFiles(self, address.id, self.cache.inputs.case(case), store.stamps(address))
+        return CaseFiles(
+            self,
+            address.id,
+            self.cache.inputs.case(case),
+            store.stamps(address),
+            lambda: store.read(address),
+        )
 
     def picture(
-        self, case_id: str, key: str, stamps: tuple[Stamp | None, Stamp | None]
+        self,
+        case_id: str,
+        key: str,
+        stamps: tuple[Stamp | None, Stamp | None],
+        read: Callable[[], StoredSnapshot],
     ) -> str | None:
-        """The picture hash the case matched with, if its key and files are as they were."""
+        """The picture hash the case matched with, if its key and its files' stamps (or,
+        failing those, their texts: ``read``) are as they were."""
         entry = self.entries.get(case_id)
         if (
             not isinstance(entry, list)
-            or len(entry) != 4
+            or len(entry) != 6
             or entry[0] != key
             or None in stamps
-            or entry[1:3] != [list(stamp) for stamp in stamps if stamp is not None]
             or not isinstance(entry[3], str)
         ):
             return None
+        if entry[1:3] != [list(stamp) for stamp in stamps if stamp is not None]:
+            committed = read()
+            if [_text_hash(committed.text), _text_hash(committed.svg)] != entry[4:6]:
+                return None
+            self.remember(case_id, key, stamps, entry[3], committed)
         self.cache.stats.reused += 1
         self.cache.stats.unchanged += 1
         return entry[3]
 
     def remember(
-        self, case_id: str, key: str, stamps: tuple[Stamp | None, Stamp | None], picture: str
+        self,
+        case_id: str,
+        key: str,
+        stamps: tuple[Stamp | None, Stamp | None],
+        picture: str,
+        committed: StoredSnapshot,
     ) -> None:
-        """The case's files (stamped before they were read) matched its drawing under ``key``."""
-        text, svg = stamps
-        if text is None or svg is None:
+        """The case's files (stamped before they were read as ``committed``) matched its
+        drawing under ``key``."""
+        if committed.text is None or committed.svg is None:
             return
+        kept: list[Any] = [list(stamp) if stamp else [] for stamp in stamps]
         if any(self.now_ns - max(stamp[1], stamp[2]) < RACY_WINDOW_NS for stamp in stamps if stamp):
-            return  # Changed just now: a same-size edit in the same clock tick would hide.
-        entry = [key, list(text), list(svg), picture]
+            kept = [[], []]  # Changed just now: a same-size edit in the same clock tick would hide.
+        entry = [key, *kept, picture, _text_hash(committed.text), _text_hash(committed.svg)]
         if self.entries.get(case_id) != entry:
             self.entries[case_id] = self.added[case_id] = entry
 
@@ -490,6 +514,12 @@ class MatchedSnapshots:
         self.added.clear()
 
 
+def _text_hash(text: str | None) -> str | None:
+    if text is None:
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 @dataclass(frozen=True)
 class CaseFiles:
     """A case's key and its committed files' stamps, taken before the files are read."""
@@ -498,14 +528,16 @@ class CaseFiles:
     case_id: str
     key: str
     stamps: tuple[Stamp | None, Stamp | None]
+    read: Callable[[], StoredSnapshot]
+    """The files as the comparison reads them."""
 
     def unchanged(self) -> str | None:
         """The picture hash the files matched with, if neither they nor the case changed."""
-        return self.memo.picture(self.case_id, self.key, self.stamps)
+        return self.memo.picture(self.case_id, self.key, self.stamps, self.read)
 
-    def matched(self, picture: str) -> None:
-        """The files, as stamped, held the case's drawing (``picture``)."""
-        self.memo.remember(self.case_id, self.key, self.stamps, picture)
+    def matched(self, picture: str, committed: StoredSnapshot) -> None:
+        """The files, as stamped and then read (``committed``), held the case's drawing."""
+        self.memo.remember(self.case_id, self.key, self.stamps, picture, committed)
 
 
 def cache_folder(root: Path, *, project: bool = True) -> Path | None:

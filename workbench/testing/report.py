@@ -145,7 +145,7 @@ def _compare(
     if committed.text == text and committed.svg == rendered.svg:
         status = "passed"
         if files is not None:
-            files.matched(rendered.picture)
+            files.matched(rendered.picture, committed)
     elif update:
         store.write(address, text, rendered.svg)
         status = "updated" if committed.text is not None else "new"
