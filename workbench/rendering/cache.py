@@ -59,7 +59,7 @@ bound adds to it instead of listing every entry."""
 MEASURE_AFTER_S = 24 * 3600
 """The folder is measured again at least this often (runs at once can each miss the
 others' writes)."""
-MATCHED_PREFIX = "matched-"
+MATCHED_FILE = f"matched-v{CACHE_FORMAT}.json"
 WORKBENCH_ROOT = Path(__file__).resolve().parent.parent
 KIT_EXCLUDED = ("app", "cli", "serve", "scaffold", "transcripts", "reload", "net")
 """Workbench folders no drawing reads (the TUI, the CLI, servers): editing them keeps the
@@ -373,10 +373,11 @@ class RenderCache:
             body = json.dumps({"format": CACHE_FORMAT, "bytes": total, "measured": measured})
             write_atomically(self.directory / SIZE_FILE, body)
 
-    def matched_snapshots(self, root: Path) -> MatchedSnapshots:
-        """What this cache remembers of the snapshot files under ``root`` that matched."""
-        name = f"{MATCHED_PREFIX}v{CACHE_FORMAT}-{_digest(str(root))[:16]}.json"
-        return MatchedSnapshots.load(self.directory / name, self)
+    def matched_snapshots(self) -> MatchedSnapshots:
+        """Which snapshot cases' files matched their drawing. One memo whatever the folder
+        the files are in (a CI job checks out the project where it likes): an entry vouches
+        only for files with its stamps or its texts."""
+        return MatchedSnapshots.load(self.directory / MATCHED_FILE, self)
 
     def remember(self, key: str, draw: Callable[[], Any], *, valid: type = dict) -> Any:
         """The value under ``key`` if it is there, else ``draw()`` (which is then filed)."""

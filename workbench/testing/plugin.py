@@ -199,7 +199,7 @@ def workbench_matched_snapshots(
     if workbench_render_cache is None:
         yield None
         return
-    matched = workbench_render_cache.matched_snapshots(SnapshotRoot.path.resolve())
+    matched = workbench_render_cache.matched_snapshots()
     yield matched
     matched.save(request.config.stash.get(_CASE_IDS_KEY, None))
 

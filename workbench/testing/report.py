@@ -107,7 +107,7 @@ def run_snapshots(
     store = SnapshotStore(root)
     run = SnapshotRun()
     cache = renderer.cache
-    matched = cache.matched_snapshots(store.root) if cache is not None else None
+    matched = cache.matched_snapshots() if cache is not None else None
     for case in cases:
         run.outcomes.append(_compare(case, renderer, store, matched, update=update))
         if on_progress is not None:
