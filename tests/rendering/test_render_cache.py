@@ -17,6 +17,7 @@ from types import MappingProxyType
 import pytest
 from click.testing import CliRunner
 
+from tests.rendering.cache_cli import cli_with_cache
 from workbench.audit.runner import run_audit
 from workbench.cli import main
 from workbench.config import load_config
@@ -279,10 +280,7 @@ def test_the_folder_is_pruned_oldest_first_to_its_bound(project: Project) -> Non
 def test_the_cli_reuses_drawings_and_no_cache_draws_everything(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("WORKBENCH_NO_RENDER_CACHE", raising=False)
-    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(project.cache_dir.parent / "cli-cache"))
-    monkeypatch.chdir(project.root)
-    runner = CliRunner()
+    runner = cli_with_cache(monkeypatch, project.root, project.cache_dir.parent / "cli-cache")
 
     first = runner.invoke(main, ["audit", "--jobs", "1"])
     assert first.exit_code == 0, first.output

@@ -14,6 +14,10 @@ folder, beside the catalog cache (:func:`workbench.fixtures.cache.cache_dir`:
 An entry that does not read back whole and of this format (corrupt, truncated, written by
 another version) is ignored and drawn again. The folder is pruned, oldest first, when it
 grows past its bound.
+
+The snapshot run also remembers which cases' committed files matched their drawing
+(:class:`MatchedSnapshots`): a case whose key and files' stamps are those it matched with
+passes on a ``stat`` of its two files, without reading its drawing or its files.
 """
 
 from __future__ import annotations
@@ -26,14 +30,16 @@ import platform
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from workbench.fixtures.cache import RACY_WINDOW_NS, Stamp
 from workbench.fixtures.catalog import Catalog, VariantRef
 from workbench.rendering.matrix import SnapshotCase
+from workbench.review.store import SnapshotStore, StoredSnapshot
 from workbench.surfaces.registry import SURFACE_KINDS, SurfaceRegistry
 
 CACHE_FORMAT = 1
@@ -47,6 +53,13 @@ TOUCH_AFTER_S = 24 * 3600
 """An entry read is marked used when it was last marked longer ago than this."""
 PRUNE_TO = 0.8
 """Pruning removes the oldest entries until the folder is this share of its bound."""
+SIZE_FILE = "size.json"
+"""The folder's size as last measured, plus what runs wrote since: a run far below the
+bound adds to it instead of listing every entry."""
+MEASURE_AFTER_S = 24 * 3600
+"""The folder is measured again at least this often (runs at once can each miss the
+others' writes)."""
+MATCHED_FILE = f"matched-v{CACHE_FORMAT}.json"
 WORKBENCH_ROOT = Path(__file__).resolve().parent.parent
 KIT_EXCLUDED = ("app", "cli", "serve", "scaffold", "transcripts", "reload", "net")
 """Workbench folders no drawing reads (the TUI, the CLI, servers): editing them keeps the
@@ -232,9 +245,15 @@ class CacheStats:
     """Entries that were there but unreadable or of another format (drawn again)."""
     write_error: str | None = None
     pruned: int = 0
+    unchanged: int = 0
+    """Reused snapshot cases whose committed files had not changed since they matched:
+    passed on their files' stamps, nothing read or compared."""
+    written: int = 0
+    """Bytes of entries this run wrote."""
 
     def summary(self) -> str:
-        text = f"render cache: {self.reused} reused, {self.drawn} drawn"
+        unchanged = f" ({self.unchanged} on unchanged snapshot files)" if self.unchanged else ""
+        text = f"render cache: {self.reused} reused{unchanged}, {self.drawn} drawn"
         if self.ignored:
             text += f", {self.ignored} unreadable entr{'y' if self.ignored == 1 else 'ies'} ignored"
         if self.pruned:
@@ -288,11 +307,14 @@ class RenderCache:
         from workbench.core.file_writes import write_atomically
 
         entry = json.dumps({"format": CACHE_FORMAT, "key": key, "value": value})
+        data = zlib.compress(entry.encode("utf-8"), 1)
         try:
             self._mark_folder()
-            write_atomically(self.path_for(key), zlib.compress(entry.encode("utf-8"), 1))
+            write_atomically(self.path_for(key), data)
         except OSError as error:
             self.stats.write_error = f"{self.directory}: {error.strerror or error}"
+        else:
+            self.stats.written += len(data)
 
     def _mark_folder(self) -> None:
         """A cache folder ignores itself in git and says what it is to backup tools."""
@@ -310,7 +332,18 @@ class RenderCache:
         write_atomically(ignore, "# The Workbench render cache: never committed.\n*\n")
 
     def prune(self) -> int:
-        """Remove the least recently used entries while the folder exceeds its bound."""
+        """Remove the least recently used entries while the folder exceeds its bound.
+
+        The folder is listed only when its size as last measured plus what was written since
+        could exceed the bound, or a day after it was last measured."""
+        size_file = self.directory / SIZE_FILE
+        known = _read_size(size_file)
+        if known is not None and time.time() - known[1] < MEASURE_AFTER_S:
+            estimate = known[0] + self.stats.written
+            if estimate <= self.max_bytes:
+                if self.stats.written:
+                    self._write_size(estimate, known[1])
+                return 0
         found: list[tuple[float, int, Path]] = []
         total = 0
         for path in self.entries.glob("*/*"):
@@ -321,9 +354,7 @@ class RenderCache:
             found.append((status.st_mtime, status.st_size, path))
             total += status.st_size
         removed = 0
-        if total <= self.max_bytes:
-            return removed
-        for _, size, path in sorted(found):
+        for _, size, path in sorted(found) if total > self.max_bytes else ():
             if total <= self.max_bytes * PRUNE_TO:
                 break
             with contextlib.suppress(OSError):
@@ -331,7 +362,22 @@ class RenderCache:
                 total -= size
                 removed += 1
         self.stats.pruned += removed
+        if found:
+            self._write_size(total, time.time())
         return removed
+
+    def _write_size(self, total: int, measured: float) -> None:
+        from workbench.core.file_writes import write_atomically
+
+        with contextlib.suppress(OSError):
+            body = json.dumps({"format": CACHE_FORMAT, "bytes": total, "measured": measured})
+            write_atomically(self.directory / SIZE_FILE, body)
+
+    def matched_snapshots(self) -> MatchedSnapshots:
+        """Which snapshot cases' files matched their drawing. One memo whatever the folder
+        the files are in (a CI job checks out the project where it likes): an entry vouches
+        only for files with its stamps or its texts."""
+        return MatchedSnapshots.load(self.directory / MATCHED_FILE, self)
 
     def remember(self, key: str, draw: Callable[[], Any], *, valid: type = dict) -> Any:
         """The value under ``key`` if it is there, else ``draw()`` (which is then filed)."""
@@ -343,6 +389,156 @@ class RenderCache:
         value = draw()
         self.put(key, value)
         return value
+
+
+def _read_size(path: Path) -> tuple[int, float] | None:
+    """The folder's size and when it was measured, from ``path`` (``None``: not known)."""
+    try:
+        found = json.loads(path.read_bytes())
+        if found["format"] == CACHE_FORMAT and isinstance(found["bytes"], int):
+            return found["bytes"], float(found["measured"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+class MatchedSnapshots:
+    """Snapshot cases whose committed files were found equal to their drawing: the case's
+    key, the stamps (size, mtime_ns, ctime_ns, inode) the files had then, the picture hash,
+    and a hash of each file's text.
+
+    A case whose key and both stamps are the same again would compare equal again: it passes
+    on a ``stat`` of its files. Anything that could change the answer changes one of them: an
+    input of the drawing changes the key; an edit, a delete, a ``git checkout`` or a restored
+    copy gives a file a new change time (which no one can set back) or inode. A stamp taken
+    within :data:`RACY_WINDOW_NS` of now is not kept, as a second edit in the same tick of a
+    coarse clock could keep it. The stamps are taken before the files are read, so a change
+    during the read is a new stamp too. When only the stamps differ (a fresh checkout in CI:
+    every file is new), the files are read and their texts' hashes decide: the drawing is not
+    read back nor compared. Unreadable or foreign memos are ignored.
+    """
+
+    def __init__(self, path: Path, cache: RenderCache, entries: dict[str, Any]) -> None:
+        self.path = path
+        self.cache = cache
+        self.entries = entries
+        self.added: dict[str, list[Any]] = {}
+        self.now_ns = time.time_ns()
+
+    @classmethod
+    def load(cls, path: Path, cache: RenderCache) -> MatchedSnapshots:
+        try:
+            found = json.loads(path.read_bytes())
+            entries = found["cases"] if found["format"] == CACHE_FORMAT else {}
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            entries = {}
+        return cls(path, cache, entries if isinstance(entries, dict) else {})
+
+    def stamp(self, case: SnapshotCase, store: SnapshotStore) -> CaseFiles:
+        """``case``'s key and its committed files' stamps, taken now (before they are read)."""
+        address = case.address
+        return CaseFiles(
+            self,
+            address.id,
+            self.cache.inputs.case(case),
+            store.stamps(address),
+            lambda: store.read(address),
+        )
+
+    def picture(
+        self,
+        case_id: str,
+        key: str,
+        stamps: tuple[Stamp | None, Stamp | None],
+        read: Callable[[], StoredSnapshot],
+    ) -> str | None:
+        """The picture hash the case matched with, if its key and its files' stamps (or,
+        failing those, their texts: ``read``) are as they were."""
+        entry = self.entries.get(case_id)
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 6
+            or entry[0] != key
+            or None in stamps
+            or not isinstance(entry[3], str)
+        ):
+            return None
+        if entry[1:3] != [list(stamp) for stamp in stamps if stamp is not None]:
+            committed = read()
+            if [_text_hash(committed.text), _text_hash(committed.svg)] != entry[4:6]:
+                return None
+            self.remember(case_id, key, stamps, entry[3], committed)
+        self.cache.stats.reused += 1
+        self.cache.stats.unchanged += 1
+        return entry[3]
+
+    def remember(
+        self,
+        case_id: str,
+        key: str,
+        stamps: tuple[Stamp | None, Stamp | None],
+        picture: str,
+        committed: StoredSnapshot,
+    ) -> None:
+        """The case's files (stamped before they were read as ``committed``) matched its
+        drawing under ``key``."""
+        if committed.text is None or committed.svg is None:
+            return
+        kept: list[Any] = [list(stamp) if stamp else [] for stamp in stamps]
+        if any(self.now_ns - max(stamp[1], stamp[2]) < RACY_WINDOW_NS for stamp in stamps if stamp):
+            kept = [[], []]  # Changed just now: a same-size edit in the same clock tick would hide.
+        entry = [key, *kept, picture, _text_hash(committed.text), _text_hash(committed.svg)]
+        if self.entries.get(case_id) != entry:
+            self.entries[case_id] = self.added[case_id] = entry
+
+    def save(self, case_ids: Collection[str] | None = None) -> None:
+        """Add what this run found to the file (as others left it: shards and pytest-xdist
+        workers share it), keeping only cases in ``case_ids`` if given (the whole matrix);
+        a failed write is only slower."""
+        if not self.added or self.cache.stats.write_error is not None:
+            return
+        from workbench.core.file_writes import write_atomically
+
+        entries = MatchedSnapshots.load(self.path, self.cache).entries
+        entries.update(self.added)
+        cases = {
+            case_id: entry
+            for case_id, entry in entries.items()
+            if case_ids is None or case_id in case_ids
+        }
+        body = json.dumps({"format": CACHE_FORMAT, "cases": cases}, separators=(",", ":"))
+        try:
+            self.cache._mark_folder()
+            write_atomically(self.path, body)
+        except OSError as error:
+            self.cache.stats.write_error = f"{self.path}: {error.strerror or error}"
+        self.added.clear()
+
+
+def _text_hash(text: str | None) -> str | None:
+    if text is None:
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """A case's key and its committed files' stamps, taken before the files are read."""
+
+    memo: MatchedSnapshots
+    case_id: str
+    key: str
+    stamps: tuple[Stamp | None, Stamp | None]
+    read: Callable[[], StoredSnapshot]
+    """The files as the comparison reads them."""
+
+    def unchanged(self) -> str | None:
+        """The picture hash the files matched with, if neither they nor the case changed."""
+        return self.memo.picture(self.case_id, self.key, self.stamps, self.read)
+
+    def matched(self, picture: str, committed: StoredSnapshot) -> None:
+        """The files, as stamped and then read (``committed``), held the case's drawing."""
+        self.memo.remember(self.case_id, self.key, self.stamps, picture, committed)
 
 
 def cache_folder(root: Path, *, project: bool = True) -> Path | None:

@@ -6,6 +6,7 @@ Adding a fixture file adds its snapshots; nothing here is written per tool.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import PurePosixPath
 
 from workbench.config import bundled_fixtures_dir
@@ -81,9 +82,10 @@ class SnapshotCase:
         """File stem, unique within the variant's folder."""
         return self.address.name
 
-    @property
+    @cached_property
     def key(self) -> CaseKey:
-        """The case's address, as review decisions name it."""
+        """The case's address, as review decisions name it (worked out once: a snapshot run
+        asks every case for it several times)."""
         return CaseKey(
             self.tool,
             self.api,
@@ -94,7 +96,7 @@ class SnapshotCase:
             self.surface,
         )
 
-    @property
+    @cached_property
     def address(self) -> CaseAddress:
         """The case's id and files (:class:`~workbench.review.store.SnapshotStore`)."""
         return self.key.address

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
@@ -24,16 +24,28 @@ from workbench.review.diff import snapshot_diff
 from workbench.review.store import SnapshotStore, read_file, write_file
 
 CASE_PARAM = "workbench_case"
+UNCHANGED = "\x00workbench: unchanged since this file matched the case's drawing\x00"
+"""What a snapshot assertion compares when the render cache vouches for a case's files: the
+file is not read, and the assertion still counts as the file's use."""
 
 
 class SnapshotRoot:
     """Where snapshots live; the pytest plugin sets it from ``[tool.workbench] snapshots``."""
 
     path: Path = Path("snapshots").resolve()
+    unchanged: ClassVar[set[str]] = set()
+    """Snapshot files whose next read gives :data:`UNCHANGED` (see
+    :class:`~workbench.rendering.cache.MatchedSnapshots`): set just before their assertion."""
 
     @classmethod
     def store(cls) -> SnapshotStore:
         return SnapshotStore(cls.path)
+
+    @classmethod
+    def vouch_for(cls, case: SnapshotCase) -> None:
+        """The next assertions of ``case``'s files compare :data:`UNCHANGED`, read nothing."""
+        store = cls.store()
+        cls.unchanged.update(str(path) for path in store.paths(case.address))
 
 
 def _case(test_location: Any) -> SnapshotCase:
@@ -71,6 +83,9 @@ class _CaseFileExtension(SingleFileSnapshotExtension):
     def read_snapshot_data_from_location(
         self, *, snapshot_location: str, snapshot_name: str, session_id: str
     ) -> str | None:
+        if snapshot_location in SnapshotRoot.unchanged:
+            SnapshotRoot.unchanged.discard(snapshot_location)
+            return UNCHANGED
         return read_file(Path(snapshot_location))
 
     @classmethod

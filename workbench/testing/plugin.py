@@ -32,7 +32,7 @@ from workbench.testing.extension import (
 if TYPE_CHECKING:
     from workbench.audit import Auditor
     from workbench.project import Project
-    from workbench.rendering.cache import RenderCache
+    from workbench.rendering.cache import MatchedSnapshots, RenderCache
     from workbench.rendering.renderer import SnapshotRenderer
     from workbench.review.shards import Shard
 
@@ -187,6 +187,21 @@ def workbench_render_cache(
     yield cache
     if cache is not None:
         cache.prune()
+
+
+@pytest.fixture(scope="session")
+def workbench_matched_snapshots(
+    workbench_render_cache: RenderCache | None, request: pytest.FixtureRequest
+) -> Iterator[MatchedSnapshots | None]:
+    """Which cases' snapshot files last matched their drawing (``None`` without a cache):
+    such a case passes on a stat of its files. Saved at the end (each xdist worker adds its
+    own)."""
+    if workbench_render_cache is None:
+        yield None
+        return
+    matched = workbench_render_cache.matched_snapshots()
+    yield matched
+    matched.save(request.config.stash.get(_CASE_IDS_KEY, None))
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.acceptance.build import case_order
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
@@ -18,7 +19,10 @@ from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
 from workbench.review.diff import snapshot_diff
-from workbench.review.store import SnapshotStore
+from workbench.review.store import SnapshotStore, StoredSnapshot
+
+if TYPE_CHECKING:
+    from workbench.rendering.cache import MatchedSnapshots
 
 STATUSES = ("passed", "failed", "new", "updated")
 
@@ -28,12 +32,36 @@ class SnapshotOutcome:
     case: SnapshotCase
     status: str
     """``passed``, ``failed`` (differs), ``new`` (no file yet) or ``updated`` (rewritten)."""
-    text: str
-    svg: str
-    expected_text: str | None = None
-    expected_svg: str | None = None
+    drawn: RenderedSnapshot | None
+    """The drawing (``None``: passed on unchanged files, which then hold it; read if asked)."""
+    committed: StoredSnapshot | None
+    """The files it was compared with, as read (``None``: not read, see ``drawn``)."""
+    store: SnapshotStore
     picture: str = ""
     """The drawing's content hash, as review decisions name it."""
+
+    def _committed(self) -> StoredSnapshot:
+        if self.committed is None:
+            self.committed = self.store.read(self.case.address)
+        return self.committed
+
+    @property
+    def text(self) -> str:
+        if self.drawn is not None:
+            return snapshot_text_of(self.case, self.drawn.text)
+        return self._committed().text or ""
+
+    @property
+    def svg(self) -> str:
+        return self.drawn.svg if self.drawn is not None else self._committed().svg or ""
+
+    @property
+    def expected_text(self) -> str | None:
+        return self._committed().text
+
+    @property
+    def expected_svg(self) -> str | None:
+        return self._committed().svg
 
     @property
     def diff(self) -> str:
@@ -78,32 +106,52 @@ def run_snapshots(
     """
     store = SnapshotStore(root)
     run = SnapshotRun()
+    cache = renderer.cache
+    matched = cache.matched_snapshots() if cache is not None else None
     for case in cases:
-        rendered: RenderedSnapshot = renderer.render(case)
-        text = snapshot_text_of(case, rendered.text)
-        committed = store.read(case.address)
-        expected_text, expected_svg = committed.text, committed.svg
-        if expected_text == text and expected_svg == rendered.svg:
-            status = "passed"
-        elif update:
-            store.write(case.address, text, rendered.svg)
-            status = "updated" if expected_text is not None else "new"
-        else:
-            status = "new" if committed.missing else "failed"
-        run.outcomes.append(
-            SnapshotOutcome(
-                case, status, text, rendered.svg, expected_text, expected_svg, rendered.picture
-            )
-        )
+        run.outcomes.append(_compare(case, renderer, store, matched, update=update))
         if on_progress is not None:
             on_progress(case)
+    case_ids = matrix_ids if matrix_ids is not None else {case.test_id for case in cases}
+    if matched is not None:
+        # Only a run of the whole matrix knows which cases are gone.
+        matched.save(case_ids if prune and not select else None)
     if prune:
-        case_ids = matrix_ids if matrix_ids is not None else {case.test_id for case in cases}
         if update:
             run.deleted = store.delete_unused(case_ids, select=select)
         else:
             run.unused = store.unused(case_ids, select=select)
     return run
+
+
+def _compare(
+    case: SnapshotCase,
+    renderer: SnapshotRenderer,
+    store: SnapshotStore,
+    matched: MatchedSnapshots | None,
+    *,
+    update: bool,
+) -> SnapshotOutcome:
+    """One case drawn (or read back) and compared with its files; unless neither the case
+    nor its files changed since they last matched, which passes on a stat."""
+    files = matched.stamp(case, store) if matched is not None else None
+    picture = files.unchanged() if files is not None else None
+    if picture is not None:
+        return SnapshotOutcome(case, "passed", None, None, store, picture)
+    address = case.address
+    rendered = renderer.render(case)
+    text = snapshot_text_of(case, rendered.text)
+    committed = store.read(address)
+    if committed.text == text and committed.svg == rendered.svg:
+        status = "passed"
+        if files is not None:
+            files.matched(rendered.picture, committed)
+    elif update:
+        store.write(address, text, rendered.svg)
+        status = "updated" if committed.text is not None else "new"
+    else:
+        status = "new" if committed.missing else "failed"
+    return SnapshotOutcome(case, status, rendered, committed, store, rendered.picture)
 
 
 def to_board(run: SnapshotRun, root: Path, review_path: Path) -> ReviewBoard:

@@ -18,6 +18,8 @@ import pytest
 
 from workbench.rendering.matrix import AuditCase, SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import SnapshotRenderer
+from workbench.review.store import StoredSnapshot
+from workbench.testing.extension import UNCHANGED, SnapshotRoot
 
 __all__ = ["check_case", "snapshot_text_of", "test_tool_ui_snapshot"]
 
@@ -46,14 +48,29 @@ def check_case(
     if isinstance(workbench_case, AuditCase):
         _assert_audit_passes(workbench_case, request.getfixturevalue("workbench_auditor"))
         return
+    files = None
+    if workbench_renderer.cache is not None:
+        matched = request.getfixturevalue("workbench_matched_snapshots")
+        files = matched.stamp(workbench_case, SnapshotRoot.store())
+    if files is not None and files.unchanged() is not None:
+        # Neither the case nor its files changed since they matched: compare nothing, but
+        # assert each file, so syrupy counts it as used.
+        SnapshotRoot.vouch_for(workbench_case)
+        assert snapshot_text == UNCHANGED
+        assert snapshot_svg == UNCHANGED
+        return
     rendered = workbench_renderer.render(workbench_case)
     # Compare the SVG first without asserting, so both snapshots are recorded on --snapshot-update
     # and the readable text diff is what a failure shows.
     svg_matches = rendered.svg == snapshot_svg
-    assert snapshot_text_of(workbench_case, rendered.text) == snapshot_text
+    text = snapshot_text_of(workbench_case, rendered.text)
+    assert text == snapshot_text
     assert svg_matches, (
         f"the SVG of {workbench_case.test_id} changed although its text did not (colours or styles)"
     )
+    if files is not None and not request.config.getoption("update_snapshots", False):
+        # Both asserts passed: the files hold exactly this drawing.
+        files.matched(rendered.picture, StoredSnapshot(text, rendered.svg))
 
 
 def _assert_audit_passes(case: AuditCase, auditor: Any) -> None:
