@@ -55,7 +55,10 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
     }
     _write(root, "claude-code", "Read", [claude])
     files = [f"src/module_{number}.py" for number in range(length)]
-    many = _typical("many", "\n".join(f"--- {name} ---\n{_lines(2)}" for name in files))
+    # gemini-cli ends the model's text with a last separator and gives its user the list.
+    read = "\n".join(f"--- {name} ---\n{_lines(2)}" for name in files)
+    many = _typical("many", f"{read}\n--- End of content ---")
+    many["result"]["state"] = {"resultDisplay": {"summary": "Read the files", "files": files}}
     many["args"] = {"include": ["src/**/*.py"]}
     _write(root, "gemini-cli", "read_many_files", [many])
     task = _typical("task", content)
@@ -80,7 +83,16 @@ def test_a_read_of_any_length_keeps_the_cards_layout(
     result = CliRunner().invoke(main, ["audit", str(root)])
     assert result.exit_code == 0, result.output
     findings = [line for line in result.output.splitlines() if "rule " in line]
-    assert not [line for line in findings if "rule 8 " in line], result.output
-    # A read shows the tool's own lines; read_many_files counts the files its content names,
-    # a count the audit cannot find in the result (rule 11), so only its layout is asked here.
-    assert not [line for line in findings if "read_many_files" not in line], result.output
+    assert not findings, result.output
+
+
+def test_read_many_files_counts_the_files_its_content_names_not_its_last_separator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "fixtures"
+    content = "--- a.md ---\nA\n--- b.md ---\nB\n\n--- End of content ---"
+    _write(root, "gemini-cli", "read_many_files", [_typical("plain", content)])
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(main, ["show", "fixtures/gemini-cli/read_many_files.yaml#plain-6"])
+    assert shown.exit_code == 0, shown.output
+    assert "2 files read" in shown.output and "End of content" not in shown.output

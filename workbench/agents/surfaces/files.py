@@ -157,11 +157,19 @@ def many_subject(ctx: SurfaceContext) -> str:
 
 
 def _many_files(ctx: SurfaceContext) -> list[str]:
+    """The files read: the list gemini-cli gave its user (in the state, or in the
+    ``resultDisplay`` an import keeps), else the ``--- PATH ---`` separators of the model's
+    text but its closing ``--- End of content ---``."""
     state = state_of(ctx)
-    listed = first(state, "processedFiles", "files")
-    if isinstance(listed, list):
-        return [str(item) for item in listed]
-    return re.findall(r"^--- (.+?) ---$", model_text(ctx), re.M) if ctx.result is not None else []
+    display = state.get("resultDisplay")
+    for holder in (state, display if isinstance(display, dict) else {}):
+        listed = first(holder, "processedFiles", "files")
+        if isinstance(listed, list):
+            return [str(item) for item in listed]
+    if ctx.result is None:
+        return []
+    named = re.findall(r"^--- (.+?) ---$", model_text(ctx), re.M)
+    return [name for name in named if name != "End of content"]
 
 
 @after_ending("the read", "Reading")
