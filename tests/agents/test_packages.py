@@ -29,6 +29,9 @@ EXPECTED_APIS = {
         "Bash", "BashOutput", "KillShell", "Read", "Write", "Edit", "MultiEdit",
         "NotebookEdit", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task",
         "ExitPlanMode", "AskUserQuestion",
+        # Later names of the same tools: Task is Agent, KillShell was KillBash and is now
+        # TaskStop (which stops subagents too), BashOutput is TaskOutput.
+        "Agent", "KillBash", "TaskStop", "TaskOutput",
     },
     "codex": {
         "shell", "shell_command", "exec_command", "apply_patch", "update_plan", "web_search",

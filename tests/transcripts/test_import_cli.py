@@ -272,3 +272,44 @@ def test_a_gemini_command_shows_what_it_printed_not_the_lines_written_for_the_mo
     assert shown.exit_code == 0, shown.output
     assert "main.py" in shown.stdout and "util.py" in shown.stdout
     assert "Process Group PGID" not in shown.stdout and "Directory:" not in shown.stdout
+
+
+def _tool_lines(index: int, name: str, args: dict[str, object], output: str) -> list[str]:
+    """A Claude Code call and its result, as two session lines."""
+    when = f"2026-01-05T10:01:{index:02d}.000Z"
+    call_id = f"toolu_later_{index}"
+    use = {"type": "tool_use", "id": call_id, "name": name, "input": args}
+    result = {"type": "tool_result", "tool_use_id": call_id, "content": output}
+    return [
+        json.dumps({"type": "assistant", "uuid": f"l-{index}a", "sessionId": "s-1",
+                    "timestamp": when, "message": {"role": "assistant", "content": [use]}}),
+        json.dumps({"type": "user", "uuid": f"l-{index}b", "sessionId": "s-1",
+                    "timestamp": when, "message": {"role": "user", "content": [result]}}),
+    ]  # fmt: skip
+
+
+def test_a_later_claude_code_session_is_drawn_by_its_own_tools_under_their_new_names(
+    project: Path,
+) -> None:
+    # Later versions call Task "Agent", stop a background shell with TaskStop and read it with
+    # TaskOutput; older ones stopped it with KillBash.
+    session = (SAMPLES / "claude-code.jsonl").read_text().replace('"name":"Task"', '"name":"Agent"')
+    later = [
+        *_tool_lines(1, "TaskOutput", {"task_id": "bash_7", "block": True}, "Listening on 8000"),
+        *_tool_lines(2, "TaskStop", {"task_id": "bash_7"}, "Stopped bash_7"),
+        *_tool_lines(3, "KillBash", {"shell_id": "bash_8"}, "Killed bash_8"),
+    ]
+    (project / "later.jsonl").write_text(session + "\n".join(later) + "\n")
+    imported = run("import", str(project / "later.jsonl"))
+    assert imported.exit_code == 0, imported.output
+    assert not list((project / "fixtures" / "claude-code").glob("manifest.*")), "unknown tools"
+    checked = run("check", "fixtures")
+    assert checked.exit_code == 0, checked.output
+    assert ": audit." not in checked.output, checked.output
+    agent = run("show", "fixtures/claude-code/Agent.yaml#toolu_task", "--width", "80")
+    assert agent.exit_code == 0, agent.output
+    assert "1 call" in agent.stdout and "Bash grep -r CC ci.yml" in agent.stdout  # nested
+    output = run("show", "fixtures/claude-code/TaskOutput.yaml#toolu_later_1")
+    assert "shell bash_7" in output.stdout and "Listening on 8000" in output.stdout
+    stopped = run("show", "fixtures/claude-code/KillBash.yaml#toolu_later_3")
+    assert "Stopped: shell bash_8" in stopped.stdout, stopped.stdout

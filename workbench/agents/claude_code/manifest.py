@@ -4,7 +4,9 @@ tool reference describe them. The descriptions are ours, a line each.
 Sessions of older versions are imported as they were, so the inputs those versions documented
 are here too: TodoWrite items with ``priority`` and ``id`` (before ``activeForm``), Edit's
 ``expected_replacements`` (before ``replace_all``), Task without ``subagent_type`` (before
-subagents could be chosen)."""
+subagents could be chosen). The tools later versions renamed are here under both names: Task
+and Agent, KillBash and KillShell, BashOutput and TaskOutput (with TaskStop, which stops
+shells and subagents alike)."""
 
 from __future__ import annotations
 
@@ -59,11 +61,34 @@ MANIFEST = ToolManifest.model_validate(
                 },
                 ("bash_id",),
             ),
+            *(
+                api(
+                    name,
+                    "Stop a background shell.",
+                    {"shell_id": string("The background shell's id.")},
+                    ("shell_id",),
+                )
+                for name in ("KillShell", "KillBash")
+            ),
             api(
-                "KillShell",
-                "Stop a background shell.",
-                {"shell_id": string("The background shell's id.")},
-                ("shell_id",),
+                "TaskOutput",
+                "Read what a background shell or subagent has put out, waiting for it or not.",
+                {
+                    "task_id": string("The background task's id."),
+                    "block": boolean("Wait until the task ends."),
+                    "timeout": number("Milliseconds to wait at most."),
+                },
+                ("task_id",),
+            ),
+            api(
+                "TaskStop",
+                "Stop a background shell or subagent.",
+                {
+                    "task_id": string("The background task's id."),
+                    "shell_id": string("The background shell's id (the older name)."),
+                },
+                ("task_id",),
+                formerly=(("shell_id",),),
             ),
             api(
                 "Read",
@@ -214,17 +239,20 @@ MANIFEST = ToolManifest.model_validate(
                 },
                 ("todos",),
             ),
-            api(
-                "Task",
-                "Hand a task to a subagent, which works with its own tools and reports back.",
-                {
-                    "description": string("The task in three to five words."),
-                    "prompt": string("The task for the subagent."),
-                    "subagent_type": string(
-                        "Which kind of subagent does it (older versions had no choice)."
-                    ),
-                },
-                ("description", "prompt"),
+            *(
+                api(
+                    name,
+                    "Hand a task to a subagent, which works with its own tools and reports back.",
+                    {
+                        "description": string("The task in three to five words."),
+                        "prompt": string("The task for the subagent."),
+                        "subagent_type": string(
+                            "Which kind of subagent does it (older versions had no choice)."
+                        ),
+                    },
+                    ("description", "prompt"),
+                )
+                for name in ("Task", "Agent")
             ),
             api(
                 "ExitPlanMode",
@@ -272,7 +300,10 @@ MANIFEST = ToolManifest.model_validate(
 FAMILIES = {
     "Bash": "shell",
     "BashOutput": "shell-output",
+    "TaskOutput": "shell-output",
     "KillShell": "shell-kill",
+    "KillBash": "shell-kill",
+    "TaskStop": "shell-kill",
     "Read": "read",
     "Write": "write",
     "Edit": "edit",
@@ -285,6 +316,7 @@ FAMILIES = {
     "WebSearch": "web-search",
     "TodoWrite": "todo",
     "Task": "task",
+    "Agent": "task",
     "ExitPlanMode": "plan",
     "AskUserQuestion": "ask",
 }

@@ -104,11 +104,11 @@ def streaming(ctx: SurfaceContext) -> RenderableType:
     return Group(*rows)
 
 
-# --- a background shell: Claude Code's BashOutput and KillShell ----------------------------
+# --- a background shell: Claude Code's BashOutput and KillShell (TaskOutput, TaskStop) ------
 
 
 def shell_id(ctx: SurfaceContext) -> str:
-    return arg_text(ctx, "bash_id", "shell_id")
+    return arg_text(ctx, "bash_id", "shell_id", "task_id")
 
 
 def output_inspector(ctx: SurfaceContext) -> RenderableType:
