@@ -1,11 +1,12 @@
 """A JSON document decoded with the line where each of its upper objects and items starts.
 
 ``json.loads`` gives values without positions, so a problem inside a gemini-cli recording, a
-request body or an OTLP export could only be named by its path. :func:`decode_located` walks
-the document's upper levels itself (lists, and the objects that are their items, down to
-:data:`DEPTH` levels), decodes every other value with the C scanner, and notes where each
-walked object and each list item starts, so those problems read ``FILE:LINE: record: what is
-wrong`` like a JSON Lines file's.
+request body or an OTLP export could only be named by its path. :func:`decode_located` decodes
+the document with ``json.loads`` (C speed, and its own errors), then scans the text once for
+where the upper levels start (lists, and the objects that are their items, down to
+:data:`DEPTH` levels), pairing each with its decoded value, so those problems read
+``FILE:LINE: record: what is wrong`` like a JSON Lines file's. The scan never decodes a value:
+strings and the insides of deeper values are passed over by regular expressions.
 """
 
 from __future__ import annotations
@@ -13,19 +14,29 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from json.decoder import JSONDecodeError
 from json.scanner import make_scanner
 from typing import Any, cast
 
 DEPTH = 6
 """How many levels down lines are noted: an OTLP span is the deepest record read
-(``resourceSpans[i].scopeSpans[j].spans[k]``, six levels); what is inside it is decoded whole."""
+(``resourceSpans[i].scopeSpans[j].spans[k]``, six levels); what is inside it is passed over."""
 
-# A ``*`` pattern matches everywhere (maybe nothing): its match is never ``None``.
-_BLANK = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
-_BLANKS = frozenset(" \t\n\r")
+# The scan runs on text json.loads has accepted, so its patterns need not reject bad JSON; the
+# possessive quantifiers keep them from backtracking.
+_BLANKS = r"[ \t\n\r]"
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_SCALAR = rf'(?:{_STRING}|[^ \t\n\r,\]}}"\[{{]++)'
+_OBJECT_STEP = re.compile(
+    rf"[ \t\n\r,]*+(?:{_STRING}{_BLANKS}*+:{_BLANKS}*+{_SCALAR}[ \t\n\r,]*+)*+"
+    rf"(?:({_STRING}){_BLANKS}*+:{_BLANKS}*+[\[{{]|}})"
+).match
+"""Past an object's members with plain values: at the bracket opening the next member's value
+(group 1: its key), or past the closing brace."""
+_ARRAY_STEP = re.compile(rf"[ \t\n\r,]*+(?:({_SCALAR})|([\[{{])|(\]))").match
+"""To a list's next item: a plain value (group 1), a bracket opening one (2), or the end (3)."""
+_START = re.compile(rf"{_BLANKS}*+").match
 
-# The json module's own C string and value scanners (typeshed leaves them out or mistypes them).
+# The json module's own C string scanner (typeshed leaves it out).
 _scanstring = cast(Callable[[str, int], tuple[str, int]], json.decoder.scanstring)  # type: ignore[attr-defined]
 _Scanner = Callable[[str, int], tuple[Any, int]]
 
@@ -51,8 +62,8 @@ class LocatedDocument:
         return self._items.get(id(values))
 
 
-class _Walk:
-    """One pass over the text; lines are counted forward only, so the walk is linear."""
+class _Scan:
+    """One pass over the text beside its decoded value; lines are counted forward only."""
 
     def __init__(self, text: str, located: LocatedDocument) -> None:
         self.text = text
@@ -67,93 +78,63 @@ class _Walk:
         return self.line
 
     def skip(self, position: int) -> int:
-        return _BLANK(self.text, position).end()
+        """Past the value whose opening bracket is at ``position``: the C scanner decodes it
+        faster than a pattern finds its closing bracket past its strings' escapes."""
+        return self.scan(self.text, position)[1]
 
-    def expect(self, position: int, what: str) -> None:
-        raise JSONDecodeError(f"Expecting {what}", self.text, position)
+    def item(self, value: Any, position: int, depth: int) -> int:
+        """Past the list item (or document) at ``position``, which opens with a bracket."""
+        opening = self.text[position]
+        if depth <= DEPTH and opening == "{" and isinstance(value, dict):
+            return self.object(value, position, depth)
+        if depth <= DEPTH and opening == "[" and isinstance(value, list):
+            return self.array(value, position, depth)
+        # Deeper than lines are noted, or a duplicated key's earlier value (json.loads kept
+        # the last; the scan reaches that one later and notes its lines then).
+        return self.skip(position)
 
-    def value(self, position: int, depth: int, *, item: bool = True) -> tuple[Any, int]:
-        """The value at ``position``; ``item``: it is a list's item (or the document), the
-        only place a record is (an object that is a key's value, such as a call's arguments,
-        is decoded in one piece)."""
-        opening = self.text[position : position + 1]
-        if depth <= DEPTH and opening == "{" and item:
-            return self.object(position, depth)
-        if depth <= DEPTH and opening == "[":
-            return self.array(position, depth)
-        try:
-            found: tuple[Any, int] = self.scan(self.text, position)
-        except StopIteration as stop:
-            raise JSONDecodeError("Expecting value", self.text, stop.value) from None
-        return found
-
-    def next_item(self, position: int, closing: str) -> tuple[int, bool]:
-        """Past an item of an object or list: at its ``closing`` bracket (``True``), or past
-        the comma, at the next item."""
+    def object(self, found: dict[str, Any], position: int, depth: int) -> int:
+        self.located._objects[id(found)] = self.line_at(position)
         text = self.text
-        if text[position : position + 1] in _BLANKS:
-            position = _BLANK(text, position).end()
-        separator = text[position : position + 1]
-        if separator == closing:
-            return position + 1, True
-        if separator != ",":
-            self.expect(position, "',' delimiter")
-        position += 1
-        if text[position : position + 1] in _BLANKS:
-            position = _BLANK(text, position).end()
-        return position, False
-
-    def object(self, position: int, depth: int) -> tuple[dict[str, Any], int]:
-        # The hot loop of the walk: whitespace is skipped inline, only where there is some.
-        text = self.text
-        line = self.line_at(position)
-        found: dict[str, Any] = {}
-        position = _BLANK(text, position + 1).end()
-        done = text[position : position + 1] == "}"
-        position += done
-        while not done:
-            if text[position : position + 1] != '"':
-                self.expect(position, "property name enclosed in double quotes")
-            key, position = _scanstring(text, position + 1)
-            if text[position : position + 1] != ":":
-                position = _BLANK(text, position).end()
-                if text[position : position + 1] != ":":
-                    self.expect(position, "':' delimiter")
-            position += 1
-            if text[position : position + 1] in _BLANKS:
-                position = _BLANK(text, position).end()
-            if depth < DEPTH and text[position : position + 1] == "[":
-                found[key], position = self.array(position, depth + 1)
+        while True:
+            step = _OBJECT_STEP(text, position + 1)
+            assert step is not None  # the text is JSON: an object has members, then a brace
+            position = step.end()
+            if step.group(1) is None:
+                return position
+            position -= 1
+            # Only a list is walked below an object: an object that is a key's value (a
+            # call's arguments) is never a record, so it is passed over whole.
+            value = found.get(_scanstring(text, step.start(1) + 1)[0])
+            if depth < DEPTH and text[position] == "[" and isinstance(value, list):
+                position = self.array(value, position, depth + 1) - 1
             else:
-                try:
-                    found[key], position = self.scan(text, position)
-                except StopIteration as stop:
-                    raise JSONDecodeError("Expecting value", text, stop.value) from None
-            position, done = self.next_item(position, "}")
-        self.located._objects[id(found)] = line
-        return found, position
+                position = self.skip(position) - 1
 
-    def array(self, position: int, depth: int) -> tuple[list[Any], int]:
-        found: list[Any] = []
-        lines: list[int] = []
-        position = self.skip(position + 1)
-        done = self.text[position : position + 1] == "]"
-        position += done
-        while not done:
-            lines.append(self.line_at(position))
-            item, position = self.value(position, depth + 1)
-            found.append(item)
-            position, done = self.next_item(position, "]")
+    def array(self, found: list[Any], position: int, depth: int) -> int:
+        text, lines = self.text, []
+        position += 1
+        while True:
+            step = _ARRAY_STEP(text, position)
+            assert step is not None  # the text is JSON: a list has items, then a bracket
+            kind = step.lastindex
+            if kind == 3:
+                break
+            start = step.start(kind)
+            lines.append(self.line_at(start))
+            if kind == 2:
+                item = found[len(lines) - 1] if len(lines) <= len(found) else None
+                position = self.item(item, start, depth + 1)
+            else:
+                position = step.end()
         self.located._items[id(found)] = lines
-        return found, position
+        return step.end()
 
 
 def decode_located(text: str) -> LocatedDocument:
     """The document ``text`` holds, located (:class:`json.JSONDecodeError` when it is no JSON)."""
-    located = LocatedDocument()
-    walk = _Walk(text, located)
-    located.root, end = walk.value(walk.skip(0), 0)
-    end = walk.skip(end)
-    if end != len(text):
-        raise JSONDecodeError("Extra data", text, end)
+    located = LocatedDocument(json.loads(text))
+    start = _START(text, 0).end()  # type: ignore[union-attr]  # a * pattern always matches
+    if text[start : start + 1] in ("{", "["):
+        _Scan(text, located).item(located.root, start, 0)
     return located
