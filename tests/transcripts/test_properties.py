@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from workbench.transcripts.gemini import SHELL_TAIL, shell_state
 from workbench.transcripts.importer import variant_of
-from workbench.transcripts.locating import decode_located
+from workbench.transcripts.locating import DEPTH, LocatedDocument, decode_located
 from workbench.transcripts.model import ToolCall, TranscriptProblem
 from workbench.transcripts.readers import read_records, read_transcript, records_of
 from workbench.transcripts.records import Record, jsonl_records
@@ -269,6 +269,119 @@ def test_a_record_of_a_document_is_named_by_the_line_it_starts_on(
 def test_a_located_document_decodes_as_json_loads_does(value: Any, indent: int | None) -> None:
     text = json.dumps(value, indent=indent)
     assert decode_located(text).root == json.loads(text)
+
+
+# Text that a scanner of JSON could take for structure: quotes, escapes, brackets, commas.
+TRICKY_TEXT = st.text(alphabet='ab"\\{}[],:\n\u00e9 ', max_size=8)
+tricky_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TRICKY_TEXT, inner, max_size=4),
+    max_leaves=40,
+)
+BLANKS = st.sampled_from(["", " ", "\n", "\n  ", "\t", "\r\n"])
+
+
+class _Layout:
+    """Writes a value as JSON laid out any way, noting where a located document must say its
+    upper objects and list items start (lists down to DEPTH, objects that are list items)."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self.draw = draw
+        self.text = ""
+        self.expected: dict[tuple[str, tuple[Any, ...]], Any] = {}
+
+    def blank(self) -> None:
+        self.text += self.draw(BLANKS)
+
+    def line(self) -> int:
+        return self.text.count("\n") + 1
+
+    def whole(self, value: Any) -> None:
+        self.text += json.dumps(value, indent=self.draw(st.sampled_from([None, 1])))
+
+    def members(self, pairs: list[tuple[Any, Any]], write: Any) -> None:
+        for index, (key, item) in enumerate(pairs):
+            self.text += "," if index else ""
+            self.blank()
+            write(key, item)
+            self.blank()
+        if not pairs:
+            self.blank()
+
+    def value(self, value: Any, depth: int, path: tuple[Any, ...], *, item: bool) -> None:
+        if isinstance(value, list) and depth <= DEPTH:
+            lines: list[int] = []
+
+            def write_item(index: int, item: Any) -> None:
+                lines.append(self.line())
+                self.value(item, depth + 1, (*path, index), item=True)
+
+            self.text += "["
+            self.members(list(enumerate(value)), write_item)
+            self.text += "]"
+            self.expected["items", path] = lines
+        elif isinstance(value, dict) and depth <= DEPTH and item:
+
+            def write_member(key: str, member: Any) -> None:
+                self.text += json.dumps(key)
+                self.blank()
+                self.text += ":"
+                self.blank()
+                if isinstance(member, list) and depth < DEPTH:
+                    self.value(member, depth + 1, (*path, key), item=False)
+                else:
+                    self.whole(member)
+
+            self.expected["object", path] = self.line()
+            self.text += "{"
+            self.members(list(value.items()), write_member)
+            self.text += "}"
+        else:
+            self.whole(value)
+
+
+@st.composite
+def laid_out_documents(draw: st.DrawFn) -> tuple[str, dict[tuple[str, tuple[Any, ...]], Any]]:
+    """Any JSON document, some nested past DEPTH, and the lines where its upper parts start
+    (counted as it is written, not by a parser)."""
+    value = draw(tricky_values)
+    for wrapper in draw(st.lists(st.sampled_from(["list", "object"]), max_size=DEPTH + 1)):
+        value = [value] if wrapper == "list" else {draw(TRICKY_TEXT): value}
+    layout = _Layout(draw)
+    layout.blank()
+    layout.value(value, 0, (), item=True)
+    layout.blank()
+    return layout.text, layout.expected
+
+
+def _noted(located: LocatedDocument) -> dict[tuple[str, tuple[Any, ...]], Any]:
+    """Every line the located document gives, by the path of the value it is for."""
+    found: dict[tuple[str, tuple[Any, ...]], Any] = {}
+
+    def visit(value: Any, path: tuple[Any, ...]) -> None:
+        if located.line_of(value) is not None:
+            found["object", path] = located.line_of(value)
+        if located.item_lines(value) is not None:
+            found["items", path] = located.item_lines(value)
+        children = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in children:
+            if isinstance(child, (dict, list)):
+                visit(child, (*path, key))
+
+    if isinstance(located.root, (dict, list)):
+        visit(located.root, ())
+    return found
+
+
+@settings(max_examples=300)
+@given(laid_out_documents())
+def test_a_located_document_gives_the_line_each_upper_part_starts_on(
+    document: tuple[str, dict[tuple[str, tuple[Any, ...]], Any]],
+) -> None:
+    text, expected = document
+    located = decode_located(text)
+    assert located.root == json.loads(text)
+    assert _noted(located) == expected
 
 
 SHELL_LABELS = tuple(f"{label}: " for label in (*SHELL_TAIL, "Stderr"))

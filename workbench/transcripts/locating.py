@@ -63,11 +63,13 @@ class LocatedDocument:
 
 
 class _Scan:
-    """One pass over the text beside its decoded value; lines are counted forward only."""
+    """One pass over the text beside its decoded value, in the text's order, so lines are
+    counted forward only and the pass is linear."""
 
     def __init__(self, text: str, located: LocatedDocument) -> None:
         self.text = text
-        self.located = located
+        self.objects = located._objects
+        self.items = located._items
         self.scan = cast(_Scanner, make_scanner(json.JSONDecoder()))  # type: ignore[arg-type]
         self.line = 1
         self.counted = 0
@@ -77,39 +79,37 @@ class _Scan:
         self.counted = position
         return self.line
 
-    def skip(self, position: int) -> int:
-        """Past the value whose opening bracket is at ``position``: the C scanner decodes it
-        faster than a pattern finds its closing bracket past its strings' escapes."""
-        return self.scan(self.text, position)[1]
-
-    def item(self, value: Any, position: int, depth: int) -> int:
-        """Past the list item (or document) at ``position``, which opens with a bracket."""
+    def value(self, value: Any, position: int, depth: int) -> int:
+        """Past the list item (or document) that opens with a bracket at ``position``."""
         opening = self.text[position]
         if depth <= DEPTH and opening == "{" and isinstance(value, dict):
             return self.object(value, position, depth)
         if depth <= DEPTH and opening == "[" and isinstance(value, list):
             return self.array(value, position, depth)
         # Deeper than lines are noted, or a duplicated key's earlier value (json.loads kept
-        # the last; the scan reaches that one later and notes its lines then).
-        return self.skip(position)
+        # the last; the scan notes its lines when it reaches it). The C scanner decodes a
+        # value faster than a pattern finds its end past its strings' escapes.
+        return self.scan(self.text, position)[1]
 
     def object(self, found: dict[str, Any], position: int, depth: int) -> int:
-        self.located._objects[id(found)] = self.line_at(position)
         text = self.text
+        self.objects[id(found)] = self.line_at(position)
+        position += 1
         while True:
-            step = _OBJECT_STEP(text, position + 1)
+            step = _OBJECT_STEP(text, position)
             assert step is not None  # the text is JSON: an object has members, then a brace
-            position = step.end()
-            if step.group(1) is None:
-                return position
-            position -= 1
+            opening = step.end() - 1
+            if step.lastindex is None:
+                return opening + 1
             # Only a list is walked below an object: an object that is a key's value (a
-            # call's arguments) is never a record, so it is passed over whole.
-            value = found.get(_scanstring(text, step.start(1) + 1)[0])
-            if depth < DEPTH and text[position] == "[" and isinstance(value, list):
-                position = self.array(value, position, depth + 1) - 1
+            # call's arguments) is no record, so it is passed over whole.
+            value = None
+            if depth < DEPTH and text[opening] == "[":
+                value = found.get(_scanstring(text, step.start(1) + 1)[0])
+            if isinstance(value, list):
+                position = self.array(value, opening, depth + 1)
             else:
-                position = self.skip(position) - 1
+                position = self.scan(text, opening)[1]
 
     def array(self, found: list[Any], position: int, depth: int) -> int:
         text, lines = self.text, []
@@ -119,16 +119,17 @@ class _Scan:
             assert step is not None  # the text is JSON: a list has items, then a bracket
             kind = step.lastindex
             if kind == 3:
-                break
+                self.items[id(found)] = lines
+                return step.end()
             start = step.start(kind)
             lines.append(self.line_at(start))
-            if kind == 2:
-                item = found[len(lines) - 1] if len(lines) <= len(found) else None
-                position = self.item(item, start, depth + 1)
-            else:
+            if kind == 1:
                 position = step.end()
-        self.located._items[id(found)] = lines
-        return step.end()
+            else:
+                index = len(lines) - 1
+                position = self.value(
+                    found[index] if index < len(found) else None, start, depth + 1
+                )
 
 
 def decode_located(text: str) -> LocatedDocument:
@@ -136,5 +137,5 @@ def decode_located(text: str) -> LocatedDocument:
     located = LocatedDocument(json.loads(text))
     start = _START(text, 0).end()  # type: ignore[union-attr]  # a * pattern always matches
     if text[start : start + 1] in ("{", "["):
-        _Scan(text, located).item(located.root, start, 0)
+        _Scan(text, located).value(located.root, start, 0)
     return located
