@@ -1,12 +1,13 @@
-"""The located walk of whole-JSON transcripts against ``json.loads``, in the same run.
+"""The located read of whole-JSON transcripts against ``json.loads``, in the same run.
 
 A gemini-cli recording, a request body or an OTLP export is one JSON document; Workbench
 decodes it with :func:`workbench.transcripts.locating.decode_located` so a problem names the
 line its record starts on. This generates a gemini-cli recording of ``--calls`` calls (each
 with a few kilobytes of output, pretty-printed as gemini-cli writes it), then times, best of
-``--repeat``: ``json.loads`` of the text (the floor), ``decode_located`` of it, and reading
-every entry of the file through ``read_transcript`` (what import and the conversation view
-do). Wall first, CPU beside, each as a ratio to ``json.loads``.
+``--repeat``: ``json.loads`` of the text (the floor), ``decode_located`` of it (``json.loads``
+and one scan of the text for where its records start), and reading every entry of the file
+through ``read_transcript`` (what import and the conversation view do). Wall first, CPU
+beside, each as a ratio to ``json.loads``.
 
     python bench/located_documents.py [--calls 20000] [--repeat 3]
 """

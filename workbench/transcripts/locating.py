@@ -5,8 +5,9 @@ request body or an OTLP export could only be named by its path. :func:`decode_lo
 the document with ``json.loads`` (C speed, and its own errors), then scans the text once for
 where the upper levels start (lists, and the objects that are their items, down to
 :data:`DEPTH` levels), pairing each with its decoded value, so those problems read
-``FILE:LINE: record: what is wrong`` like a JSON Lines file's. The scan never decodes a value:
-strings and the insides of deeper values are passed over by regular expressions.
+``FILE:LINE: record: what is wrong`` like a JSON Lines file's. The scan steps over the plain
+members of the objects it walks with regular expressions and over deeper values with the C
+scanner (faster than a pattern past a long string's escapes); it decodes nothing in Python.
 """
 
 from __future__ import annotations
@@ -112,17 +113,21 @@ class _Scan:
                 position = self.scan(text, opening)[1]
 
     def array(self, found: list[Any], position: int, depth: int) -> int:
-        text, lines = self.text, []
+        text = self.text
+        lines: list[int] = []
         position += 1
         while True:
             step = _ARRAY_STEP(text, position)
-            assert step is not None  # the text is JSON: a list has items, then a bracket
+            # The text is JSON: a list has items, then a bracket (one group always matches).
+            assert step is not None and step.lastindex is not None
             kind = step.lastindex
             if kind == 3:
                 self.items[id(found)] = lines
                 return step.end()
             start = step.start(kind)
-            lines.append(self.line_at(start))
+            self.line += text.count("\n", self.counted, start)
+            self.counted = start
+            lines.append(self.line)
             if kind == 1:
                 position = step.end()
             else:
