@@ -384,6 +384,15 @@ def test_a_located_document_gives_the_line_each_upper_part_starts_on(
     assert _noted(located) == expected
 
 
+def test_a_duplicated_key_is_located_where_the_value_json_loads_keeps_is() -> None:
+    text = '{"messages": [{"a": [1]}, 5, 6],\n "messages": [\n {"b": 2},\n {"c": [\n 4]}]}'
+    located = decode_located(text)
+    messages = located.root["messages"]
+    assert located.item_lines(messages) == [3, 4]
+    assert [located.line_of(message) for message in messages] == [3, 4]
+    assert located.item_lines(messages[1]["c"]) == [5]
+
+
 SHELL_LABELS = tuple(f"{label}: " for label in (*SHELL_TAIL, "Stderr"))
 SHELL_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"))
 
