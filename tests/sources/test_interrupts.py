@@ -31,9 +31,11 @@ MARKER = "WORKBENCH_INTERRUPT_TEST"
 CTRL_C_S = 3.0
 """A first ctrl-c ends the command within this, whatever the server does; `bench/faults.py`
 measures it (about 1 s of graces for a server deaf to stdin EOF and SIGTERM, plus the exit)."""
-EXIT_BOUND_S = CTRL_C_S + LOAD_SLACK_S
+EXIT_BOUND_S = CTRL_C_S + 4 * LOAD_SLACK_S
 """What a test allows: a command that hangs never ends (before the fix, a third of the
-starts), one that works ends in about 2 s even on a loaded machine."""
+starts), one that works ends in about 2 s. The bound tells a hang from a slow exit, not a fast
+exit from a slow one (`bench/faults.py` measures that): a CI run at load 7 on 2 cores once took
+6 s, past the 5.5 s this bound used to be."""
 START_BOUND_S = 30.0
 """How long a moment to interrupt at may take to arrive on a loaded machine."""
 
