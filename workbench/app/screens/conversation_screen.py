@@ -421,7 +421,7 @@ class ConversationScreen(ConversationReplay):
     """The keys the footer keeps first: finding a call, then looking at it."""
 
     def footer_first(self) -> tuple[str, ...]:
-        return super().footer_first() or self.LEADING
+        return super().footer_first() or (*self.tree_first(), *self.LEADING)
 
     def footer_label(self, binding: Binding) -> str:
         if binding.action == "toggle_folded" and self.selected_call is None:

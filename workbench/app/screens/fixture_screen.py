@@ -348,7 +348,8 @@ class FixtureScreen(CallScreen):
             return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
         # A folded card's way to open it is next: what it hides is one key away.
         fold = ("toggle_folded",) if self.call_view.card.folded else ()
-        return super().footer_first() or ("prev_phase", "next_phase", *fold, "play_pause")
+        first = ("prev_phase", "next_phase", *fold, "play_pause")
+        return super().footer_first() or (*self.tree_first(), *first)
 
     def _status(self) -> list[StatusPart]:
         ref = self.ref
