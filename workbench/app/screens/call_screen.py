@@ -196,6 +196,11 @@ class CallScreen(Screen[None]):
         self.arrange_for_size()
         self.refresh_bindings()
 
+    def show_tree(self) -> None:
+        """Bring the sidebar back if it is folded away (for a key that works in it)."""
+        if self.tree_hidden:
+            self.action_toggle_tree()
+
     def focus_without_tree(self) -> None:
         """Where the focus goes when the sidebar it was in is hidden (nowhere: the screen's
         keys still work)."""

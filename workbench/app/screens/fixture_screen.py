@@ -554,8 +554,7 @@ class FixtureScreen(CallScreen):
         self.notify("Reloading fixtures…", timeout=1.5, markup=False)
 
     def action_focus_filter(self) -> None:
-        if self.tree_hidden:
-            self.action_toggle_tree()  # The filter is for the tree: show it again.
+        self.show_tree()  # The filter is for the tree.
         self.query_one("#filter", Input).focus()
 
     def on_tree_filter_left(self, message: TreeFilter.Left) -> None:
