@@ -1,5 +1,6 @@
 """80x24 is a first-class size: a key hides the tree (and the footer says so) so the width
-presets can be seen; at 60 columns the tree starts folded so the card keeps a readable width; the tree filter gives the keys back on esc and says when nothing matches;
+presets can be seen; at 60 columns the tree starts folded so the card keeps a readable width;
+the tree filter gives the keys back on esc and says when nothing matches;
 the footer shows keys even before the app has the focus (a served page)."""
 
 from __future__ import annotations
