@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Tree
 
 from workbench.app.widgets.call_view import CallView, portal_layout
 
@@ -242,6 +242,8 @@ class CallScreen(Screen[None]):
         if hide and sidebar.has_focus_within:
             self._sidebar_focus = self.focused
             self.focus_without_tree()
+        if not hide and not sidebar.display:
+            self.call_after_refresh(self._scroll_trees_to_cursor)
         sidebar.display = not hide
         if not hide and self._sidebar_focus is not None:
             before, self._sidebar_focus = self._sidebar_focus, None
@@ -249,6 +251,13 @@ class CallScreen(Screen[None]):
                 # Else the focus stays nowhere, and a closed modal hands it to the first
                 # field (the filter), where the screen's keys type letters.
                 before.focus()
+
+    def _scroll_trees_to_cursor(self) -> None:
+        """A tree that moved its cursor while folded scrolled in no room: scroll from the top
+        only as far as its cursor needs."""
+        for tree in self.query_one("#sidebar").query(Tree):
+            tree.scroll_home(animate=False, immediate=True)
+            tree.scroll_to_line(tree.cursor_line, animate=False)
 
     def reserved_width(self) -> int:
         """Columns other than the sidebar's that the call view cannot have (a side form)."""
