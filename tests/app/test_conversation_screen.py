@@ -168,11 +168,37 @@ async def test_the_footer_leads_with_finding_a_call_and_never_cuts_an_entry(
     async with app_on(session).run_test(size=size) as pilot:
         screen = await opened(pilot)
         entries = footer_entries(pilot.app)  # Asserts each entry drawn is whole.
-        assert entries[:3] == ["j Next call", "x Next error", "/ Filter"]
+        # At 60 columns the tree folded itself: its key takes the filter's place (in the tree).
+        third = "^b Show tree" if size[0] < 64 else "/ Filter"
+        assert entries[:3] == ["j Next call", "x Next error", third]
+        if size[0] < 64:
+            await pilot.press("ctrl+b")  # The list's arrows are the tree's.
         await pilot.press("up")  # The model's words: fewer keys apply, others take the room.
         await settle(pilot)
         assert screen.selected_call is None
         assert footer_entries(pilot.app)[:3] == ["j Next call", "x Next error", "/ Filter"]
+
+
+async def test_at_60_columns_the_tree_folds_and_the_card_keeps_a_readable_width(
+    project_dir: Path,
+) -> None:
+    async with app_on(CLAUDE).run_test(size=(60, 24)) as pilot:
+        screen = await opened(pilot)
+        card = screen.query_one(ToolCard)
+        assert not screen.query_one("#sidebar").display
+        assert card.card_width >= 55  # The screen's width but the stage's gutter.
+        assert "│ Ran: export OPENAI_API_KEY=[redacted] && make build" in screen_text(pilot.app)
+        await pilot.press("j")  # The keys that find a call need no tree.
+        await settle(pilot)
+        assert selected(screen).call.name == "Read" and card.card_width >= 55
+        await pilot.press("ctrl+b")  # Asked for, the tree comes back at its floor.
+        await settle(pilot)
+        assert screen.query_one("#sidebar").display and card.card_width >= 36
+        await pilot.press("ctrl+b")
+        await pilot.press("slash")  # The filter is the tree's: it brings the tree back.
+        await settle(pilot)
+        assert screen.query_one("#sidebar").display
+        assert isinstance(screen.focused, Input)
 
 
 async def test_the_models_words_are_listed_without_markdown_marks(project_dir: Path) -> None:

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.pilot import Pilot
 
 from workbench.app.app import WorkbenchApp
-from workbench.app.screens.call_screen import CallScreen
+from workbench.app.screens.call_screen import CallScreen, sidebar_folds
 from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.app.screens.help_screen import HelpScreen
 from workbench.app.screens.live_screen import LiveScreen
@@ -55,6 +55,10 @@ async def test_fixture_screen_holds_at_every_size(
     app = make_app()
     async with app.run_test(size=size) as pilot:
         screen = await fixture_ready(pilot)
+        if sidebar_folds(size[0]):  # Folded by the narrow screen: ^b brings it back.
+            assert not screen.query_one("#sidebar").display
+            await pilot.press("ctrl+b")
+            await settle(pilot)
         text = screen_text(app)
         # The first screen is complete: the first tool and its first variant, the whole card.
         tree = screen.query_one(ToolTree)

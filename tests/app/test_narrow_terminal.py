@@ -1,5 +1,6 @@
 """80x24 is a first-class size: a key hides the tree (and the footer says so) so the width
-presets can be seen; the tree filter gives the keys back on esc and says when nothing matches;
+presets can be seen; at 60 columns the tree starts folded so the card keeps a readable width;
+the tree filter gives the keys back on esc and says when nothing matches;
 the footer shows keys even before the app has the focus (a served page)."""
 
 from __future__ import annotations
@@ -62,6 +63,38 @@ async def test_hiding_the_tree_lets_the_60_column_card_be_seen(
         await settle(pilot)
         assert screen.query_one("#sidebar").display
         assert "^b Hide tree" in footer_text(app)
+
+
+async def test_at_60_columns_the_tree_folds_and_the_card_keeps_a_readable_width(
+    make_app: Callable[..., WorkbenchApp],
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(60, 24)) as pilot:
+        screen = await fixture_ready(pilot)
+        card = screen.query_one(ToolCard)
+        assert not screen.query_one("#sidebar").display
+        assert card.card_width >= 55  # The screen's width but the stage's gutter.
+        assert "🧮 Calculator · calculate " in screen_text(app)
+        assert footer_text(app).startswith(" ^b Show tree")  # Where the tree went.
+        await pilot.press("ctrl+b")  # Asked for, the tree comes back at its floor.
+        await settle(pilot)
+        assert screen.query_one("#sidebar").display
+        assert screen.query_one("#sidebar").size.width <= 20
+        assert card.card_width >= 36
+        assert "^b Show tree" not in footer_text(app)
+        await pilot.press("down")  # The tree has the keys again.
+        await settle(pilot)
+        assert screen.ref is not None and screen.ref.variant.id == "division-by-zero"
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert not screen.query_one("#sidebar").display and card.card_width >= 55
+        await pilot.resize_terminal(80, 24)  # The user's choice outlives a resize.
+        await settle(pilot)
+        assert not screen.query_one("#sidebar").display
+        await pilot.press("slash")  # The filter is the tree's: it brings the tree back.
+        await settle(pilot)
+        assert screen.query_one("#sidebar").display
+        assert isinstance(screen.focused, Input)
 
 
 async def test_hiding_the_tree_in_live_mode_keeps_typing_in_the_form(tmp_path: Path) -> None:

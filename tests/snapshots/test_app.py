@@ -69,7 +69,8 @@ CASES = [
         LIGHT_THEME,
         None,
         (),
-        "at 60 columns the sidebar narrows (labels end in …) so the card's frame is whole",
+        "at 60 columns the tree folds away (the footer leads with ^b Show tree) and the "
+        "card has the screen's width: title and lines whole",
     ),
     (
         "approval",
@@ -77,8 +78,8 @@ CASES = [
         LIGHT_THEME,
         "outside-workspace",
         ("left_square_bracket",),
-        "at 60 columns the approval's buttons drop their key hints rather than be cut; the "
-        "footer names y / n / esc",
+        "at 60 columns, the tree folded away, the approval's buttons keep their key hints; "
+        "the footer names y / n / esc",
     ),
     (
         "approval",

@@ -9,9 +9,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Tree
 
-from workbench.app.widgets.call_view import MIN_CARD_WIDTH, CallView, portal_layout
+from workbench.app.widgets.call_view import CallView, portal_layout
 
 if TYPE_CHECKING:
     from workbench.config import WorkbenchConfig
@@ -22,6 +22,9 @@ SHORT_SCREEN = 30
 
 
 MIN_SIDEBAR = 20
+"""The narrowest sidebar: narrower, its labels are all "…"."""
+READABLE_CARD = 40
+"""The card's width the sidebar gives way to: at 30 columns its title and lines were cut."""
 STAGE_CHROME = 4
 """Columns of the call stage that are not the card's: padding (2 left, 1 right) and gutter."""
 
@@ -32,9 +35,14 @@ def sidebar_width(screen_width: int) -> int:
         return 40
     if screen_width >= 110:
         return 34
-    # Narrow: the sidebar gives the card its narrowest width (and the stage's padding and
-    # scrollbar gutter) rather than clip it; its labels end in "…" instead.
-    return max(MIN_SIDEBAR, min(30, screen_width - MIN_CARD_WIDTH - STAGE_CHROME))
+    # Narrow: the sidebar leaves the card a readable width (and the stage's padding and
+    # scrollbar gutter) down to its own floor; its labels end in "…" instead.
+    return max(MIN_SIDEBAR, min(30, screen_width - READABLE_CARD - STAGE_CHROME))
+
+
+def sidebar_folds(screen_width: int) -> bool:
+    """Whether the sidebar starts folded away: even at its floor the card would be cut short."""
+    return screen_width - MIN_SIDEBAR - STAGE_CHROME < READABLE_CARD
 
 
 class CallScreen(Screen[None]):
@@ -77,8 +85,9 @@ class CallScreen(Screen[None]):
     )
     """The keys that answer an open question: first in the footer while one waits."""
 
-    tree_hidden: bool = False
-    """The user hid the sidebar (``ctrl+b``): the card has the screen's whole width."""
+    tree_choice: bool | None = None
+    """Whether the user hid (``True``) or showed the sidebar with ``ctrl+b``; ``None`` follows
+    the size (folded on a narrow screen, as Review folds its queue)."""
     details_choice: bool | None = None
     """Whether the user showed (``True``) or hid the details; ``None`` follows the size."""
     _sidebar_focus: Widget | None = None
@@ -87,6 +96,14 @@ class CallScreen(Screen[None]):
     @property
     def call_view(self) -> CallView:
         return self.query_one("#call", CallView)
+
+    @property
+    def tree_hidden(self) -> bool:
+        """Whether the sidebar is folded away (by ``ctrl+b``, or by a narrow screen): the card
+        has the screen's whole width."""
+        if self.tree_choice is not None:
+            return self.tree_choice
+        return sidebar_folds(self.size.width)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.ANSWER_ACTIONS:
@@ -109,6 +126,11 @@ class CallScreen(Screen[None]):
     def footer_first(self) -> tuple[str, ...]:
         """The actions whose keys lead the footer now: the answers while a question waits."""
         return self.ANSWER_ACTIONS if self.call_view.intervention is not None else ()
+
+    def tree_first(self) -> tuple[str, ...]:
+        """The tree key, to lead the footer while a narrow screen folded the tree by itself:
+        else nothing on the screen says where the tree went."""
+        return ("toggle_tree",) if self.tree_choice is None and self.tree_hidden else ()
 
     def footer_label(self, binding: Binding) -> str:
         """The footer's word for ``binding``: the tree key says what it will do."""
@@ -170,9 +192,14 @@ class CallScreen(Screen[None]):
 
     def action_toggle_tree(self) -> None:
         """Hide the sidebar (the card gets the whole width) or bring it back."""
-        self.tree_hidden = not self.tree_hidden
+        self.tree_choice = not self.tree_hidden
         self.arrange_for_size()
         self.refresh_bindings()
+
+    def show_tree(self) -> None:
+        """Bring the sidebar back if it is folded away (for a key that works in it)."""
+        if self.tree_hidden:
+            self.action_toggle_tree()
 
     def focus_without_tree(self) -> None:
         """Where the focus goes when the sidebar it was in is hidden (nowhere: the screen's
@@ -201,6 +228,7 @@ class CallScreen(Screen[None]):
         short = self.size.height < SHORT_SCREEN
         self.set_class(short, "-short")
         view.show_details(self.details_choice if self.details_choice is not None else not short)
+        self.refresh_bindings()  # The tree key's word and place follow the size.
         sidebar = self.query_one("#sidebar", Vertical)
         width = sidebar_width(self.size.width)
         sidebar.styles.width = width
@@ -214,6 +242,8 @@ class CallScreen(Screen[None]):
         if hide and sidebar.has_focus_within:
             self._sidebar_focus = self.focused
             self.focus_without_tree()
+        if not hide and not sidebar.display:
+            self.call_after_refresh(self._scroll_trees_to_cursor)
         sidebar.display = not hide
         if not hide and self._sidebar_focus is not None:
             before, self._sidebar_focus = self._sidebar_focus, None
@@ -221,6 +251,13 @@ class CallScreen(Screen[None]):
                 # Else the focus stays nowhere, and a closed modal hands it to the first
                 # field (the filter), where the screen's keys type letters.
                 before.focus()
+
+    def _scroll_trees_to_cursor(self) -> None:
+        """A tree that moved its cursor while folded scrolled in no room: scroll from the top
+        only as far as its cursor needs."""
+        for tree in self.query_one("#sidebar").query(Tree):
+            tree.scroll_home(animate=False, immediate=True)
+            tree.scroll_to_line(tree.cursor_line, animate=False)
 
     def reserved_width(self) -> int:
         """Columns other than the sidebar's that the call view cannot have (a side form)."""

@@ -421,7 +421,10 @@ class ConversationScreen(ConversationReplay):
     """The keys the footer keeps first: finding a call, then looking at it."""
 
     def footer_first(self) -> tuple[str, ...]:
-        return super().footer_first() or self.LEADING
+        # A tree a narrow screen folded is one key away, after the keys that find a call
+        # without it (the filter is in the tree: its key shows the tree anyway).
+        finding, rest = self.LEADING[:2], self.LEADING[2:]
+        return super().footer_first() or (*finding, *self.tree_first(), *rest)
 
     def footer_label(self, binding: Binding) -> str:
         if binding.action == "toggle_folded" and self.selected_call is None:
@@ -470,6 +473,7 @@ class ConversationScreen(ConversationReplay):
         self._seek_forward(lambda row: isinstance(row, CallRow) and row.is_error, "next error")
 
     def action_focus_filter(self) -> None:
+        self.show_tree()  # The filter is the tree's.
         self.query_one("#conversation-filter", Input).focus()
 
     @on(Input.Changed, "#conversation-filter")

@@ -348,7 +348,8 @@ class FixtureScreen(CallScreen):
             return ("leave",)  # Typing a filter: the way back to the tree's keys comes first.
         # A folded card's way to open it is next: what it hides is one key away.
         fold = ("toggle_folded",) if self.call_view.card.folded else ()
-        return super().footer_first() or ("prev_phase", "next_phase", *fold, "play_pause")
+        first = ("prev_phase", "next_phase", *fold, "play_pause")
+        return super().footer_first() or (*self.tree_first(), *first)
 
     def _status(self) -> list[StatusPart]:
         ref = self.ref
@@ -553,8 +554,7 @@ class FixtureScreen(CallScreen):
         self.notify("Reloading fixtures…", timeout=1.5, markup=False)
 
     def action_focus_filter(self) -> None:
-        if self.tree_hidden:
-            self.action_toggle_tree()  # The filter is for the tree: show it again.
+        self.show_tree()  # The filter is for the tree.
         self.query_one("#filter", Input).focus()
 
     def on_tree_filter_left(self, message: TreeFilter.Left) -> None:

@@ -303,7 +303,7 @@ class LiveScreen(FixtureSaving, CatalogBrowsing):
         if self.current_call is not None:
             return ("cancel_call",)
         fold = ("toggle_folded",) if self.call_view.card.folded else ()
-        return ("call", "submit", *fold)  # Idle: calling is what comes next.
+        return (*self.tree_first(), "call", "submit", *fold)  # Idle: calling comes next.
 
     def _resolve(self, address: tuple[str, str, str]) -> ResolvedCall | None:
         """The live API at ``address``, or ``None`` after telling the user why there is none."""
