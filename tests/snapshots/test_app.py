@@ -10,30 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from workbench.app.app import DARK_THEME, LIGHT_THEME, WorkbenchApp
+from tests.snapshots.app_snapshot import AppSVG, AppText, SnapshotApp
+from workbench.app.app import DARK_THEME, LIGHT_THEME
 from workbench.app.widgets.tool_tree import ToolTree
 from workbench.fixtures.catalog import VariantRef
 from workbench.project import open_project
-from workbench.rendering.environment import PinnedColours
 from workbench.rendering.screen import screen_text, settle
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-class AppText(SingleFileSnapshotExtension):
-    file_extension = "txt"
-    _write_mode = WriteMode.TEXT
-
-
-class AppSVG(SingleFileSnapshotExtension):
-    file_extension = "svg"
-    _write_mode = WriteMode.TEXT
-
-
-class SnapshotApp(PinnedColours, WorkbenchApp):
-    """The app with its colours pinned: the same snapshot whatever NO_COLOR and the like say."""
 
 
 CASES = [
