@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.test_untrusted_terminal import Terminal
 from tests.sources.helpers import FAULTY, LOAD_SLACK_S
 
 pytestmark = pytest.mark.skipif(
@@ -195,12 +196,18 @@ def test_one_ctrl_c_ends_the_command_and_leaves_nothing(
     assert seconds < EXIT_BOUND_S, f"exited {seconds:.1f} s after ctrl-c"
 
 
+def stacks_of(terminal: Terminal) -> str:
+    """Every thread's stack in a hung program started with ``-X faulthandler`` (it dies)."""
+    os.kill(terminal.pid, signal.SIGABRT)
+    terminal.pump(2.0)
+    _, found, dump = bytes(terminal.output).partition(b"Fatal Python error")
+    return (found + dump).decode(errors="replace").replace("\r\n", "\n")[-6000:]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("moment", ["as-the-leader-starts", "once-ready"])
 def test_sigint_ends_the_live_tui_and_leaves_nothing(tmp_path: Path, moment: str) -> None:
     """The TUI reads ctrl-c as a key (ctrl+q quits); a SIGINT from outside still ends it."""
-    from tests.app.test_untrusted_terminal import Terminal
-
     (tmp_path / "pyproject.toml").write_text("[tool.workbench]\ninclude_bundled = false\n")
     marker = uuid.uuid4().hex
     server = shlex.join([sys.executable, str(FAULTY), *SERVER_FLAGS])
@@ -209,7 +216,9 @@ def test_sigint_ends_the_live_tui_and_leaves_nothing(tmp_path: Path, moment: str
         terminal = Terminal(
             [
                 sys.executable,
-                *("-m", "workbench", "live", "--no-demo", "--inherit-env", "--mcp", server),
+                # Faulthandler: a TUI that hangs is made to print every thread's stack (below).
+                *("-X", "faulthandler", "-m", "workbench", "live", "--no-demo", "--inherit-env"),
+                *("--mcp", server),
             ],
             cwd=tmp_path,
         )
@@ -232,7 +241,8 @@ def test_sigint_ends_the_live_tui_and_leaves_nothing(tmp_path: Path, moment: str
         sent = time.monotonic()
         os.kill(terminal.pid, signal.SIGINT)
         while not os.waitpid(terminal.pid, os.WNOHANG)[0]:
-            assert time.monotonic() - sent < EXIT_BOUND_S, "the TUI did not end"
+            if time.monotonic() - sent > EXIT_BOUND_S:
+                pytest.fail(f"the TUI did not end; where it was:\n{stacks_of(terminal)}")
             terminal.pump(0.05)
         deadline = time.monotonic() + 1.0
         while others() and time.monotonic() < deadline:
