@@ -368,6 +368,15 @@ def cases(http: str, web: LocalServer) -> list[Case]:
             within_s=2,
         ),
         Case(
+            "stdio server asks for roots after stdin EOF",
+            # A Node SDK server whose request timer keeps it alive once its input closes: the
+            # exit must not wait for an answer that will never come.
+            [*call, _faulty("--ask-on-eof"), "faulty.echo", "--args", '{"text": "bye"}'],
+            code=0,
+            texts=("bye",),
+            within_s=2,
+        ),
+        Case(
             "stdio one malformed tool",
             [*call, _faulty("--bad-tools"), "faulty.echo", "--args", '{"text": "fine"}'],
             code=0,
