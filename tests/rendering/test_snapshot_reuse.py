@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.rendering.cache_cli import cli_with_cache, counting
+from tests.testing.small_project import PYPROJECT
 from workbench.cli import main
 from workbench.config import load_config
 from workbench.project import open_project
@@ -27,10 +28,6 @@ from workbench.review.store import StoredSnapshot
 from workbench.testing.report import SnapshotRun, run_snapshots
 
 REPO = Path(__file__).resolve().parents[2]
-PYPROJECT = (
-    '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-    '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-)
 ONE_CASE = "calculator/calculate/arithmetic/done-60-dark"
 
 
