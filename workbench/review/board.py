@@ -52,14 +52,6 @@ class CommittedFiles:
             self._stored = self._read()
         return self._stored
 
-    @property
-    def text(self) -> str | None:
-        return self.get().text
-
-    @property
-    def svg(self) -> str | None:
-        return self.get().svg
-
 
 class Picture:
     """One drawing of a case: the text snapshot (with its header line), the SVG, and the hash
@@ -85,13 +77,13 @@ class Picture:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self.files.text if self.files is not None else None
+            self._text = self.files.get().text if self.files is not None else None
         return self._text or ""
 
     @property
     def svg(self) -> str:
         if self._svg is None:
-            self._svg = self.files.svg if self.files is not None else None
+            self._svg = self.files.get().svg if self.files is not None else None
         return self._svg or ""
 
     def __eq__(self, other: object) -> bool:
@@ -131,11 +123,15 @@ class ReviewItem:
 
     @property
     def committed_text(self) -> str | None:
-        return self.committed.text
+        return self._committed().text
 
     @property
     def committed_svg(self) -> str | None:
-        return self.committed.svg
+        return self._committed().svg
+
+    def _committed(self) -> StoredSnapshot:
+        committed = self.committed
+        return committed.get() if isinstance(committed, CommittedFiles) else committed
 
     @property
     def snapshot(self) -> SnapshotStatus:
