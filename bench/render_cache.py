@@ -1,5 +1,5 @@
-"""What the render cache saves: `workbench check` (with the audit) and `workbench snapshot` on a
-generated project, cold and after one fixture file changed.
+"""What the render cache saves: `workbench check` (with the audit), `workbench snapshot` and
+`workbench review --check` on a generated project, cold and after one fixture file changed.
 
 Generates a project of ``--files`` fixture files, each a copy of the bundled
 calculator/calculate.yaml with its own variant ids, records its snapshots once (untimed), and
@@ -8,8 +8,12 @@ then times, each in a fresh interpreter, in one run:
 - check, cold: ``workbench check`` (fixtures, coverage and the render audit) with an empty
   render cache (the catalog cache kept, as in CI where both are restored or neither);
 - snapshot, cold: ``workbench snapshot`` (every case drawn and compared) with an empty cache;
-- then one variant of one file is changed, and both run again with the cache the cold runs
-  left: only the changed file's cases are drawn.
+- review --check, cold: the review gate (every case drawn, its files and decision read) with
+  an empty cache;
+- then one variant of one file is changed, and each runs again with the cache every command
+  left before the change (restored before each, so none reuses another's drawing of the
+  changed cases): only the changed file's cases are drawn, and the snapshot run and the gate
+  pass the others on a ``stat`` of their files.
 
 Prints wall time first and CPU time (the command's own, children included) beside it, what
 the cache reported (reused / drawn), and each warm run as a share of its cold run (goal: at
@@ -17,7 +21,7 @@ most 5%). Several sizes (``--files 50,200``) also fit cold and warm times to a s
 in the number of files and print the line's value at ``--target`` files, marked as
 extrapolated: a cold audit of 1,000 files takes many minutes on a small machine.
 
-    python bench/render_cache.py [--files 1000] [--target 1000]
+    python bench/render_cache.py [--files 1000] [--target 1000] [--commands check,snapshot]
 """
 
 from __future__ import annotations
@@ -103,7 +107,14 @@ def run(arguments: list[str], env: dict[str, str], cwd: Path) -> Timing:
     return Timing(wall, cpu, "; ".join(report) or "-")
 
 
-def measure(files: int) -> dict[str, Timing]:
+COMMANDS = {
+    "check": ["check"],
+    "snapshot": ["snapshot"],
+    "review --check": ["review", "--check"],
+}
+
+
+def measure(files: int, commands: list[str]) -> dict[str, Timing]:
     with tempfile.TemporaryDirectory(prefix="workbench-render-cache-") as scratch:
         project = Path(scratch) / "project"
         project.mkdir()
@@ -115,29 +126,33 @@ def measure(files: int) -> dict[str, Timing]:
             if not key.startswith("WORKBENCH") and key != "PYTHONDONTWRITEBYTECODE"
         }
         env["WORKBENCH_CACHE_DIR"] = str(cache)
-        check = ["check"]
+        render = cache / "render"
         # Record the snapshots (and warm the catalog cache), untimed.
         run(["snapshot", "--update", "--no-cache"], env, project)
-        shutil.rmtree(cache / "render", ignore_errors=True)
-        timings = {
-            "check, cold": run(check, env, project),
-        }
-        shutil.rmtree(cache / "render", ignore_errors=True)
-        timings["snapshot, cold"] = run(["snapshot"], env, project)
-        # Both caches full again, as a CI run that restored them finds them.
-        run(check, env, project)
+        timings = {}
+        for what in commands:
+            shutil.rmtree(render, ignore_errors=True)
+            timings[f"{what}, cold"] = run(COMMANDS[what], env, project)
+        # Every cache full, as a CI run that restored them finds them; each command after the
+        # change starts from that cache (not from what another command drew since).
+        for what in commands:
+            run(COMMANDS[what], env, project)
+        full = Path(scratch) / "render-before-the-change"
+        shutil.copytree(render, full)
         change_one_file(project)
-        timings["check, 1 file changed"] = run(check, env, project)
-        timings["snapshot, 1 file changed"] = run(["snapshot"], env, project)
+        for what in commands:
+            shutil.rmtree(render)
+            shutil.copytree(full, render)
+            timings[f"{what}, 1 file changed"] = run(COMMANDS[what], env, project)
         return timings
 
 
-def print_size(files: int, timings: dict[str, Timing]) -> None:
+def print_size(files: int, timings: dict[str, Timing], commands: list[str]) -> None:
     variants = len(re.findall(r"(?m)^(?:  )?- id: ", TEMPLATE.read_text(encoding="utf-8")))
     print(f"\n{files} fixture files ({files * variants} variants):")
     for name, timing in timings.items():
-        print(f"  {name:<26} wall {timing.wall:8.2f} s   cpu {timing.cpu:8.2f} s   {timing.cache}")
-    for what in ("check", "snapshot"):
+        print(f"  {name:<32} wall {timing.wall:8.2f} s   cpu {timing.cpu:8.2f} s   {timing.cache}")
+    for what in commands:
         cold, warm = timings[f"{what}, cold"], timings[f"{what}, 1 file changed"]
         wall, cpu = warm.wall / cold.wall, warm.cpu / cold.cpu
         verdict = "meets" if wall <= GOAL else "misses"
@@ -161,7 +176,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", default="1000", help="project sizes, comma-separated")
     parser.add_argument("--target", type=int, default=1000, help="size to extrapolate to")
+    parser.add_argument(
+        "--commands",
+        default=",".join(COMMANDS),
+        help=f"what to time, comma-separated, of: {', '.join(COMMANDS)} (default: all)",
+    )
     options = parser.parse_args()
+    commands = [part.strip() for part in options.commands.split(",") if part.strip()]
+    unknown = [what for what in commands if what not in COMMANDS]
+    if unknown or not commands:
+        known = ", ".join(COMMANDS)
+        parser.error(f"--commands: {', '.join(unknown) or '(none)'}: choose of {known}")
     sizes = [int(part) for part in options.files.split(",") if part.strip()]
     load = os.getloadavg()[0]
     print(
@@ -170,13 +195,13 @@ def main() -> None:
     )
     results = {}
     for files in sizes:
-        results[files] = measure(files)
-        print_size(files, results[files])
+        results[files] = measure(files, commands)
+        print_size(files, results[files], commands)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     if len(sizes) < 2 or options.target in sizes:
         return
     print(f"\nextrapolated to {options.target} files (a line through {sizes}, wall time):")
-    for what in ("check", "snapshot"):
+    for what in commands:
         cold = fit([(n, results[n][f"{what}, cold"].wall) for n in sizes], options.target)
         warm = fit([(n, results[n][f"{what}, 1 file changed"].wall) for n in sizes], options.target)
         print(

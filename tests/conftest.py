@@ -8,13 +8,13 @@ import json
 import os
 import shutil
 import tempfile
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
+from tests.testing.small_project import ADD, calculator_fixture, calculator_project
 from workbench.cli import main
 from workbench.review.decisions import make_decision, record_decisions
 
@@ -47,29 +47,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop("WORKBENCH_CACHE_DIR", None)
 
 
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-      - id: hostile
-        label: "<img src=x onerror=alert(1)> & </article>"
-        kind: error
-        args: {expression: "1/0"}
-        result:
-          success: false
-          content: "division by zero"
-          state: {column: 3, stage: evaluate}
-          error: {type: DivisionByZero, message: division by zero}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
+HOSTILE = (
+    "  - id: hostile\n"
+    '    label: "<img src=x onerror=alert(1)> & </article>"\n'
+    "    kind: error\n"
+    '    args: {expression: "1/0"}\n'
+    "    result:\n"
+    "      success: false\n"
+    '      content: "division by zero"\n'
+    "      state: {column: 3, stage: evaluate}\n"
+    "      error: {type: DivisionByZero, message: division by zero}\n"
 )
+"""A failing variant whose label tries to be HTML."""
+FIXTURE = calculator_fixture(ADD, HOSTILE)
 
 
 def invoke(*args: str) -> str:
@@ -82,12 +72,7 @@ def invoke(*args: str) -> str:
 def reviewed_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Baseline accepted; then ``add`` changes (its ending: 4 cases to review) and one
     ``hostile`` case is rejected."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
+    calculator_project(tmp_path, FIXTURE)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WORKBENCH_REVIEWER", "Ann <Lee>")
     invoke("review", "--accept-all", "--note", "baseline")

@@ -12,34 +12,16 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
-from tests.hostile import ALL_HOSTILE, HOSTILE, raw_characters
+from tests.hostile import raw_characters
+from tests.testing.small_project import calculator_project, hostile_fixture
 from workbench.cli import main
-
-VARIANT = {
-    "id": "hostile",
-    "label": "Adds " + ALL_HOSTILE,
-    "kind": "typical",
-    "args": {"expression": "1 + 1 #" + HOSTILE["carriage-return"]},
-    "result": {
-        "success": True,
-        "content": "1 + 1 = 2 " + ALL_HOSTILE,
-        "state": {"value": "2", "type": "integer", "digits": 1},
-    },
-}
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    document = {"tool": "calculator", "api": "calculate", "variants": [VARIANT]}
-    (tmp_path / "fixtures" / "calc.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    calculator_project(tmp_path, hostile_fixture(waivers=False))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -4,55 +4,18 @@ whole one, and an audit shared among processes reports exactly what a serial one
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from tests.audit.demo_project import WAIVERS, demo_project
 from workbench.cli import main
 from workbench.cli.audit import default_jobs
 
 APIS = ("lookup", "search", "fetch", "count")
 VARIANTS = ("found", "many", "few", "one")
-
-PROJECT_TOOL = textwrap.dedent(
-    f"""
-    from rich.text import Text
-
-    from workbench.core.manifest import ToolManifest
-    from workbench.surfaces import kit
-    from workbench.surfaces.registry import SurfaceSet
-    from workbench.tools.package import ToolPackage
-
-    APIS = {APIS!r}
-
-
-    def inspector(ctx):
-        return kit.status_line(ctx, "Looking up", "Looked up", kit.text(ctx.args.get("query", "")))
-
-
-    def render(ctx):
-        # Fixed grey: a contrast finding in both themes, for every variant.
-        return Text("3 items found", style="#777777")
-
-
-    PACKAGE = ToolPackage(
-        manifest=ToolManifest.model_validate(
-            {{
-                "identifier": "demo",
-                "meta": {{"title": "Demo"}},
-                "api": [{{"name": name, "parameters": {{"type": "object"}}}} for name in APIS],
-            }}
-        ),
-        surfaces=SurfaceSet(
-            inspectors={{name: inspector for name in APIS}},
-            renders={{name: render for name in APIS}},
-        ),
-    )
-    """
-)
 
 
 def fixture_file(api: str) -> str:
@@ -60,12 +23,6 @@ def fixture_file(api: str) -> str:
         f"  - id: {variant}\n    label: Finds {variant}\n    kind: typical\n"
         f"    args: {{query: {variant}}}\n    result: {{success: true, content: {variant}}}\n"
         for variant in VARIANTS
-    )
-    waivers = (
-        "waivers:\n"
-        "  - {kind: empty, reason: a lookup always finds something}\n"
-        "  - {kind: error, reason: the demo never fails}\n"
-        "  - {kind: truncated, reason: the demo returns three items}\n"
     )
     audit_waivers = ""
     if api == "search":
@@ -75,22 +32,13 @@ def fixture_file(api: str) -> str:
             "  - {rule: contrast, variant: many, reason: the grey of the old brand}\n"
             "  - {rule: plurals, reason: nothing here counts anything}\n"
         )
-    return f"tool: demo\napi: {api}\nvariants:\n{variants}{waivers}{audit_waivers}"
+    return f"tool: demo\napi: {api}\nvariants:\n{variants}{WAIVERS}{audit_waivers}"
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sharded_demo_tool.py").write_text(PROJECT_TOOL)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\ninclude_bundled = false\n'
-        'tools = ["sharded_demo_tool:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    for api in APIS:
-        (tmp_path / "fixtures" / f"{api}.yaml").write_text(fixture_file(api))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    fixtures = {api: fixture_file(api) for api in APIS}
+    return demo_project(tmp_path, monkeypatch, "sharded_demo_tool", fixtures)
 
 
 def audit_json(*args: str) -> tuple[int, dict[str, Any], str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -12,6 +11,7 @@ from click.testing import CliRunner
 from rich.console import RenderableType
 from rich.text import Text
 
+from tests.audit.demo_project import WAIVERS, demo_project
 from tests.audit.helpers import audit, variant
 from tests.audit.test_rules import GOOD, TYPICAL, surfaces
 from workbench.cli import main
@@ -46,60 +46,14 @@ def test_a_waiver_needs_a_reason(tmp_path: Path) -> None:
     ]
 
 
-PROJECT_TOOL = textwrap.dedent(
-    '''\
-    """A tool for the audit's CLI tests: its Render draws in a fixed grey."""
-
-    from rich.text import Text
-
-    from workbench.core.manifest import ToolManifest
-    from workbench.surfaces import kit
-    from workbench.surfaces.registry import SurfaceSet
-    from workbench.tools.package import ToolPackage
-
-
-    def inspector(ctx):
-        return kit.status_line(ctx, "Looking up", "Looked up", kit.text(ctx.args.get("query", "")))
-
-
-    def render(ctx):
-        return Text("3 items found", style="#777777")
-
-
-    PACKAGE = ToolPackage(
-        manifest=ToolManifest.model_validate(
-            {
-                "identifier": "demo",
-                "meta": {"title": "Demo"},
-                "api": [{"name": "lookup", "parameters": {"type": "object"}}],
-            }
-        ),
-        surfaces=SurfaceSet(inspectors={"lookup": inspector}, renders={"lookup": render}),
-    )
-    '''
-)
-
-
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "demo_tool.py").write_text(PROJECT_TOOL)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\ninclude_bundled = false\n'
-        'tools = ["demo_tool:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "lookup.yaml").write_text(
+    lookup = (
         "tool: demo\napi: lookup\nvariants:\n"
         "  - id: found\n    label: Finds three\n    kind: typical\n    args: {query: q}\n"
         "    result: {success: true, content: three items}\n"
-        "waivers:\n"
-        "  - {kind: empty, reason: a lookup always finds something}\n"
-        "  - {kind: error, reason: the demo never fails}\n"
-        "  - {kind: truncated, reason: the demo returns three items}\n"
     )
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return demo_project(tmp_path, monkeypatch, "demo_tool", {"lookup": lookup + WAIVERS})
 
 
 def test_audit_prints_what_is_wrong_and_what_to_change(project: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import FIXTURE
+from tests.testing.small_project import calculator_project
 from workbench.cli import main
 
 GATE = "workbench: error: fixtures do not load cleanly (see `workbench check`)"
@@ -16,12 +16,7 @@ GATE = "workbench: error: fixtures do not load cleanly (see `workbench check`)"
 
 @pytest.fixture
 def broken_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
+    calculator_project(tmp_path)
     (tmp_path / "fixtures" / "broken.yaml").write_text("tool: calculator\napi: [unclosed\n")
     monkeypatch.chdir(tmp_path)
     return tmp_path

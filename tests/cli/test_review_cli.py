@@ -6,42 +6,23 @@ from __future__ import annotations
 import json
 import os
 import stat
-import textwrap
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner
 
+from tests.testing.small_project import FIXTURE, calculator_project
 from workbench.cli import main
 from workbench.review.decisions import make_decision, read_review_file, record_decisions
 
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
-)
 CASES = 10
 """3 phases at 60 and 100 columns dark, 3 at 60 light, the ending at 100 light."""
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
+    calculator_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WORKBENCH_REVIEWER", "Ann Lee")
     return tmp_path

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.testing.small_project import calculator_fixture, calculator_project
 from workbench.cli import main
 
 VARIANT = textwrap.dedent(
@@ -28,14 +29,11 @@ VARIANT = textwrap.dedent(
 
 
 def fixture(*variants: tuple[str, str, str]) -> str:
-    body = "".join(
-        VARIANT.format(id=name, expression=expression, value=value)
-        for name, expression, value in variants
-    )
-    return (
-        "tool: calculator\napi: calculate\nvariants:\n"
-        + body
-        + 'waivers:\n  - {kind: empty, reason: "a sum is never empty"}\n'
+    return calculator_fixture(
+        *(
+            VARIANT.format(id=name, expression=expression, value=value)
+            for name, expression, value in variants
+        )
     )
 
 
@@ -46,12 +44,7 @@ BASE = (("add", "1 + 1", "2"), ("sub", "3 - 1", "2"), ("mul", "2 * 3", "6"))
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A baseline accepted, then one variant changed and one added: changed, new and
     unchanged cases, some failing the gate."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(fixture(*BASE))
+    calculator_project(tmp_path, fixture(*BASE))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WORKBENCH_REVIEWER", "Ann Lee")
     accepted = CliRunner().invoke(main, ["review", "--accept-all", "--note", "baseline"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -13,11 +14,12 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tests.rendering.cache_cli import cli_with_cache
+from tests.rendering.cache_cli import cli_with_cache, counting
 from workbench.audit.runner import run_audit
 from workbench.cli import main
 from workbench.config import load_config
@@ -25,8 +27,9 @@ from workbench.project import open_project
 from workbench.rendering import cache as render_cache
 from workbench.rendering import renderer as renderer_module
 from workbench.rendering.cache import RenderCache, RenderInputs
-from workbench.rendering.matrix import SnapshotCase, snapshot_cases
-from workbench.rendering.renderer import CardDrawer, SnapshotRenderer
+from workbench.rendering.matrix import snapshot_cases
+from workbench.rendering.renderer import SnapshotRenderer
+from workbench.review.decisions import make_decision, record_decisions
 from workbench.surfaces import themes
 from workbench.surfaces.themes import CaseTheme, ThemeFacts
 
@@ -61,20 +64,7 @@ class Project:
 
     def run(self) -> Run:
         """Open the project afresh and run the snapshots and the audit through the cache."""
-        drawn: list[SnapshotCase] = []
-        draw, draw_portal = CardDrawer.draw, CardDrawer.draw_portal_frame
-
-        def counting_draw(self: CardDrawer, case: SnapshotCase) -> object:
-            drawn.append(case)
-            return draw(self, case)
-
-        def counting_portal(self: CardDrawer, case: SnapshotCase) -> object:
-            drawn.append(case)
-            return draw_portal(self, case)
-
-        with self.monkeypatch.context() as patch:
-            patch.setattr(CardDrawer, "draw", counting_draw)
-            patch.setattr(CardDrawer, "draw_portal_frame", counting_portal)
+        with counting(self.monkeypatch) as counted:
             project = open_project(config=load_config(self.root), installed=False)
             assert not project.catalog.problems
             cache = RenderCache(self.cache_dir, RenderInputs(project.catalog, project.registry))
@@ -82,9 +72,10 @@ class Project:
             with SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer:
                 for case in cases:
                     renderer.render(case)
-            snapshots = {case.test_id for case in drawn}
-            drawn.clear()
+            snapshots = counted.drawn_ids
+            counted.drawn.clear()
             report = run_audit(project.catalog, project.registry, cache=cache)
+        drawn = counted.drawn
         assert report.ok
         variants = {f"{ref.tool}/{ref.variant.id}" for ref, _ in report.subjects}
         return Run(
@@ -383,3 +374,133 @@ def test_drawing_and_auditing_read_nothing_the_kit_key_leaves_out() -> None:
     loaded = {name.split(".")[1] for name in done.stdout.split()}
     assert "surfaces" in loaded and "audit" in loaded
     assert loaded.isdisjoint(render_cache.KIT_EXCLUDED), loaded & set(render_cache.KIT_EXCLUDED)
+
+
+@dataclasses.dataclass
+class Checked:
+    """One `workbench review --check --format json`: its verdict per case, and what it drew
+    and which cases' snapshot files it read."""
+
+    code: int
+    report: dict[str, Any]
+    drawn: set[str]
+    read: set[str]
+    stderr: str
+
+    @property
+    def failing(self) -> set[str]:
+        return {case["id"] for case in self.report["cases"] if case["gate"] == "fail"}
+
+
+def review_check(project: Project, runner: CliRunner, *options: str) -> Checked:
+    with counting(project.monkeypatch) as counted:
+        result = runner.invoke(main, ["review", "--check", "--format", "json", *options])
+    assert result.exit_code in (0, 1), result.output
+    return Checked(
+        result.exit_code,
+        json.loads(result.stdout),
+        counted.drawn_ids,
+        counted.read_ids(project.root / "snapshots"),
+        result.stderr,
+    )
+
+
+@pytest.fixture
+def reviewed(project: Project, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """The project's snapshots recorded and matched once by `workbench snapshot`: its match
+    memo is what `review --check` reuses. Files of this test are seconds old, not the racy
+    window's two."""
+    monkeypatch.setattr(render_cache, "RACY_WINDOW_NS", 0)
+    runner = cli_with_cache(monkeypatch, project.root, project.cache_dir)
+    for arguments in (["snapshot", "--update"], ["snapshot"]):
+        result = runner.invoke(main, arguments)
+        assert result.exit_code == 0, result.output
+    return runner
+
+
+def same_verdicts(project: Project, runner: CliRunner, cached: Checked) -> Checked:
+    """``cached`` says what a run that reuses nothing says, case by case."""
+    fresh = review_check(project, runner, "--no-cache")
+    assert fresh.report == cached.report and fresh.code == cached.code
+    assert "render cache" not in fresh.stderr
+    every = {case["id"] for case in fresh.report["cases"]}
+    assert fresh.drawn == fresh.read == every  # --no-cache: everything drawn and read.
+    return fresh
+
+
+def test_review_check_after_nothing_changed_draws_and_reads_nothing(
+    project: Project, reviewed: CliRunner
+) -> None:
+    checked = review_check(project, reviewed)
+    cases = len(checked.report["cases"])
+    assert checked.code == 0 and cases
+    assert checked.drawn == checked.read == set()
+    assert f"{cases} reused ({cases} on unchanged snapshot files), 0 drawn" in checked.stderr
+    same_verdicts(project, reviewed, checked)
+
+
+def test_review_check_draws_and_reads_only_a_changed_fixtures_cases(
+    project: Project, reviewed: CliRunner
+) -> None:
+    fixture = project.fixture(project.alpha)
+    text = fixture.read_text(encoding="utf-8")
+    fixture.write_text(text.replace("query: pricing", "query: prices"), encoding="utf-8")
+
+    checked = review_check(project, reviewed)
+    prefix = f"{project.alpha}/lookup/no-match/"
+    variant = {case["id"] for case in checked.report["cases"] if case["id"].startswith(prefix)}
+    assert checked.drawn == checked.read == variant and variant
+    assert checked.code == 1 and checked.failing and checked.failing <= variant
+    same_verdicts(project, reviewed, checked)
+
+
+def test_review_check_draws_a_changed_surfaces_tool_and_fails_what_it_changed(
+    project: Project, reviewed: CliRunner
+) -> None:
+    surfaces = project.root / project.alpha / "surfaces.py"
+    text = surfaces.read_text(encoding="utf-8")
+    surfaces.write_text(text.replace('"Looked up",', '"Found",', 1), encoding="utf-8")
+    for name in [name for name in sys.modules if name.split(".")[0] == project.alpha]:
+        del sys.modules[name]  # As a new process would: the edited module is imported again.
+
+    checked = review_check(project, reviewed)
+    alpha = {case["id"] for case in checked.report["cases"] if case["tool"] == project.alpha}
+    assert checked.drawn == checked.read == alpha
+    assert checked.code == 1 and checked.failing and checked.failing < alpha
+    assert all("/done-" in case for case in checked.failing)  # What says "Looked up".
+    same_verdicts(project, reviewed, checked)
+
+
+def test_review_check_reads_a_snapshot_file_edited_in_place_and_fails_it(
+    project: Project, reviewed: CliRunner
+) -> None:
+    case = f"{project.beta}/lookup/several-matches/done-60-dark"
+    path = project.root / "snapshots" / f"{case}.txt"
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("•", "*", 1)
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # As rsync -t leaves it.
+
+    checked = review_check(project, reviewed)
+    assert checked.code == 1 and checked.failing == {case}
+    assert checked.read == {case} and checked.drawn == set()
+    same_verdicts(project, reviewed, checked)
+
+
+def test_review_check_sees_a_new_decision_without_drawing_or_reading(
+    project: Project, reviewed: CliRunner
+) -> None:
+    case = f"{project.alpha}/lookup/several-matches/done-60-dark"
+    first = review_check(project, reviewed)
+    picture = next(item["hash"] for item in first.report["cases"] if item["id"] == case)
+    decision = make_decision(case, "rejected", picture, "Ann Lee", "the bullets are too faint")
+    record_decisions(project.root / "snapshots" / "reviews.yaml", [decision])
+
+    checked = review_check(project, reviewed)
+    assert checked.code == 1 and checked.failing == {case}
+    reason = next(item["reason"] for item in checked.report["cases"] if item["id"] == case)
+    assert reason == "rejected by Ann Lee: the bullets are too faint"
+    assert checked.drawn == checked.read == set()
+    same_verdicts(project, reviewed, checked)

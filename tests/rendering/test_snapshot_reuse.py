@@ -15,23 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.rendering.cache_cli import cli_with_cache
+from tests.rendering.cache_cli import cli_with_cache, counting
+from tests.testing.small_project import PYPROJECT
 from workbench.cli import main
 from workbench.config import load_config
 from workbench.project import open_project
 from workbench.rendering import cache as render_cache
 from workbench.rendering.cache import CacheStats, RenderCache, RenderInputs
-from workbench.rendering.matrix import SnapshotCase, snapshot_cases
-from workbench.rendering.renderer import CardDrawer, SnapshotRenderer
-from workbench.review import store as store_module
+from workbench.rendering.matrix import snapshot_cases
+from workbench.rendering.renderer import SnapshotRenderer
 from workbench.review.store import StoredSnapshot
 from workbench.testing.report import SnapshotRun, run_snapshots
 
 REPO = Path(__file__).resolve().parents[2]
-PYPROJECT = (
-    '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-    '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-)
 ONE_CASE = "calculator/calculate/arithmetic/done-60-dark"
 
 
@@ -64,30 +60,7 @@ class Project:
 
     def run(self, *, update: bool = False, select: str | None = None) -> Result:
         """Open the project afresh and run its snapshots through the cache, counting."""
-        drawn: set[str] = set()
-        read: set[str] = set()
-        draw, draw_portal, read_file = (
-            CardDrawer.draw,
-            CardDrawer.draw_portal_frame,
-            store_module.read_file,
-        )
-
-        def counting_draw(self: CardDrawer, case: SnapshotCase) -> object:
-            drawn.add(case.test_id)
-            return draw(self, case)
-
-        def counting_portal(self: CardDrawer, case: SnapshotCase) -> object:
-            drawn.add(case.test_id)
-            return draw_portal(self, case)
-
-        def counting_read(path: Path) -> str | None:
-            read.add(path.relative_to(self.snaps).with_suffix("").as_posix())
-            return read_file(path)
-
-        with self.monkeypatch.context() as patch:
-            patch.setattr(CardDrawer, "draw", counting_draw)
-            patch.setattr(CardDrawer, "draw_portal_frame", counting_portal)
-            patch.setattr(store_module, "read_file", counting_read)
+        with counting(self.monkeypatch) as counted:
             project = open_project(config=load_config(self.root), installed=False)
             cache = RenderCache(self.cache_dir, RenderInputs(project.catalog, project.registry))
             cases = snapshot_cases(project.catalog, project.registry)
@@ -95,7 +68,8 @@ class Project:
                 cases = [case for case in cases if select in case.test_id]
             with SnapshotRenderer(project.catalog, project.registry, cache=cache) as renderer:
                 run = run_snapshots(cases, renderer, self.snaps, update=update, select=select)
-            read_back = {case.test_id for case in cases} & read
+        read_back = {case.test_id for case in cases} & counted.read_ids(self.snaps)
+        drawn = counted.drawn_ids
         return Result(run, drawn, read_back, cache.stats)
 
 

@@ -13,40 +13,16 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
-from tests.hostile import ALL_HOSTILE, HOSTILE, raw_characters
+from tests.hostile import ALL_HOSTILE, raw_characters
+from tests.testing.small_project import calculator_project, hostile_fixture
 from workbench.cli import main
-
-VARIANT = {
-    "id": "hostile",
-    "label": "Adds " + ALL_HOSTILE,
-    "kind": "typical",
-    "args": {"expression": "1 + 1 #" + HOSTILE["carriage-return"]},
-    "result": {
-        "success": True,
-        "content": "1 + 1 = 2 " + ALL_HOSTILE,
-        "state": {"value": "2", "type": "integer", "digits": 1},
-    },
-}
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    fixture = {
-        "tool": "calculator",
-        "api": "calculate",
-        "variants": [VARIANT],
-        "waivers": [{"kind": "empty", "reason": "a sum is never empty"}],
-    }
-    # YAML escapes every character it cannot hold raw (\x1b, \U000e0041), as a user would.
-    (tmp_path / "fixtures" / "calc.yaml").write_text(yaml.safe_dump(fixture), encoding="utf-8")
+    calculator_project(tmp_path, hostile_fixture())
     (tmp_path / "test_ui.py").write_text(
         "from workbench.testing.snapshots import test_tool_ui_snapshot  # noqa: F401\n"
     )

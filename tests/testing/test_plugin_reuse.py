@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from tests.testing.small_project import calculator_project
-from tests.testing.test_snapshot_opt_in import FIXTURE
 
 # Files of this test are seconds old: trust them as if older than the racy window.
 CONFTEST = "import workbench.rendering.cache as cache\n\ncache.RACY_WINDOW_NS = 0\n"
@@ -23,7 +22,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def test_unchanged_cases_pass_on_a_stat_and_their_files_stay_used(tmp_path: Path) -> None:
-    project = calculator_project(tmp_path, FIXTURE)
+    project = calculator_project(tmp_path, tests=True)
     (project / "tests" / "conftest.py").write_text(CONFTEST)
     (project / "tests" / "test_ui.py").write_text(TEST)
     # Not this run's xdist worker either: syrupy prints no report in a worker.

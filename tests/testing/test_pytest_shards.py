@@ -4,37 +4,19 @@ another shard owns."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from tests.testing.small_project import calculator_project, run_pytest
+from tests.testing.small_project import ADD, calculator_fixture, calculator_project, run_pytest
 
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-      - id: sub
-        label: Subtracts
-        kind: typical
-        args: {expression: "3 - 1"}
-        result: {success: true, content: "3 - 1 = 2", state: {value: "2", type: integer, digits: 1}}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
-)
+SUB = ADD.replace("id: add", "id: sub").replace("Adds", "Subtracts").replace("1 + 1", "3 - 1")
+FIXTURE = calculator_fixture(ADD, SUB)
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    calculator_project(tmp_path, FIXTURE)
+    calculator_project(tmp_path, FIXTURE, tests=True)
     (tmp_path / "tests" / "test_ui.py").write_text(
         "def test_tool_ui(tool_ui_snapshot):\n    tool_ui_snapshot()\n"
     )

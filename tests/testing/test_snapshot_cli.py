@@ -16,32 +16,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.testing.small_project import FIXTURE, calculator_project
 from workbench.cli import main
-
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
-)
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.workbench]\nfixtures = ["fixtures"]\nsnapshots = "snaps"\ninclude_bundled '
-        '= false\ntools = ["workbench.tools.calculator:PACKAGE"]\n'
-    )
-    (tmp_path / "fixtures").mkdir()
-    (tmp_path / "fixtures" / "calc.yaml").write_text(FIXTURE)
+    calculator_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -12,20 +12,6 @@ import pytest
 
 from tests.testing.small_project import calculator_project, run_pytest
 
-FIXTURE = textwrap.dedent(
-    """\
-    tool: calculator
-    api: calculate
-    variants:
-      - id: add
-        label: Adds
-        kind: typical
-        args: {expression: "1 + 1"}
-        result: {success: true, content: "1 + 1 = 2", state: {value: "2", type: integer, digits: 1}}
-    waivers:
-      - {kind: empty, reason: "a sum is never empty"}
-    """
-)
 FIXTURE_TEST = textwrap.dedent(
     '''\
     from collections.abc import Callable
@@ -44,7 +30,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    calculator_project(tmp_path, FIXTURE)
+    calculator_project(tmp_path, tests=True)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

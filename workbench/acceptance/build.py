@@ -4,16 +4,19 @@ snapshot and the decision about it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 from workbench.core.call_state import Phase
 from workbench.coverage import coverage
 from workbench.project import Project
-from workbench.rendering.matrix import SnapshotCase, snapshot_cases, snapshot_text_of
+from workbench.rendering.compare import compare_case
+from workbench.rendering.matrix import SnapshotCase, snapshot_cases
 from workbench.rendering.renderer import SnapshotRenderer
-from workbench.review.board import Picture, ReviewBoard, ReviewItem, read_committed
+from workbench.review.board import CommittedFiles, Picture, ReviewBoard, ReviewItem
 from workbench.review.decisions import read_review_file
 from workbench.review.shards import Shard
+from workbench.review.store import SnapshotStore, StoredSnapshot
 
 Progress = Callable[[int, int, str], None]
 """Called after each case with (done, total, case id)."""
@@ -88,25 +91,33 @@ def build_board(
     items: list[ReviewItem] = []
     owned = renderer is None
     drawer = renderer or SnapshotRenderer(project.catalog, project.registry)
+    store = SnapshotStore(root)
+    # Drawn with the render cache: a case whose files matched its drawing in any run (this
+    # one's, the snapshot run's) and changed since in neither passes on their stamps.
+    matched = drawer.cache.matched_snapshots() if drawer.cache and pictures is None else None
     try:
         for index, case in enumerate(cases):
             key = case.key
-            committed_text, committed_svg = read_committed(root, key)
+            committed: StoredSnapshot | CommittedFiles
             if pictures is not None:
                 picture = pictures[case.test_id]
+                committed = store.read(case.address)
             else:
-                rendered = drawer.render(case)
-                picture = Picture(
-                    snapshot_text_of(case, rendered.text), rendered.svg, rendered.picture
-                )
+                found = compare_case(case, drawer, store, matched)
+                if found.drawn is None:
+                    committed = CommittedFiles(partial(store.read, case.address))
+                    picture = Picture.held_by(committed, found.picture)
+                else:
+                    assert found.committed is not None and found.text is not None
+                    committed = found.committed
+                    picture = Picture(found.text, found.drawn.svg, found.picture)
             items.append(
                 ReviewItem(
                     key=key,
                     ref=case.ref,
                     description=case.description,
                     fresh=picture,
-                    committed_text=committed_text,
-                    committed_svg=committed_svg,
+                    committed=committed,
                     decision=review_file.decision_for(key.id, picture.hash),
                     order=case_order(case),
                     observed=(key.tool, key.api) in observed,
@@ -117,6 +128,9 @@ def build_board(
     finally:
         if owned:
             drawer.close()
+    if matched is not None:
+        # Only a run of the whole matrix knows which cases are gone.
+        matched.save({case.test_id for case in all_cases} if not select and not shard else None)
     known = {case.test_id for case in all_cases}
     stale = [
         decision

@@ -13,7 +13,7 @@ earlier picture: the case changed since a person looked at it) or ``unreviewed``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -28,7 +28,7 @@ from workbench.review.decisions import (
     record_decisions,
     remove_decisions,
 )
-from workbench.review.store import SnapshotStore
+from workbench.review.store import SnapshotStore, StoredSnapshot
 
 SnapshotStatus = Literal["unchanged", "changed", "new"]
 ReviewStatus = Literal["accepted", "rejected", "outdated", "unreviewed"]
@@ -38,14 +38,64 @@ GROUPS: tuple[str, ...] = ("to review", "never reviewed", "rejected", "accepted"
 unchanged and never reviewed; then the decided ones."""
 
 
-@dataclass(frozen=True)
+class CommittedFiles:
+    """A case's committed files, read once, when first asked for: a case known to be
+    unchanged (its files matched its drawing and have not changed since) needs them only for
+    a report."""
+
+    def __init__(self, read: Callable[[], StoredSnapshot]) -> None:
+        self._read = read
+        self._stored: StoredSnapshot | None = None
+
+    def get(self) -> StoredSnapshot:
+        if self._stored is None:
+            self._stored = self._read()
+        return self._stored
+
+
 class Picture:
     """One drawing of a case: the text snapshot (with its header line), the SVG, and the hash
     of what a reviewer sees (text and colours, independent of the SVG exporter)."""
 
-    text: str
-    svg: str
-    hash: str
+    __slots__ = ("_svg", "_text", "files", "hash")
+
+    def __init__(self, text: str, svg: str, hash: str) -> None:
+        self._text: str | None = text
+        self._svg: str | None = svg
+        self.hash = hash
+        self.files: CommittedFiles | None = None
+        """Set when the drawing is what these files hold (then read from them if asked)."""
+
+    @classmethod
+    def held_by(cls, files: CommittedFiles, hash: str) -> Picture:
+        """The drawing with ``hash`` that ``files`` are known to hold, not read yet."""
+        picture = cls("", "", hash)
+        picture._text = picture._svg = None
+        picture.files = files
+        return picture
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.files.get().text if self.files is not None else None
+        return self._text or ""
+
+    @property
+    def svg(self) -> str:
+        if self._svg is None:
+            self._svg = self.files.get().svg if self.files is not None else None
+        return self._svg or ""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Picture):
+            return NotImplemented
+        return (self.hash, self.text, self.svg) == (other.hash, other.text, other.svg)
+
+    def __hash__(self) -> int:
+        return hash(self.hash)
+
+    def __repr__(self) -> str:
+        return f"Picture(hash={self.hash!r})"
 
 
 @dataclass
@@ -57,8 +107,8 @@ class ReviewItem:
     description: str
     """What a reviewer should see, in one line (the text snapshot's header)."""
     fresh: Picture
-    committed_text: str | None
-    committed_svg: str | None
+    committed: StoredSnapshot | CommittedFiles
+    """Its committed files (read when first asked for, if they hold ``fresh``)."""
     decision: Decision | None = None
     """The decision that applies (about this picture, else the newest about the case)."""
     order: int = 0
@@ -72,7 +122,21 @@ class ReviewItem:
         return self.key.id
 
     @property
+    def committed_text(self) -> str | None:
+        return self._committed().text
+
+    @property
+    def committed_svg(self) -> str | None:
+        return self._committed().svg
+
+    def _committed(self) -> StoredSnapshot:
+        committed = self.committed
+        return committed.get() if isinstance(committed, CommittedFiles) else committed
+
+    @property
     def snapshot(self) -> SnapshotStatus:
+        if self.fresh.files is not None and self.fresh.files is self.committed:
+            return "unchanged"  # Its files hold the drawing: known without reading them.
         if self.committed_text is None and self.committed_svg is None:
             return "new"
         if self.committed_text != self.fresh.text or self.committed_svg != self.fresh.svg:
@@ -242,12 +306,7 @@ def snapshot_paths(root: Path, key: CaseKey) -> tuple[Path, Path]:
     return SnapshotStore(root).paths(key.address)
 
 
-def read_committed(root: Path, key: CaseKey) -> tuple[str | None, str | None]:
-    committed = SnapshotStore(root).read(key.address)
-    return committed.text, committed.svg
-
-
 def write_snapshot(root: Path, item: ReviewItem) -> None:
     """Make the item's fresh picture its committed snapshot (text and SVG)."""
     SnapshotStore(root).write(item.key.address, item.fresh.text, item.fresh.svg)
-    item.committed_text, item.committed_svg = item.fresh.text, item.fresh.svg
+    item.committed = StoredSnapshot(item.fresh.text, item.fresh.svg)

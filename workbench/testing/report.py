@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.acceptance.build import case_order
+from workbench.rendering.compare import compare_case
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
 from workbench.rendering.renderer import RenderedSnapshot, SnapshotRenderer
 from workbench.review.board import Picture, ReviewBoard, ReviewItem
@@ -132,22 +133,15 @@ def _compare(
     *,
     update: bool,
 ) -> SnapshotOutcome:
-    """One case drawn (or read back) and compared with its files; unless neither the case
-    nor its files changed since they last matched, which passes on a stat."""
-    files = matched.stamp(case, store) if matched is not None else None
-    picture = files.unchanged() if files is not None else None
-    if picture is not None:
-        return SnapshotOutcome(case, "passed", None, None, store, picture)
-    address = case.address
-    rendered = renderer.render(case)
-    text = snapshot_text_of(case, rendered.text)
-    committed = store.read(address)
-    if committed.text == text and committed.svg == rendered.svg:
-        status = "passed"
-        if files is not None:
-            files.matched(rendered.picture, committed)
-    elif update:
-        store.write(address, text, rendered.svg)
+    """One case compared with its files (:func:`compare_case`); with ``update`` a case that
+    differs is written."""
+    found = compare_case(case, renderer, store, matched)
+    rendered, committed = found.drawn, found.committed
+    if found.unchanged:
+        return SnapshotOutcome(case, "passed", rendered, committed, store, found.picture)
+    assert rendered is not None and committed is not None and found.text is not None
+    if update:
+        store.write(case.address, found.text, rendered.svg)
         status = "updated" if committed.text is not None else "new"
     else:
         status = "new" if committed.missing else "failed"
@@ -168,8 +162,7 @@ def to_board(run: SnapshotRun, root: Path, review_path: Path) -> ReviewBoard:
                 ref=case.ref,
                 description=case.description,
                 fresh=picture,
-                committed_text=outcome.expected_text,
-                committed_svg=outcome.expected_svg,
+                committed=StoredSnapshot(outcome.expected_text, outcome.expected_svg),
                 decision=review_file.decision_for(case.test_id, picture.hash),
                 order=case_order(case),
             )
