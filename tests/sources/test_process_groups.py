@@ -8,6 +8,7 @@ neither (nor the group leader between Workbench and the server) is left running.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shlex
@@ -23,9 +24,10 @@ from tests.app.test_untrusted_terminal import CTRL_Q, CTRL_S, Terminal
 from tests.sources.helpers import FAULTY, faulty_spec, pid_gone, run_call
 from workbench.core.result import ErrorType
 from workbench.core.runtime import CallContext
-from workbench.sources import mcp_stdio
+from workbench.sources import mcp_stdio, process_group
 from workbench.sources.base import SourceState
 from workbench.sources.mcp_source import McpSource
+from workbench.sources.process_group import StdioLaunch
 
 LEFTOVER_BOUND_S = 6.0
 """Stdin grace, SIGTERM grace and SIGKILL: the group is gone well within this."""
@@ -206,3 +208,29 @@ def test_a_command_that_is_not_there_is_named_before_anything_starts() -> None:
     with pytest.raises(FileNotFoundError):
         resolve_command("no-such-command-xyz", {"PATH": "/usr/bin"}, None)
     assert resolve_command("sh", {"PATH": "/usr/bin:/bin"}, None).endswith("/sh")
+
+
+async def test_a_cancelled_start_whose_spawn_never_ends_still_goes_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``asyncio.run`` ending cancels every task, asyncio's own pipe-connecting one too; a spawn
+    whose task was cancelled before it ran never ends, and a cancel must not wait on it for ever
+    (the exit hung)."""
+    release = asyncio.Event()
+
+    async def never_ends(*args: object, **kwargs: object) -> None:
+        while not release.is_set():  # Deaf to cancels, as that spawn is.
+            with contextlib.suppress(asyncio.CancelledError):
+                await release.wait()
+
+    monkeypatch.setattr(process_group.anyio, "open_process", never_ends)
+    monkeypatch.setattr(process_group, "SPAWN_WAIT_S", 0.2)
+    start = asyncio.ensure_future(process_group.spawn_in_session(StdioLaunch(sys.executable)))
+    await asyncio.sleep(0.05)
+    start.cancel()
+    try:
+        done, _ = await asyncio.wait({start}, timeout=10)
+        assert start in done and start.cancelled()
+    finally:
+        release.set()
+        await asyncio.sleep(0.01)

@@ -36,6 +36,12 @@ GROUP_LEADER = Path(__file__).with_name("group_leader.py")
 POLL_S = 0.02
 KILL_WAIT_S = 0.5
 """How long a process killed at once (a cancelled start) has to be reaped."""
+SPAWN_WAIT_S = 1.0
+"""How long a cancelled start waits for its spawn to end. It takes milliseconds, unless asyncio's
+own pipe-connecting task was cancelled before it ran (``asyncio.run`` ending cancels every
+task): asyncio then kills what it started (the group leader, whose server gets SIGTERM as it
+dies) but waits for ever for an exit it never sees, and waiting on it would hang ours. Cancelled
+again, it stops waiting; a ctrl-c still ends a command within `bench/faults.py`'s 3 s."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,9 @@ async def spawn_in_session(launch: StdioLaunch) -> anyio.abc.Process:
     they are all connected (a ctrl-c during the start: ``asyncio.run`` cancels every task)
     leaves ``create_subprocess_exec`` waiting for them for ever (CPython 3.11), with the
     server started and nobody to end it. Spawning takes milliseconds, so a cancel waits for
-    it, kills what it started, and only then goes through. Raises :class:`FileNotFoundError`
-    or :class:`PermissionError` for a command that cannot run.
+    it (at most :data:`SPAWN_WAIT_S`), kills what it started, and only then goes through.
+    Raises :class:`FileNotFoundError` or :class:`PermissionError` for a command that cannot
+    run.
     """
     env = dict(launch.env) if launch.env is not None else dict(os.environ)
     executable = resolve_command(launch.command, env, launch.cwd)
@@ -100,10 +107,13 @@ async def spawn_in_session(launch: StdioLaunch) -> anyio.abc.Process:
     try:
         return await asyncio.shield(spawning)
     except asyncio.CancelledError:
-        while not spawning.done():
+        deadline = time.monotonic() + SPAWN_WAIT_S
+        while not spawning.done() and (left := deadline - time.monotonic()) > 0:
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({spawning})
-        if not spawning.cancelled() and spawning.exception() is None:
+                await asyncio.wait({spawning}, timeout=left)
+        if not spawning.done():
+            spawning.cancel()
+        elif not spawning.cancelled() and spawning.exception() is None:
             await kill_at_once(spawning.result())
         raise
 
