@@ -202,3 +202,54 @@ def test_an_image_view_does_not_say_the_model_got_nothing(tmp_path: Path) -> Non
     drawn = _words(_show(path, "image"))
     assert "the image itself went to the model" in drawn
     assert "the model was given no text back" not in drawn
+
+
+def test_the_portal_and_approvals_cap_prompts_scripts_urls_and_questions(tmp_path: Path) -> None:
+    """A subagent's prompt, a script, a fetch's URLs and a question list can run to thousands
+    of lines: each is cut with "showing N of M", never drawn whole."""
+    prompt = "\n".join(f"step {number}" for number in range(1, 1001))
+    task = {"description": "Refactor", "prompt": prompt}
+    path = _write(tmp_path, "claude-code", "Task", [_done("task", task, "Done.")])
+    portal = _show(path, "task", "--surface", "portal")
+    assert "step 400" in portal and "step 401" not in portal
+    assert "showing 400 of 1,000 lines" in portal
+    script = "\n".join(f"echo {number}" for number in range(1, 601))
+    path = _write(tmp_path, "claude-code", "Bash", [_done("bash", {"command": script}, "")])
+    portal = _show(path, "bash", "--surface", "portal")
+    assert "echo 400" in portal and "echo 401" not in portal and "of 600 lines" in portal
+    urls = " ".join(f"https://example.com/{number}" for number in range(30))
+    path = _write(tmp_path, "gemini-cli", "web_fetch", [_denied("fetch", {"prompt": urls})])
+    asked = _show(path, "fetch", "--phase", "awaiting-approval", "--width", "120")
+    assert "example.com/11 " in asked and "example.com/12 " not in asked.split("asks:")[0]
+    assert "showing 12 of 30 URLs" in asked
+    questions = [
+        {"question": f"Question {n}?", "header": "Q",
+         "options": [{"label": f"answer {n}.{m}"} for m in range(20)]}
+        for n in range(10)
+    ]  # fmt: skip
+    path = _write(tmp_path, "claude-code", "AskUserQuestion", [
+        _denied("ask", {"questions": questions}),
+    ])  # fmt: skip
+    asked = _show(path, "ask", "--phase", "awaiting-approval", "--width", "120")
+    assert "answer 0.11" in asked and "answer 0.12" not in asked
+    assert "showing 12 of 20 answers" in asked and "showing 8 of 10 questions" in asked
+    assert "Question 8?" not in asked
+
+
+def test_text_in_muted_rows_is_cleaned() -> None:
+    """Paths and the model's words put in muted rows go through the sanitizer: a bidi
+    override (which Rich itself lets through) becomes a visible mark."""
+    from types import SimpleNamespace
+
+    from workbench.agents.surfaces.common import muted
+
+    ctx: Any = SimpleNamespace(palette=SimpleNamespace(muted="grey50"))
+    row = muted(ctx, "∅ /tmp/a\u202etxt.exe is empty")
+    assert "\u202e" not in row.plain and "txt.exe is empty" in row.plain
+
+
+def test_a_codex_web_search_portal_does_not_claim_nothing_was_found(tmp_path: Path) -> None:
+    args = {"query": "rust Vec with_capacity"}
+    path = _write(tmp_path, "codex", "web_search", [_done("search", args, "")])
+    drawn = _words(_show(path, "search", "--surface", "portal"))
+    assert "keeps the query only" in drawn and "no results" not in drawn.lower()

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import re
 
-from workbench.agents.surfaces.common import arg_text, listed, muted, path_arg
+from workbench.agents.surfaces.common import arg_text, labelled, listed, muted, path_arg
 from workbench.agents.surfaces.files import DIFF_LINES, diff_of, edit_subject, kit_language
 from workbench.agents.surfaces.plans import questions_of
 from workbench.agents.surfaces.shell import command_of
-from workbench.agents.surfaces.web import url_of
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
 COMMAND_LINES = 12
 CONTENT_LINES = 14
 PLAN_LINES = 16
+URLS = 12
+QUESTIONS = 8
+OPTIONS = 12
 CWD_ARGS = ("workdir", "dir_path", "directory", "cwd")
 _URL = re.compile(r"https?://\S+")
 
@@ -42,8 +44,9 @@ def _scope(ctx: SurfaceContext, rows: list[tuple[str, object]]) -> RenderableTyp
 
 
 def shell(ctx: SurfaceContext) -> RenderableType:
-    """The whole command (it wraps, never cut: it is what runs), what it is for, where it runs
-    and what else it asks for (the background, leaving the sandbox)."""
+    """The command (a one-line command whole, it wraps; a script its first ``COMMAND_LINES``
+    lines and "showing N of M": the Portal shows it all), what it is for, where it runs and
+    what else it asks for (the background, leaving the sandbox)."""
     palette = ctx.palette
     rows: list[RenderableType] = []
     description = arg_text(ctx, "description", "justification")
@@ -149,11 +152,16 @@ def fetch(ctx: SurfaceContext) -> RenderableType:
     """Every URL the call would open, whole (gemini-cli's are inside its prompt)."""
     rows: list[RenderableType] = []
     url = arg_text(ctx, "url")
-    urls = [url] if url else _URL.findall(arg_text(ctx, "prompt")) or [url_of(ctx)]
-    rows.extend(kit.join(("→ ", ctx.palette.muted), kit.text(item, "bold")) for item in urls)
     prompt = arg_text(ctx, "prompt")
+    urls = [url] if url else _URL.findall(prompt)
+    shown, _ = kit.cap_items(urls, URLS)
+    rows.extend(kit.join(("→ ", ctx.palette.muted), kit.text(item, "bold")) for item in shown)
+    if len(urls) > len(shown):
+        rows.append(kit.showing(len(shown), len(urls), "URL", ctx.palette))
     if prompt:
-        rows.append(kit.join(("asks: ", ctx.palette.muted), kit.text(prompt)))
+        rows.extend(labelled(ctx, "asks: ", prompt, max_lines=PLAN_LINES))
+    elif not urls:
+        rows.append(muted(ctx, "∅ no URL was given"))
     return _asking(ctx, "Fetch this page?", rows)
 
 
@@ -175,19 +183,21 @@ def ask(ctx: SurfaceContext) -> RenderableType:
     return _asking(ctx, asked, question_rows(ctx))
 
 
-def question_rows(ctx: SurfaceContext) -> list[RenderableType]:
-    """Each question with its numbered answers and what each means."""
+def question_rows(
+    ctx: SurfaceContext, *, questions_shown: int = QUESTIONS, options_shown: int = OPTIONS
+) -> list[RenderableType]:
+    """Each question with its numbered answers and what each means, up to the caps given."""
     palette = ctx.palette
     questions = questions_of(ctx)
     if not questions:
         return [muted(ctx, "∅ no question was given")]
     rows: list[RenderableType] = []
-    for question in questions:
+    for question in kit.cap_items(questions, questions_shown)[0]:
         title = kit.text(str(question.get("question", "")), "bold")
         label = str(question.get("header", ""))
         rows.append(kit.join(("? ", palette.accent), (f"[{label}] " if label else "", ""), title))
         options = [item for item in listed(question.get("options")) if isinstance(item, dict)]
-        for number, option in enumerate(options, 1):
+        for number, option in enumerate(kit.cap_items(options, options_shown)[0], 1):
             meaning = str(option.get("description", ""))
             rows.append(
                 kit.join(
@@ -196,6 +206,10 @@ def question_rows(ctx: SurfaceContext) -> list[RenderableType]:
                     (f" — {meaning}" if meaning else "", palette.muted),
                 )
             )
+        if len(options) > options_shown:
+            rows.append(kit.showing(options_shown, len(options), "answer", palette))
         if question.get("multiSelect") is True:
             rows.append(muted(ctx, "  several answers may be chosen"))
+    if len(questions) > questions_shown:
+        rows.append(kit.showing(questions_shown, len(questions), "question", palette))
     return rows

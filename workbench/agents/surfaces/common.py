@@ -70,8 +70,24 @@ def path_arg(ctx: SurfaceContext) -> str:
     return arg_text(ctx, *PATH_ARGS)
 
 
+def labelled(
+    ctx: SurfaceContext, label: str, value: str, *, max_lines: int, style: str = ""
+) -> list[RenderableType]:
+    """``label`` then ``value`` (it wraps), cut at ``max_lines`` lines with a "showing N of M"
+    note: a prompt or a script can run to thousands of lines."""
+    lines = value[: kit.MAX_TEXT_CHARS].split("\n")
+    total = kit.line_count(value)
+    rows: list[RenderableType] = [
+        kit.join((label, ctx.palette.muted), kit.text("\n".join(lines[:max_lines]), style))
+    ]
+    if total > max_lines:
+        rows.append(kit.showing(max_lines, total, "line", ctx.palette))
+    return rows
+
+
 def muted(ctx: SurfaceContext, value: str) -> Text:
-    return Text(value, style=ctx.palette.muted)
+    """``value`` in the muted colour, cleaned: callers put paths and the model's words in it."""
+    return kit.text(value, ctx.palette.muted)
 
 
 def header(*parts: Text | str | tuple[object, str]) -> Text:

@@ -15,6 +15,7 @@ from workbench.agents.surfaces.common import (
     error_view,
     exit_code_of,
     header,
+    labelled,
     model_text,
     muted,
     path_arg,
@@ -40,9 +41,7 @@ def _result(ctx: SurfaceContext, title: str, value: str, empty: str) -> list[Ren
 
 
 def _shell(ctx: SurfaceContext) -> list[RenderableType]:
-    rows: list[RenderableType] = [
-        kit.join(("$ ", ctx.palette.muted), kit.text(shell.command_of(ctx), "bold"))
-    ]
+    rows = labelled(ctx, "$ ", shell.command_of(ctx), max_lines=LINES, style="bold")
     scope = [
         ("what for", arg_text(ctx, "description", "justification")),
         ("ran in", arg_text(ctx, *approvals.CWD_ARGS)),
@@ -160,6 +159,10 @@ def _fetch(ctx: SurfaceContext) -> list[RenderableType]:
 
 def _web_search(ctx: SurfaceContext) -> list[RenderableType]:
     rows: list[RenderableType] = [header(kit.text(arg_text(ctx, "query"), "bold"))]
+    if ctx.result is not None and web.unrecorded(ctx):
+        # As the card says: no results recorded is no sign that nothing was found.
+        said = web.search_render(ctx)
+        return [*rows, said] if said is not None else rows
     return rows + _result(ctx, "what the model read", model_text(ctx), "no results")
 
 
@@ -181,7 +184,7 @@ def _plan(ctx: SurfaceContext) -> list[RenderableType]:
 
 
 def _ask(ctx: SurfaceContext) -> list[RenderableType]:
-    rows = list(approvals.question_rows(ctx))
+    rows = approvals.question_rows(ctx, questions_shown=ROWS, options_shown=ROWS)
     return rows + _result(ctx, "the user's answer", model_text(ctx), "no answer came back")
 
 
@@ -198,7 +201,7 @@ def _image(ctx: SurfaceContext) -> list[RenderableType]:
 
 def _task(ctx: SurfaceContext) -> list[RenderableType]:
     rows: list[RenderableType] = [header(task.subject(ctx))]
-    rows.append(kit.join(("prompt: ", ctx.palette.muted), kit.text(arg_text(ctx, "prompt"))))
+    rows.extend(labelled(ctx, "prompt: ", arg_text(ctx, "prompt"), max_lines=LINES))
     calls = task.calls_of(ctx)
     total = task.call_count(ctx)
     if ctx.result is not None:

@@ -75,7 +75,7 @@ def call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     row = Text()
     row.append("  └ " if last else "  ├ ", style=palette.muted)
     row.append("✗ " if failed else "✓ ", style=palette.error if failed else palette.success)
-    row.append(name, style="bold")
+    row.append_text(kit.text(name, "bold"))
     if detail:
         row.append(" ")
         row.append_text(kit.text(detail))

@@ -85,7 +85,7 @@ def _results(ctx: SurfaceContext) -> list[tuple[str, str]]:
     return found
 
 
-def _unrecorded(ctx: SurfaceContext) -> bool:
+def unrecorded(ctx: SurfaceContext) -> bool:
     """Codex's own web search: its rollout records the query, never the results, so an empty
     result is no sign that nothing was found."""
     return ctx.tool == "codex" and not _results(ctx) and not model_text(ctx).strip()
@@ -94,7 +94,7 @@ def _unrecorded(ctx: SurfaceContext) -> bool:
 def search_inspector(ctx: SurfaceContext) -> RenderableType:
     results = _results(ctx)
     total = len(results) if results or model_text(ctx).strip() == "" else None
-    if _unrecorded(ctx):
+    if unrecorded(ctx):
         total = None
     return kit.status_line(
         ctx,
@@ -110,7 +110,7 @@ def search_inspector(ctx: SurfaceContext) -> RenderableType:
 def search_render(ctx: SurfaceContext) -> RenderableType | None:
     results = _results(ctx)
     query = arg_text(ctx, "query")
-    if _unrecorded(ctx):
+    if unrecorded(ctx):
         return empty_line(
             ctx, "The results went to the model; Codex's session keeps the query only"
         )
