@@ -552,3 +552,19 @@ async def test_replay_reads_on_past_what_is_read(
         await wait_for(pilot, lambda: screen.row_index is not None and screen.row_index > last, 60)
         await pilot.press("p")  # Stop.
         assert len(screen.rows) > read
+
+
+def test_only_paired_markdown_marks_leave_a_listed_line() -> None:
+    """Code ticks and bold go, their words stay; a dunder name in ticks and ``a ** b`` keep
+    their underscores and stars (all of them went before)."""
+    from workbench.app.widgets.conversation_list import row_text
+    from workbench.transcripts.conversation import MessageRow
+    from workbench.transcripts.model import Message
+
+    def listed(text: str) -> str:
+        return row_text(MessageRow(Message("assistant", text, line=1)), {}).plain.strip()
+
+    assert listed("I will **calculate** both:") == "· I will calculate both:"
+    assert listed("Edit `__init__.py` first") == "· Edit __init__.py first"
+    assert listed("a ** b is a power") == "· a ** b is a power"
+    assert listed("## The plan") == "· The plan"

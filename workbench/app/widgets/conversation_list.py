@@ -33,9 +33,14 @@ CALL_MARKS = {
 """The mark before a call by its kind; the agent's own words (denied, interrupted, …) get ↷."""
 
 
-_MARKDOWN_MARKS = re.compile(r"\*\*|__|`|^#{1,6}\s+")
+_MARKDOWN_MARKS = re.compile(r"\*\*(.+?)\*\*|(?<!\w)__(.+?)__(?!\w)|`([^`]*)`|^#{1,6}\s+")
 """Strong emphasis, code ticks and a heading's hashes: Markdown the view draws, the list's
-one line would show as typed."""
+one line would show as typed. Only paired marks go, their words stay: ``__init__.py`` and
+``a ** b`` are no Markdown."""
+
+
+def _unmarked(match: re.Match[str]) -> str:
+    return next((group for group in match.groups() if group is not None), "")
 
 
 def _first_line(text: str) -> str:
@@ -70,7 +75,7 @@ def row_text(row: Row, styles: dict[str, str]) -> Text:
         mark = "›" if message.role == "user" else "·"
         line = _first_line(message.text)
         if message.role == "assistant":  # Drawn as Markdown when selected; plain here.
-            line = _MARKDOWN_MARKS.sub("", line)
+            line = _MARKDOWN_MARKS.sub(_unmarked, line)
         return Text(f"{indent}{mark} {line}")
     assert isinstance(row, CallRow)
     mark, colour = CALL_MARKS.get(row.kind, ("↷", "$warning"))
