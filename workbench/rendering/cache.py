@@ -497,19 +497,21 @@ class MatchedSnapshots:
         a failed write is only slower."""
         if not self.added or self.cache.stats.write_error is not None:
             return
-        from workbench.core.file_writes import write_atomically
+        from workbench.core.file_writes import locked, write_atomically
 
-        entries = MatchedSnapshots.load(self.path, self.cache).entries
-        entries.update(self.added)
-        cases = {
-            case_id: entry
-            for case_id, entry in entries.items()
-            if case_ids is None or case_id in case_ids
-        }
-        body = json.dumps({"format": CACHE_FORMAT, "cases": cases}, separators=(",", ":"))
         try:
             self.cache._mark_folder()
-            write_atomically(self.path, body)
+            # Shards and xdist workers save at once: merged under the lock, none drops another's.
+            with locked(self.path):
+                entries = MatchedSnapshots.load(self.path, self.cache).entries
+                entries.update(self.added)
+                cases = {
+                    case_id: entry
+                    for case_id, entry in entries.items()
+                    if case_ids is None or case_id in case_ids
+                }
+                body = json.dumps({"format": CACHE_FORMAT, "cases": cases}, separators=(",", ":"))
+                write_atomically(self.path, body)
         except OSError as error:
             self.cache.stats.write_error = f"{self.path}: {error.strerror or error}"
         self.added.clear()

@@ -10,6 +10,7 @@ files are read and compared, and a match is remembered for the next run.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from workbench.rendering.matrix import SnapshotCase, snapshot_text_of
@@ -31,9 +32,10 @@ class Comparison:
     drawn: RenderedSnapshot | None
     committed: StoredSnapshot | None
 
-    @property
+    @cached_property
     def text(self) -> str | None:
-        """The drawing's text snapshot (with its header line), if it was drawn."""
+        """The drawing's text snapshot (with its header line), if it was drawn (built once:
+        a run asks for it two or three times a case)."""
         return snapshot_text_of(self.case, self.drawn.text) if self.drawn is not None else None
 
     @property
