@@ -3,29 +3,70 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from rich.console import RenderableType
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 
-from workbench.app.screens.fixture_screen import FixtureScreen, load_or_report
-from workbench.project import Project, open_project
-from workbench.surfaces.themes import THEME_TABLE, CaseTheme
+from workbench.app.first_screen import FirstScreenStore, Picture
+from workbench.app.screens.start_screen import StartScreen
 
+# The fixture screen, the project and what they import (models, surfaces) load behind the
+# first frame: a start whose first screen was kept shows it before importing them.
 if TYPE_CHECKING:
+    from workbench.app.screens.fixture_screen import FixtureScreen
     from workbench.app.screens.review_screen import ReviewLoader
+    from workbench.project import Project
     from workbench.session import LiveSession
 
 PRELOAD_WAIT_S = 0.3
 """How long a start waits for the project before it shows a loading tree instead."""
 
-DARK_THEME = THEME_TABLE[CaseTheme.DARK].textual_name
-LIGHT_THEME = THEME_TABLE[CaseTheme.LIGHT].textual_name
+# The Textual themes of `surfaces.themes.THEME_TABLE`, named here so that the start need not
+# import the surfaces to set its theme (tests/app/test_palette.py holds the two equal).
+DARK_THEME = "textual-dark"
+LIGHT_THEME = "textual-light"
+PASSED_WHILE_STARTING = frozenset({"ctrl+q"})
+"""Keys acted on at once while the kept first screen shows: the rest wait for the real one."""
+SETTLE_S = 0.02
+"""How often a start looks whether its screen has stopped changing (its first frame is then
+the one to keep)."""
+SETTLE_ROUNDS = 150
+"""After this many looks (3 s), the screen as it is then is the first frame."""
+
+
+def _open_project() -> Project:
+    from workbench.project import open_project
+
+    return open_project()
+
+
+def picture_of(screen: Screen[Any], theme: str) -> Picture:
+    """What ``screen`` shows now, cell for cell, as a :class:`Picture` to keep."""
+    # The compositor's full render is what the terminal shows (Textual's own screenshots
+    # read it the same way); meta (mouse offsets) is left out: a picture is not clicked.
+    strips = screen._compositor.render_strips()
+    styles: dict[str, int] = {}
+    lines = tuple(
+        tuple(
+            (
+                segment.text,
+                styles.setdefault(str(segment.style) if segment.style else "", len(styles)),
+            )
+            for segment in strip
+            if segment.text
+        )
+        for strip in strips
+    )
+    width, height = screen.size
+    return Picture(width, height, theme, tuple(styles), lines)
 
 
 class WorkbenchApp(App[None]):
@@ -57,9 +98,10 @@ class WorkbenchApp(App[None]):
         watch: bool = False,
         transcript: Path | None = None,
         transcript_format: str = "auto",
+        first_screen: FirstScreenStore | None = None,
     ) -> None:
         super().__init__()
-        self._load_project = load_project or open_project
+        self._load_project = load_project or _open_project
         self.live_session = live_session
         self.review = review
         self.animated = animate
@@ -72,9 +114,22 @@ class WorkbenchApp(App[None]):
         self.transcript = transcript
         """``workbench open TRANSCRIPT``: the conversation view on this session."""
         self.transcript_format = transcript_format
+        self.first_screen = first_screen
+        """Where the start's first screen is kept between starts (``None``: it is not)."""
+        self.first_frame: Picture | None = None
+        """The fixture screen's first frame with the project shown (what the next start
+        shows first), once it is out."""
         self.theme = DARK_THEME
         self._fixture_screen: FixtureScreen | None = None
+        self._start_screen: StartScreen | None = None
         self._preload_timer: Timer | None = None
+        self._held: list[events.Key] | None = None
+        """Keys typed while the kept first screen shows, for the real one once it is out."""
+        self._frames = 0
+        """Updates sent to the terminal (or, while the real screen takes over, held back)."""
+        self._touched = False
+        """A key or the mouse acted before the first frame was kept (it is then not the
+        first frame any more)."""
         if live_session is not None:
             self.sub_title = "live calls"
         elif watch:
@@ -92,19 +147,47 @@ class WorkbenchApp(App[None]):
 
             self.push_screen(LiveScreen(self.live_session, animate=self.animated))
         else:
+            kept = self.first_screen
+            picture = kept.picture(*self.size, self.theme) if kept is not None else None
+            if picture is not None:
+                # The last start's first frame, drawn from the same files: shown now, and the
+                # project (with the modules that draw it) loads once it is out.
+                self._held = []
+                self._start_screen = StartScreen(picture)
+                self.push_screen(self._start_screen)
+                self.call_after_refresh(self._preload)
+                return
             # The project loads off the UI thread; a quick load (the catalog cache is warm) is
             # waited for, so the first frame shows the card rather than a loading tree.
             self._preload()
             self._preload_timer = self.set_timer(PRELOAD_WAIT_S, self._open_fixture_screen)
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent) and not event.is_forwarded:
+            if self._held is not None:
+                # The kept first screen is a picture: keys wait for the real screen, a click
+                # has nothing under it yet.
+                if isinstance(event, events.Key) and event.key not in PASSED_WHILE_STARTING:
+                    self._held.append(event)
+                    return
+                if isinstance(event, events.MouseEvent):
+                    return
+            if self.first_frame is None:
+                self._touched = True
+        await super().on_event(event)
+
     @work(thread=True, exclusive=True, group="preload")
     def _preload(self) -> None:
+        from workbench.app.screens.fixture_screen import load_or_report
+
         project = load_or_report(self._load_project)
         self.call_from_thread(self._open_fixture_screen, project)
 
     def _open_fixture_screen(self, project: Project | None = None) -> None:
         """Open the fixture screen on ``project`` (loaded in time), or loading (a slow load);
         deliver a project that comes after the screen to it."""
+        from workbench.app.screens.fixture_screen import FixtureScreen
+
         screen = self._fixture_screen
         if screen is not None:
             if project is not None:
@@ -120,11 +203,99 @@ class WorkbenchApp(App[None]):
             select=self.select,
             watch=self.reload_on_save,
         )
-        self.push_screen(self._fixture_screen)
+        if self._start_screen is not None and self.screen is self._start_screen:
+            self.switch_screen(self._fixture_screen)
+        else:
+            self.push_screen(self._fixture_screen)
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        # While the real screen takes over from the kept one, its partial frames (the tabs,
+        # the footer and the tree's scroll come a moment after the card) stay off the
+        # terminal, which keeps showing the picture: the settled frame replaces it at once.
+        self._frames += 1
+        if self._handing_over and screen is not self._start_screen:
+            return
+        super()._display(screen, renderable)
+
+    @property
+    def _handing_over(self) -> bool:
+        return self._held is not None
+
+    def on_fixture_screen_catalog_shown(self, message: FixtureScreen.CatalogShown) -> None:
+        screen = self._fixture_screen
+        if screen is None or self.first_frame is not None or self._touched:
+            return
+        if screen.project is not None and self.screenshot_dir is None:
+            self.screenshot_dir = screen.project.config.screenshot_dir
+        # Keys typed before the frame settles are held only while a kept picture covers the
+        # screen; otherwise they act at once and this start keeps nothing (`_touched`).
+        self.call_after_refresh(self._settle, -1, 0)
+
+    def _settle(self, frames: int, rounds: int) -> None:
+        """Keep the first frame once the screen stopped changing: nothing drawn since the last
+        look and the host profiles (which the footer names) read."""
+        screen = self._fixture_screen
+        hosts = screen is not None and any(
+            worker.group == "hosts" and not worker.is_finished for worker in screen.workers
+        )
+        if (frames != self._frames or hosts) and rounds < SETTLE_ROUNDS:
+            self.set_timer(
+                SETTLE_S, partial(self.call_after_refresh, self._settle, self._frames, rounds + 1)
+            )
+            return
+        self._first_frame_out()
+
+    def _first_frame_out(self) -> None:
+        """The fixture screen has drawn the project and settled: keep that frame for the next
+        start (unless a key or the mouse changed it first), show it if the kept one covers it,
+        then replay the keys held meanwhile."""
+        screen = self._fixture_screen
+        if screen is None or self.first_frame is not None:
+            return
+        self.first_frame = picture_of(screen, self.theme)
+        handing_over = self._handing_over
+        kept = self._start_screen.picture if self._start_screen is not None else None
+        project = screen.project
+        if (
+            self.first_screen is not None
+            and project is not None
+            and not self._touched
+            and self.screen is screen
+            and self.first_frame != kept
+        ):
+            self._keep_first_frame(self.first_screen, self.first_frame, project)
+        held, self._held = self._held or [], None
+        if handing_over and self.screen is screen:
+            update = screen._compositor.render_update(
+                full=True, screen_stack=self._background_screens
+            )
+            self._display(screen, update)
+        for key in held:
+            self.post_message(key)
+
+    @work(thread=True, group="first-screen")
+    def _keep_first_frame(
+        self, store: FirstScreenStore, picture: Picture, project: Project
+    ) -> None:
+        from workbench.config import find_pyproject
+        from workbench.reload.reloader import ProjectReloader
+
+        inputs = [*ProjectReloader(project).watched_paths(), *project.config.transcripts]
+        # Where a config file would change what the start shows, were one written there.
+        start = Path.cwd().resolve()
+        found = find_pyproject(start)
+        absent = []
+        for folder in (start, *start.parents):
+            candidate = folder / "pyproject.toml"
+            if candidate == found:
+                break
+            absent.append(candidate)
+        store.save(picture, inputs, absent)
 
     def open_transcript(self, path: Path, transcript_format: str = "auto") -> None:
         """Show the session at ``path`` as its conversation, drawn by the project's tools."""
         from workbench.app.screens.conversation_screen import ConversationScreen
+        from workbench.app.screens.fixture_screen import load_or_report
 
         self.push_screen(
             ConversationScreen(

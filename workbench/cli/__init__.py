@@ -11,11 +11,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from workbench.cli.output import Done, echo, exit_done, fail_usage, install_log_handler
+
+if TYPE_CHECKING:
+    from workbench.project import Project
 
 SUBCOMMANDS: dict[str, str] = {
     "audit": "workbench.cli.audit:audit",
@@ -92,15 +95,19 @@ class WorkbenchGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> object:
-        from workbench.config import ConfigError
-
         install_log_handler()
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
             _usage_error(error)
             raise
-        except ConfigError as error:
+        except Exception as error:
+            # Imported only now: the TUI's start draws its first frame before the config's
+            # models are imported (a ConfigError cannot exist before they are).
+            from workbench.config import ConfigError
+
+            if not isinstance(error, ConfigError):
+                raise
             for problem in error.problems:
                 echo(f"workbench: error: {problem.format()}", err=True)
             raise SystemExit(2) from None
@@ -116,22 +123,23 @@ FIXTURES_OPTION = click.option(
 
 
 def run_tui(fixture_paths: tuple[Path, ...], *, watch: bool, address: str | None = None) -> None:
-    """The fixture TUI on the project (or on ``fixture_paths``)."""
+    """The fixture TUI on the project (or on ``fixture_paths``); its first screen is the one
+    the last same start kept, when nothing it was drawn from has changed."""
     from workbench.app.app import WorkbenchApp
-    from workbench.config import ConfigError, WorkbenchConfig, load_config
-    from workbench.project import open_project
+    from workbench.app.first_screen import FirstScreenStore
 
-    config: WorkbenchConfig | None
-    try:
-        config = load_config()
-    except ConfigError:
-        config = None  # Loading again in the TUI shows the problems in its problems panel.
-    WorkbenchApp(
+    def load_project() -> Project:
         # The configuration is read again at each (re)load: `workbench dev` follows its edits.
-        lambda: open_project(fixture_paths),
+        from workbench.project import open_project
+
+        return open_project(fixture_paths)
+
+    command = [*(str(path.resolve()) for path in fixture_paths), f"--open={address}", f"{watch=}"]
+    WorkbenchApp(
+        load_project,
         select=address,
-        screenshot_dir=config.screenshot_dir if config is not None else None,
         watch=watch,
+        first_screen=FirstScreenStore.for_start(command),
     ).run()
 
 
