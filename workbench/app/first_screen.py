@@ -91,7 +91,7 @@ def _identity(cwd: Path, command: Sequence[str]) -> dict[str, Any]:
     }
     return {
         "format": FORMAT,
-        "python": [sys.executable, sys.version, sys.path],
+        "python": [sys.executable, sys.version, list(sys.path)],
         "cwd": str(cwd),
         "command": list(command),
         "environment": dict(sorted(environment.items())),
