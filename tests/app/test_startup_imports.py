@@ -153,3 +153,39 @@ def test_the_first_frame_imports_nothing_it_does_not_draw(warm_cache: dict[str, 
         "asyncio.run(start())\n"
     )
     assert _loaded_too_early(steps, "first[0]", **warm_cache) == []
+
+
+def test_a_kept_first_screen_is_drawn_before_the_models_and_the_project_load(
+    tmp_path: Path,
+) -> None:
+    # Two starts in fresh interpreters: the first keeps its frame, the second draws it. What
+    # the second had imported when the picture was first drawn: no model, project or surface.
+    start = (
+        "import asyncio\n"
+        "from workbench.app.app import WorkbenchApp\n"
+        "from workbench.app.first_screen import FirstScreenStore\n"
+        "from workbench.app.widgets.frame_picture import FramePicture\n"
+        "first: list[set[str]] = []\n"
+        "draw = FramePicture.render_line\n"
+        "def noting_draw(picture, y):\n"
+        "    if not first:\n"
+        "        first.append(set(sys.modules))\n"
+        "    return draw(picture, y)\n"
+        "FramePicture.render_line = noting_draw\n"
+        "async def start():\n"
+        "    app = WorkbenchApp(animate=False, first_screen=FirstScreenStore.for_start(['x']))\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        for _ in range(500):\n"
+        "            if app.first_frame is not None:\n"
+        "                break\n"
+        "            await pilot.pause(0.01)\n"
+        "        await app.workers.wait_for_complete()\n"
+        "asyncio.run(start())\n"
+    )
+    env = {"WORKBENCH_CACHE_DIR": str(tmp_path)}
+    assert _after_importing_the_tui(start + "answer = bool(first)", env) is False
+    heavy = ("pydantic", "workbench.project", "workbench.surfaces", "workbench.core.call_state")
+    loaded = _after_importing_the_tui(
+        start + f"answer = sorted(m for m in first[0] if m.startswith({heavy!r}))", env
+    )
+    assert loaded == []
