@@ -20,7 +20,7 @@ from textual.app import App
 
 from tests.reload.conftest import DevProject, scaffolded
 from workbench.app.app import WorkbenchApp, picture_of
-from workbench.app.first_screen import FirstScreenStore, Picture
+from workbench.app.first_screen import FirstScreenStore, KeptFrame
 from workbench.app.screens.fixture_screen import FixtureScreen
 from workbench.app.screens.start_screen import StartScreen
 from workbench.project import Project
@@ -34,7 +34,7 @@ class Start:
     app: WorkbenchApp
     shown_kept: bool
     """The start's first screen was a kept picture."""
-    frames: list[Picture] = field(default_factory=list)
+    frames: list[KeptFrame] = field(default_factory=list)
     """Every frame that reached the terminal, in order."""
     screen: Any = None
     """The screen at the end."""
@@ -256,7 +256,7 @@ def test_a_picture_reads_back_as_it_was_written(
     styles: list[str], lines: list[list[tuple[str, int]]]
 ) -> None:
     styles = styles or [""]
-    picture = Picture(
+    picture = KeptFrame(
         width=10,
         height=len(lines),
         theme="textual-dark",
@@ -266,4 +266,4 @@ def test_a_picture_reads_back_as_it_was_written(
             for line in lines
         ),
     )
-    assert Picture.from_json(json.loads(json.dumps(picture.to_json()))) == picture
+    assert KeptFrame.from_json(json.loads(json.dumps(picture.to_json()))) == picture

@@ -15,7 +15,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.timer import Timer
 
-from workbench.app.first_screen import FirstScreenStore, Picture
+from workbench.app.first_screen import FirstScreenStore, KeptFrame
 from workbench.app.screens.start_screen import StartScreen
 
 # The fixture screen, the project and what they import (models, surfaces) load behind the
@@ -48,8 +48,8 @@ def _open_project() -> Project:
     return open_project()
 
 
-def picture_of(screen: Screen[Any], theme: str) -> Picture:
-    """What ``screen`` shows now, cell for cell, as a :class:`Picture` to keep."""
+def picture_of(screen: Screen[Any], theme: str) -> KeptFrame:
+    """What ``screen`` shows now, cell for cell, as a :class:`KeptFrame` to keep."""
     # The compositor's full render is what the terminal shows (Textual's own screenshots
     # read it the same way); meta (mouse offsets) is left out: a picture is not clicked.
     strips = screen._compositor.render_strips()
@@ -66,7 +66,7 @@ def picture_of(screen: Screen[Any], theme: str) -> Picture:
         for strip in strips
     )
     width, height = screen.size
-    return Picture(width, height, theme, tuple(styles), lines)
+    return KeptFrame(width, height, theme, tuple(styles), lines)
 
 
 class WorkbenchApp(App[None]):
@@ -116,7 +116,7 @@ class WorkbenchApp(App[None]):
         self.transcript_format = transcript_format
         self.first_screen = first_screen
         """Where the start's first screen is kept between starts (``None``: it is not)."""
-        self.first_frame: Picture | None = None
+        self.first_frame: KeptFrame | None = None
         """The fixture screen's first frame with the project shown (what the next start
         shows first), once it is out."""
         self.theme = DARK_THEME
@@ -275,7 +275,7 @@ class WorkbenchApp(App[None]):
 
     @work(thread=True, group="first-screen")
     def _keep_first_frame(
-        self, store: FirstScreenStore, picture: Picture, project: Project
+        self, store: FirstScreenStore, picture: KeptFrame, project: Project
     ) -> None:
         from workbench.config import find_pyproject
         from workbench.reload.reloader import ProjectReloader

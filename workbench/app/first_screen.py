@@ -45,7 +45,7 @@ ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TERM", "LANG", "LC_ALL",
 
 
 @dataclass(frozen=True)
-class Picture:
+class KeptFrame:
     """One frame: its size, theme and lines, each a run of ``(text, style index)`` into
     ``styles`` (Rich style definitions, ``""`` for none)."""
 
@@ -64,7 +64,7 @@ class Picture:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Picture:
+    def from_json(cls, data: Any) -> KeptFrame:
         """The picture ``data`` holds; ``ValueError`` (or ``TypeError``, ``KeyError``) when it
         is not one."""
         width, height = (int(value) for value in data["size"])
@@ -104,7 +104,7 @@ class FirstScreenStore:
     def __init__(self, file: Path, identity: dict[str, Any]) -> None:
         self.file = file
         self.identity = identity
-        self._pictures: list[Picture] | None = None
+        self._pictures: list[KeptFrame] | None = None
         self._inputs: dict[str, Any] | None = None
 
     @classmethod
@@ -118,7 +118,7 @@ class FirstScreenStore:
         digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
         return cls(folder / "first-screen" / f"{digest[:32]}.json", identity)
 
-    def picture(self, width: int, height: int, theme: str) -> Picture | None:
+    def picture(self, width: int, height: int, theme: str) -> KeptFrame | None:
         """The kept picture of this size and theme, if every input it came from is unchanged."""
         return next(
             (
@@ -129,7 +129,7 @@ class FirstScreenStore:
             None,
         )
 
-    def _current(self) -> list[Picture]:
+    def _current(self) -> list[KeptFrame]:
         """The pictures still true (read and checked once)."""
         if self._pictures is None:
             self._pictures = []
@@ -144,7 +144,7 @@ class FirstScreenStore:
             data = json.loads(self.file.read_bytes())
             if data.get("identity") != self.identity:
                 return None  # Another start's file under the same name: never shown.
-            pictures = [Picture.from_json(item) for item in data["pictures"]]
+            pictures = [KeptFrame.from_json(item) for item in data["pictures"]]
             inputs = data["inputs"]
             if not isinstance(inputs.get("files"), list) or not isinstance(
                 inputs.get("absent"), list
@@ -154,7 +154,7 @@ class FirstScreenStore:
             return None  # Missing, cut short, foreign: drawn as if nothing were kept.
         return {"pictures": pictures, "inputs": inputs}
 
-    def save(self, picture: Picture, inputs: Iterable[Path], absent: Iterable[Path]) -> bool:
+    def save(self, picture: KeptFrame, inputs: Iterable[Path], absent: Iterable[Path]) -> bool:
         """Keep ``picture``, drawn from the files ``inputs`` (and the imported modules) with
         each of ``absent`` missing; whether anything was written (nothing when the same
         picture is kept already). Run off the UI thread: it reads every input's stamp."""

@@ -7,7 +7,7 @@ from typing import Unpack
 from textual.app import ComposeResult
 from textual.screen import Screen
 
-from workbench.app.first_screen import Picture
+from workbench.app.first_screen import KeptFrame
 from workbench.app.widgets.frame_picture import FramePicture
 from workbench.app.widgets.options import ScreenOptions
 
@@ -16,7 +16,7 @@ class StartScreen(Screen[None]):
     """Shows ``picture`` until the app swaps the fixture screen in; keys typed meanwhile are
     held by the app (:meth:`WorkbenchApp.on_event`) and replayed on the real screen."""
 
-    def __init__(self, picture: Picture, **options: Unpack[ScreenOptions]) -> None:
+    def __init__(self, picture: KeptFrame, **options: Unpack[ScreenOptions]) -> None:
         super().__init__(**options)
         self.picture = picture
 

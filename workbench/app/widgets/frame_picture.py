@@ -9,7 +9,7 @@ from rich.style import Style
 from textual.strip import Strip
 from textual.widget import Widget
 
-from workbench.app.first_screen import Picture
+from workbench.app.first_screen import KeptFrame
 from workbench.app.widgets.options import WidgetOptions
 
 
@@ -24,7 +24,7 @@ class FramePicture(Widget):
     }
     """
 
-    def __init__(self, picture: Picture, **options: Unpack[WidgetOptions]) -> None:
+    def __init__(self, picture: KeptFrame, **options: Unpack[WidgetOptions]) -> None:
         super().__init__(**options)
         self.picture = picture
         styles = [Style.parse(style) if style else Style() for style in picture.styles]
