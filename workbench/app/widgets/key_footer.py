@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Protocol, runtime_checkable
 
@@ -28,6 +29,39 @@ class FooterPolicy(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class _Key:
+    """One key of the footer, as it is drawn."""
+
+    key: str
+    display: str
+    label: str
+    action: str
+    disabled: bool
+    tooltip: str
+
+    def widget(self, classes: str = "") -> FooterKey:
+        return FooterKey(
+            self.key,
+            self.display,
+            self.label,
+            self.action,
+            disabled=self.disabled,
+            tooltip=self.tooltip,
+            classes=classes,
+        )
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A key, a group of keys with their label, or the command palette's key."""
+
+    keys: tuple[_Key, ...]
+    group: str | None = None
+    compact_group: bool = False
+    palette: bool = False
+
+
 ALWAYS_SHOWN = frozenset({"quit", "app.quit", "help", "app.help"})
 """Actions whose keys the footer keeps when it must leave entries out."""
 
@@ -49,10 +83,29 @@ class KeyFooter(Footer):
 
     _first: tuple[str, ...] = ()
     """The screen's current actions, as the footer last drew them."""
+    _shown: tuple[_Entry, ...] | None = None
+    """The entries the footer last composed: the same ones again are not composed again."""
+    _pending = False
+    """A look at the bindings is scheduled (many changes in one refresh need one look)."""
 
     def compose(self) -> ComposeResult:
+        entries = self._entries()
+        self._shown = entries
+        for entry in entries:
+            if entry.group is not None:
+                with KeyGroup(classes="-compact" if entry.compact_group else ""):
+                    for key in entry.keys:
+                        yield key.widget(classes="-grouped").data_bind(compact=Footer.compact)
+                yield FooterLabel(entry.group)
+            elif entry.palette:
+                yield entry.keys[0].widget(classes="-command-palette")
+            else:
+                yield entry.keys[0].widget().data_bind(compact=Footer.compact)
+
+    def _entries(self) -> tuple[_Entry, ...]:
+        """What the footer shows for the screen's bindings now, in order."""
         if not self._bindings_ready:
-            return
+            return ()
         screen = self.screen
         policy = screen if isinstance(screen, FooterPolicy) else None
         first = list(policy.footer_first()) if policy is not None else []
@@ -78,53 +131,48 @@ class KeyFooter(Footer):
             action = item[0][0].action
             return first.index(action) if action in first else len(first)
 
+        def key(binding: Binding, label: str, enabled: bool, tooltip: str) -> _Key:
+            display = self.app.get_key_display(binding)
+            return _Key(binding.key, display, label, binding.action, not enabled, tooltip)
+
         # A stable sort: the rest keep Textual's order (the focused widget's keys, then the
         # screen's), the current ones move to the front in the order the screen gave.
-        entries = sorted(by_action.values(), key=rank)
-        for group, grouped_entries in groupby(entries, lambda entry: entry[0][0].group):
+        shown: list[_Entry] = []
+        ordered = sorted(by_action.values(), key=rank)
+        for group, grouped_entries in groupby(ordered, lambda entry: entry[0][0].group):
             members = list(grouped_entries)
             if group is not None and len(members) > 1:
-                with KeyGroup(classes="-compact" if group.compact else ""):
-                    for binding, enabled, tooltip in (member[0] for member in members):
-                        yield FooterKey(
-                            binding.key,
-                            self.app.get_key_display(binding),
-                            "",
-                            binding.action,
-                            disabled=not enabled,
-                            tooltip=tooltip or binding.description,
-                            classes="-grouped",
-                        ).data_bind(compact=Footer.compact)
-                yield FooterLabel(group.description)
+                keys = tuple(
+                    key(binding, "", enabled, tooltip or binding.description)
+                    for binding, enabled, tooltip in (member[0] for member in members)
+                )
+                shown.append(_Entry(keys, group=group.description, compact_group=group.compact))
                 continue
             for binding, enabled, tooltip in (member[0] for member in members):
                 label = policy.footer_label(binding) if policy is not None else binding.description
-                yield FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    label,
-                    binding.action,
-                    disabled=not enabled,
-                    tooltip=tooltip,
-                ).data_bind(compact=Footer.compact)
+                shown.append(_Entry((key(binding, label, enabled, tooltip),)))
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             palette = active.get(self.app.COMMAND_PALETTE_BINDING)
             if palette is not None:
                 _, binding, enabled, _ = palette
-                yield FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    classes="-command-palette",
-                    disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
+                tooltip = binding.tooltip or binding.description
+                shown.append(
+                    _Entry((key(binding, binding.description, enabled, tooltip),), palette=True)
                 )
+        return tuple(shown)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         self._bindings_ready = True
-        if self.is_attached and screen is self.screen:
-            self.call_after_refresh(self.recompose)
+        if self.is_attached and screen is self.screen and not self._pending:
+            # Textual recomposes on every change: a start changed the bindings some twenty
+            # times (focus, phases, hosts), each a whole new row of widgets to style.
+            self._pending = True
+            self.call_after_refresh(self._follow_bindings)
+
+    async def _follow_bindings(self) -> None:
+        self._pending = False
+        if self.is_attached and self._entries() != self._shown:
+            await self.recompose()
 
     async def recompose(self) -> None:
         await super().recompose()
