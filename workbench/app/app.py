@@ -277,10 +277,17 @@ class WorkbenchApp(App[None]):
     def _keep_first_frame(
         self, store: FirstScreenStore, picture: KeptFrame, project: Project
     ) -> None:
+        import workbench
         from workbench.config import find_pyproject
         from workbench.reload.reloader import ProjectReloader
 
-        inputs = [*ProjectReloader(project).watched_paths(), *project.config.transcripts]
+        config = project.config
+        inputs = [*ProjectReloader(project).watched_paths(), *config.transcripts]
+        # Workbench's own files that are not modules: the app's CSS, the bundled hosts'
+        # profiles (the status line and the footer follow them), the agents' manifests.
+        inputs.append(Path(workbench.__file__).parent)
+        if config.host_file is not None:
+            inputs.append(config.host_file)
         # Where a config file would change what the start shows, were one written there.
         start = Path.cwd().resolve()
         found = find_pyproject(start)
