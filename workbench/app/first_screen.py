@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,9 @@ MAX_INPUTS = 20_000
 saves, so nothing is kept."""
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules"})
 """Folders under a watched one whose contents never change a drawing (and dot-folders)."""
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What a terminal acts on (C0, DEL, C1) or cannot print (a lone surrogate): never in a
+picture. Not ``str.isprintable``: a no-break space or an emoji's joiner is drawn as it is."""
 ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TERM", "LANG", "LC_ALL", "LC_CTYPE")
 """Environment variables a start's drawing may depend on (with every ``WORKBENCH_``,
 ``TEXTUAL`` and ``PYTHON`` one)."""
@@ -77,8 +81,17 @@ class KeptFrame:
         ):
             raise ValueError("lines do not match the picture's size or styles")
         # What reaches the terminal from here is never a control sequence, whoever wrote it.
-        if not all(text.isprintable() for line in lines for text, _ in line):
+        if any(_CONTROLS.search(text) for line in lines for text, _ in line):
             raise ValueError("a control character in the picture's text")
+        # The styles are parsed where the picture is drawn: one Rich cannot parse was a crash.
+        from rich.errors import StyleSyntaxError
+        from rich.style import Style
+
+        try:
+            for style in styles:
+                Style.parse(style)
+        except StyleSyntaxError as error:
+            raise ValueError(f"a style that is not one: {error}") from None
         return cls(width, height, str(data["theme"]), styles, lines)
 
 
@@ -146,8 +159,12 @@ class FirstScreenStore:
                 return None  # Another start's file under the same name: never shown.
             pictures = [KeptFrame.from_json(item) for item in data["pictures"]]
             inputs = data["inputs"]
-            if not isinstance(inputs.get("files"), list) or not isinstance(
-                inputs.get("absent"), list
+            files, absent = inputs["files"], inputs["absent"]
+            # Checked here, not where they are stat'ed: a stamp of the wrong shape (or a path
+            # that is no string) made the start's first frame a traceback.
+            if not all(isinstance(path, str) for path in absent) or not all(
+                isinstance(path, str) and (stamp is None or isinstance(stamp, list))
+                for path, stamp in files
             ):
                 return None
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
