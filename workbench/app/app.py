@@ -123,7 +123,7 @@ class WorkbenchApp(App[None]):
         self._fixture_screen: FixtureScreen | None = None
         self._start_screen: StartScreen | None = None
         self._preload_timer: Timer | None = None
-        self._held: list[events.Key] | None = None
+        self._held: list[events.Key | events.Paste] | None = None
         """Keys typed while the kept first screen shows, for the real one once it is out."""
         self._frames = 0
         """Updates sent to the terminal (or, while the real screen takes over, held back)."""
@@ -163,6 +163,9 @@ class WorkbenchApp(App[None]):
             self._preload_timer = self.set_timer(PRELOAD_WAIT_S, self._open_fixture_screen)
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Paste) and self._held is not None and not event.is_forwarded:
+            self._held.append(event)  # Not an InputEvent, but typed all the same: kept in turn.
+            return
         if isinstance(event, events.InputEvent) and not event.is_forwarded:
             if self._held is not None:
                 # The kept first screen is a picture: keys wait for the real screen, a click
