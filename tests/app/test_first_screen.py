@@ -285,7 +285,6 @@ def _text(picture: KeptFrame) -> str:
     return "\n".join("".join(text for text, _ in line) for line in picture.lines)
 
 
-@pytest.mark.xfail(strict=True, reason="review6: stamps are read after the frame, not before")
 async def test_a_file_edited_while_the_start_loads_does_not_keep_the_old_frame(
     project: DevProject, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -123,6 +124,8 @@ class WorkbenchApp(App[None]):
         self._fixture_screen: FixtureScreen | None = None
         self._start_screen: StartScreen | None = None
         self._preload_timer: Timer | None = None
+        self._load_began = 0
+        """When the project began to load (ns): a file changed since may be drawn as it was."""
         self._held: list[events.Key | events.Paste] | None = None
         """Keys typed while the kept first screen shows, for the real one once it is out."""
         self._frames = 0
@@ -183,6 +186,7 @@ class WorkbenchApp(App[None]):
     def _preload(self) -> None:
         from workbench.app.screens.fixture_screen import load_or_report
 
+        self._load_began = time.time_ns()
         project = load_or_report(self._load_project)
         self.call_from_thread(self._open_fixture_screen, project)
 
@@ -300,7 +304,7 @@ class WorkbenchApp(App[None]):
             if candidate == found:
                 break
             absent.append(candidate)
-        store.save(picture, inputs, absent)
+        store.save(picture, inputs, absent, unchanged_since=self._load_began)
 
     def open_transcript(self, path: Path, transcript_format: str = "auto") -> None:
         """Show the session at ``path`` as its conversation, drawn by the project's tools."""

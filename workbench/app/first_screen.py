@@ -171,12 +171,22 @@ class FirstScreenStore:
             return None  # Missing, cut short, foreign: drawn as if nothing were kept.
         return {"pictures": pictures, "inputs": inputs}
 
-    def save(self, picture: KeptFrame, inputs: Iterable[Path], absent: Iterable[Path]) -> bool:
+    def save(
+        self,
+        picture: KeptFrame,
+        inputs: Iterable[Path],
+        absent: Iterable[Path],
+        unchanged_since: int = 0,
+    ) -> bool:
         """Keep ``picture``, drawn from the files ``inputs`` (and the imported modules) with
         each of ``absent`` missing; whether anything was written (nothing when the same
-        picture is kept already). Run off the UI thread: it reads every input's stamp."""
+        picture is kept already, or an input changed after ``unchanged_since``, a ctime in
+        ns: it may have been read before the change, and would be stamped after it). Run off
+        the UI thread: it reads every input's stamp."""
         stamps = _stamps(inputs, absent)
-        if stamps is None:
+        if stamps is None or any(
+            stamp is not None and stamp[2] >= unchanged_since for _, stamp in stamps["files"]
+        ):
             return False
         self._current()
         kept = self._pictures if self._inputs == stamps else []
