@@ -303,7 +303,6 @@ async def test_a_file_edited_while_the_start_loads_does_not_keep_the_old_frame(
     assert not second.shown_kept, "the frame drawn before the edit was shown as current"
 
 
-@pytest.mark.xfail(strict=True, reason="review6: installed entry points are not stamped")
 async def test_a_plugin_installed_since_the_last_start_is_not_shown_stale(
     project: DevProject, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -10,9 +10,11 @@ are the same picture, so the swap does not show). Keys typed meanwhile are kept 
 The picture is kept with the stamp (size, times, inode) of every file that went into it: the
 Python modules the start imported (Workbench, the tools' code, Textual, Rich), every file and
 folder under the project's fixture folders and tool folders (what `workbench dev` watches),
-the config file and each folder where a config file could appear. One stamp that differs, a
-file that came or went, and the start draws as if nothing were kept. A picture that cannot be
-read is ignored. ``WORKBENCH_NO_CACHE=1`` turns this off with the other caches.
+the config file, each folder where a config file could appear and each folder on Python's
+path (where a plugin is installed). One stamp that differs, a file that came or went, and the
+start draws as if nothing were kept; a file changed while the start loaded keeps it from
+keeping its frame. A picture that cannot be read is ignored. ``WORKBENCH_NO_CACHE=1`` turns
+this off with the other caches.
 
 This module imports nothing heavy: the start reads it before its first frame.
 """
@@ -253,6 +255,11 @@ def _stamps(inputs: Iterable[Path], absent: Iterable[Path]) -> dict[str, Any] | 
     """What :func:`_unchanged` checks: each file's stamp, each absent path; ``None`` when
     there are too many to check quickly."""
     found: dict[str, Any] = {file: stamp_of(file) for file in _module_files()}
+    # Each folder on the path, not walked: a package installed or removed there (a plugin's
+    # entry point, a module a tool could not import) changes the folder, not a stamped file.
+    for folder in sys.path:
+        if folder:
+            found.setdefault(folder, stamp_of(folder))
     for path in inputs:
         if not _walk(path, found):
             return None
