@@ -252,6 +252,21 @@ async def test_a_broken_or_foreign_kept_file_is_ignored_and_replaced(
     assert (await start(project.open, store(), monkeypatch)).shown_kept
 
 
+def test_a_start_with_no_home_folder_keeps_nothing_and_does_not_fail(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A container's user with no passwd entry and no HOME: Path.home() raises.
+    import pwd
+
+    def no_entry(uid: int) -> Any:
+        raise KeyError(uid)
+
+    for name in ("HOME", "XDG_CACHE_HOME", "WORKBENCH_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    assert FirstScreenStore.for_start(COMMAND) is None
+
+
 printable = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=8)
 
 
