@@ -366,6 +366,32 @@ async def test_a_frame_with_a_no_break_space_or_an_emoji_sequence_is_kept_and_sh
     assert (await start(project.open, store(), monkeypatch)).shown_kept
 
 
+async def test_a_frame_that_cannot_be_kept_leaves_the_app_running(
+    project: DevProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Keeping the frame is a cache, written on a worker thread after the first frame: an
+    # error there (any bug in it, a project whose folders cannot be listed) must not end
+    # the session the user just started.
+    failed = threading.Event()
+
+    def failing(*args: Any, **kwargs: Any) -> bool:
+        failed.set()
+        raise RuntimeError("the save failed")
+
+    monkeypatch.setattr(FirstScreenStore, "save", failing)
+    app = WorkbenchApp(project.open, animate=False, first_screen=store())
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(500):
+            if failed.is_set():
+                break
+            await asyncio.sleep(0.02)
+        assert failed.is_set()
+        await asyncio.sleep(0.2)
+        await pilot.pause()
+        assert app.is_running and app.return_code is None, "the app ended"
+        assert isinstance(app.screen, FixtureScreen)
+
+
 def _record_typing(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """Each key and paste the app acts on (not held), with the screen it acts on."""
     from textual import events

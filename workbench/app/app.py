@@ -280,7 +280,8 @@ class WorkbenchApp(App[None]):
         for key in held:
             self.post_message(key)
 
-    @work(thread=True, group="first-screen")
+    # A cache: should keeping the frame fail, the session goes on (the next start draws).
+    @work(thread=True, group="first-screen", exit_on_error=False)
     def _keep_first_frame(
         self, store: FirstScreenStore, picture: KeptFrame, project: Project
     ) -> None:
