@@ -8,7 +8,7 @@ import asyncio
 import json
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,7 +65,7 @@ async def start(
     *,
     size: tuple[int, int] = SIZE,
     while_starting: Callable[[Any], Any] | None = None,
-    at_end: Callable[[Any], Any] | None = None,
+    at_end: Callable[[Any], Awaitable[None]] | None = None,
 ) -> Start:
     """One start, until its first frame is out and kept; ``while_starting(pilot)`` runs
     right after the first frame."""
@@ -94,7 +94,7 @@ async def start(
         await pilot.pause()
         outcome.screen = app.screen
         if at_end is not None:
-            at_end(app)
+            await at_end(pilot)
     sys.path[:] = path
     return outcome
 
@@ -392,6 +392,19 @@ async def test_a_frame_that_cannot_be_kept_leaves_the_app_running(
         assert isinstance(app.screen, FixtureScreen)
 
 
+def _until(condition: Callable[[], bool]) -> Callable[[Any], Awaitable[None]]:
+    """An ``at_end`` that waits (up to 5 s) for ``condition``: held keys are replayed one
+    refresh apart."""
+
+    async def waiting(pilot: Any) -> None:
+        for _ in range(250):
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+
+    return waiting
+
+
 def _record_typing(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """Each key and paste the app acts on (not held), with the screen it acts on."""
     from textual import events
@@ -415,7 +428,7 @@ async def _start_typing(
     project: DevProject,
     monkeypatch: pytest.MonkeyPatch,
     typing: Callable[[Any], Any],
-    at_end: Callable[[Any], Any] | None = None,
+    at_end: Callable[[Any], Awaitable[None]] | None = None,
 ) -> Start:
     """A start that shows the kept frame while ``typing(pilot)`` types, then loads."""
     await start(project.open, store(), monkeypatch)
@@ -449,11 +462,10 @@ async def test_a_paste_while_the_kept_frame_shows_acts_on_the_real_screen_in_tur
         await pilot.press("slash")
         pilot.app.post_message(events.Paste("lookup"))
 
-    await _start_typing(project, monkeypatch, filter_then_paste)
+    await _start_typing(project, monkeypatch, filter_then_paste, _until(lambda: len(acted) >= 2))
     assert acted == [("FixtureScreen", "slash"), ("FixtureScreen", "paste lookup")]
 
 
-@pytest.mark.xfail(strict=True, reason="review6: held keys are replayed behind queued ones")
 async def test_a_key_queued_at_the_hand_over_acts_after_the_held_keys(
     project: DevProject, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -469,21 +481,28 @@ async def test_a_key_queued_at_the_hand_over_acts_after_the_held_keys(
         hand_over(self)
 
     monkeypatch.setattr(WorkbenchApp, "_first_frame_out", key_arrives_meanwhile)
-    await _start_typing(project, monkeypatch, lambda pilot: pilot.press("slash"))
+    await _start_typing(
+        project, monkeypatch, lambda pilot: pilot.press("slash"), _until(lambda: len(acted) >= 2)
+    )
     assert acted == [("FixtureScreen", "slash"), ("FixtureScreen", "x")]
 
 
-@pytest.mark.xfail(strict=True, reason="review6: held keys are replayed in one burst")
 async def test_keys_typed_into_the_filter_while_the_kept_frame_shows_go_to_the_filter(
     project: DevProject, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Typed at a person's pace, "/" focuses the filter before "t" comes; replayed in one
-    # burst, "t" reaches the tree first and switches the theme ("q" would quit).
+    # burst, "t" reached the tree first and switched the theme.
     seen: list[tuple[str, str]] = []
+
+    def typed(app: Any) -> bool:
+        seen[:] = [(app.screen.query_one("#filter").value, app.theme)]
+        return seen != [("", "textual-dark")]
+
+    apps: list[Any] = []
     await _start_typing(
         project,
         monkeypatch,
-        lambda pilot: pilot.press("slash", "t"),
-        at_end=lambda app: seen.append((app.screen.query_one("#filter").value, app.theme)),
+        lambda pilot: apps.append(pilot.app) or pilot.press("slash", "t"),
+        _until(lambda: typed(apps[0])),
     )
     assert seen == [("t", "textual-dark")]

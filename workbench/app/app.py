@@ -39,6 +39,8 @@ PASSED_WHILE_STARTING = frozenset({"ctrl+q"})
 SETTLE_S = 0.02
 """How often a start looks whether its screen has stopped changing (its first frame is then
 the one to keep)."""
+REPLAY_S = 0.02
+"""How long a held key has to act (and move the focus) before the next one is replayed."""
 SETTLE_ROUNDS = 150
 """After this many looks (3 s), the screen as it is then is the first frame."""
 
@@ -128,6 +130,9 @@ class WorkbenchApp(App[None]):
         """When the project began to load (ns): a file changed since may be drawn as it was."""
         self._held: list[events.Key | events.Paste] | None = None
         """Keys typed while the kept first screen shows, for the real one once it is out."""
+        self._replay: list[events.Key | events.Paste] | None = None
+        """Held keys not yet replayed on the real screen (and keys typed meanwhile)."""
+        self._replaying: events.Key | events.Paste | None = None
         self._frames = 0
         """Updates sent to the terminal (or, while the real screen takes over, held back)."""
         self._touched = False
@@ -166,18 +171,21 @@ class WorkbenchApp(App[None]):
             self._preload_timer = self.set_timer(PRELOAD_WAIT_S, self._open_fixture_screen)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Paste) and self._held is not None and not event.is_forwarded:
-            self._held.append(event)  # Not an InputEvent, but typed all the same: kept in turn.
+        # The kept first screen is a picture: what is typed (a paste too, though it is no
+        # InputEvent) waits for the real screen, then for the keys typed before it.
+        waiting = self._held if self._held is not None else self._replay
+        if (
+            waiting is not None
+            and isinstance(event, events.Key | events.Paste)
+            and not event.is_forwarded
+            and event is not self._replaying
+            and not (isinstance(event, events.Key) and event.key in PASSED_WHILE_STARTING)
+        ):
+            waiting.append(event)
             return
         if isinstance(event, events.InputEvent) and not event.is_forwarded:
-            if self._held is not None:
-                # The kept first screen is a picture: keys wait for the real screen, a click
-                # has nothing under it yet.
-                if isinstance(event, events.Key) and event.key not in PASSED_WHILE_STARTING:
-                    self._held.append(event)
-                    return
-                if isinstance(event, events.MouseEvent):
-                    return
+            if self._held is not None and isinstance(event, events.MouseEvent):
+                return  # A click has nothing under it yet.
             if self.first_frame is None:
                 self._touched = True
         await super().on_event(event)
@@ -277,8 +285,22 @@ class WorkbenchApp(App[None]):
                 full=True, screen_stack=self._background_screens
             )
             self._display(screen, update)
-        for key in held:
-            self.post_message(key)
+        self._replay = held
+        self._replay_next()
+
+    def _replay_next(self) -> None:
+        """Send the next held key once the last one has acted and the screen refreshed: sent
+        in one burst, a key typed after "/" reached the tree before the filter had focus
+        (where "t" switched the theme)."""
+        waiting = self._replay
+        if not waiting:
+            self._replay = self._replaying = None
+            return
+        self._replaying = waiting.pop(0)
+        self.post_message(self._replaying)
+        # The focused widget handles the key in its own task, and a focus change it makes
+        # comes a message later still: a refresh alone can come before both.
+        self.set_timer(REPLAY_S, partial(self.call_after_refresh, self._replay_next))
 
     # A cache: should keeping the frame fail, the session goes on (the next start draws).
     @work(thread=True, group="first-screen", exit_on_error=False)
