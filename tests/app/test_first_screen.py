@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from textual.app import App
 
 from tests.reload.conftest import DevProject, scaffolded
+from workbench.app import first_screen
 from workbench.app.app import WorkbenchApp, picture_of
 from workbench.app.first_screen import FirstScreenStore, KeptFrame
 from workbench.app.screens.fixture_screen import FixtureScreen
@@ -267,3 +269,20 @@ def test_a_picture_reads_back_as_it_was_written(
         ),
     )
     assert KeptFrame.from_json(json.loads(json.dumps(picture.to_json()))) == picture
+
+
+def test_the_folder_keeps_the_most_recent_files_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(first_screen, "MAX_FILES", 3)
+    frame = KeptFrame(1, 1, "textual-dark", ("",), ((("x", 0),),))
+    files = []
+    for number in range(5):
+        kept = store([f"--open=file#{number}"])
+        assert kept.save(frame, [], [])
+        os.utime(kept.file, ns=(number * 10**9, number * 10**9))  # Written in this order.
+        files.append(kept.file)
+    remaining = sorted(path.name for path in files[0].parent.iterdir())
+    # The fifth save pruned: the three newest stay (the fifth, the fourth, the third).
+    assert remaining == sorted(path.name for path in files[2:])

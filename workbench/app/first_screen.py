@@ -34,6 +34,9 @@ FORMAT = 1
 """Changed whenever what a file holds changes: older files are then ignored."""
 KEEP_SIZES = 4
 """Pictures kept per command line: one per terminal size and theme, the latest first."""
+MAX_FILES = 64
+"""Files kept in the folder (one per command line, folder and environment): past this, the
+least recently written go."""
 MAX_INPUTS = 20_000
 """More files than this in the project's folders: checking them would cost more than it
 saves, so nothing is kept."""
@@ -185,7 +188,22 @@ class FirstScreenStore:
         except OSError:
             return False  # A read-only cache: the next start draws as this one did.
         self._pictures, self._inputs = pictures, stamps
+        _prune(self.file.parent)
         return True
+
+
+def _prune(folder: Path) -> None:
+    """Remove the least recently written files past :data:`MAX_FILES` (one per folder a user
+    ever started Workbench in would otherwise pile up)."""
+    try:
+        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)]
+    except OSError:
+        return
+    for _, path in sorted(files, reverse=True)[MAX_FILES:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            continue  # Another start pruned it first.
 
 
 def _module_files() -> list[str]:
