@@ -253,3 +253,20 @@ def test_a_codex_web_search_portal_does_not_claim_nothing_was_found(tmp_path: Pa
     path = _write(tmp_path, "codex", "web_search", [_done("search", args, "")])
     drawn = _words(_show(path, "search", "--surface", "portal"))
     assert "keeps the query only" in drawn and "no results" not in drawn.lower()
+
+
+def test_a_task_portal_keeps_the_cards_guards_on_its_call_rows(tmp_path: Path) -> None:
+    """A subagent recorded with only its count of calls, or fewer calls than its count: the
+    Portal draws its rows as the card does, never "showing 0 of N" nor a "└" before a note."""
+    task = {"description": "Find callers", "prompt": "Where is parse called?"}
+    calls = [{"name": "Grep", "input": {"pattern": "parse"}}, {"name": "Read", "input": {}}]
+    path = _write(tmp_path, "claude-code", "Task", [
+        _done("counted", task, "In three places.", totalToolUseCount=4),
+        _done("some", task, "In three places.", calls=calls, totalToolUseCount=5),
+    ])  # fmt: skip
+    for surface in ("card", "portal"):
+        counted = _show(path, "counted", "--surface", surface)
+        assert "4 calls" in counted and "showing 0" not in counted, counted
+        some = _show(path, "some", "--surface", surface)
+        assert "├ ✓ Grep parse" in some and "├ ✓ Read" in some, some
+        assert "└" not in some and "showing 2 of 5 calls" in some, some

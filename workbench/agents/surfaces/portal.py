@@ -202,21 +202,11 @@ def _image(ctx: SurfaceContext) -> list[RenderableType]:
 def _task(ctx: SurfaceContext) -> list[RenderableType]:
     rows: list[RenderableType] = [header(task.subject(ctx))]
     rows.extend(labelled(ctx, "prompt: ", arg_text(ctx, "prompt"), max_lines=LINES))
-    calls = task.calls_of(ctx)
-    total = task.call_count(ctx)
     if ctx.result is not None:
-        rows.append(
-            muted(ctx, f"{kit.plural(total, 'call')} the subagent made")
-            if total
-            else muted(ctx, "∅ the subagent made no tool calls")
-        )
-        shown, _ = kit.cap_items(calls, ROWS)
-        rows.extend(
-            task.call_row(ctx, call, last=index == len(shown) - 1)
-            for index, call in enumerate(shown)
-        )
-        if total > len(shown):
-            rows.append(kit.showing(len(shown), total, "call", ctx.palette))
+        total = task.call_count(ctx)
+        if total:
+            rows.append(muted(ctx, f"{kit.plural(total, 'call')} the subagent made"))
+        rows.extend(task.call_rows(ctx, ROWS))
     return rows + _result(ctx, "its report", model_text(ctx), "the subagent reported nothing")
 
 
