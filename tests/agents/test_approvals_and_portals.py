@@ -270,3 +270,17 @@ def test_a_task_portal_keeps_the_cards_guards_on_its_call_rows(tmp_path: Path) -
         some = _show(path, "some", "--surface", surface)
         assert "├ ✓ Grep parse" in some and "├ ✓ Read" in some, some
         assert "└" not in some and "showing 2 of 5 calls" in some, some
+
+
+def test_a_search_portal_says_the_tools_own_total_as_the_card_does(tmp_path: Path) -> None:
+    """A Glob cut at its limit lists fewer files than it counted: the Portal says the count
+    the card says, in the card's unit, not the number of rows it was given."""
+    names = [f"/home/dev/app/src/module_{number}.py" for number in range(3)]
+    glob = {"pattern": "src/**/*.py", "path": "/home/dev/app"}
+    path = _write(tmp_path, "claude-code", "Glob", [
+        _done("cut", glob, "\n".join(names), filenames=names, numFiles=250, truncated=True),
+    ])  # fmt: skip
+    card = _words(_show(path, "cut"))
+    portal = _words(_show(path, "cut", "--surface", "portal"))
+    assert "250 files" in card and "showing 3 of 250 files" in card, card
+    assert "module_2.py" in portal and "showing 3 of 250 files" in portal, portal

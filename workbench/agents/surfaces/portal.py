@@ -134,7 +134,9 @@ def _notebook(ctx: SurfaceContext) -> list[RenderableType]:
     return rows
 
 
-def _found(ctx: SurfaceContext) -> list[RenderableType]:
+def _found(ctx: SurfaceContext, unit: str) -> list[RenderableType]:
+    """Every row found, and "showing N of M" in the card's unit with the card's total (a
+    search cut at its limit counted more than it listed)."""
     subject = search.grep_subject(ctx) if arg_text(ctx, "pattern") else path_arg(ctx)
     rows: list[RenderableType] = [header(kit.text(subject, "bold"))]
     if ctx.result is None:
@@ -142,11 +144,24 @@ def _found(ctx: SurfaceContext) -> list[RenderableType]:
     found = search.rows_of(ctx)
     if not found:
         return [*rows, muted(ctx, "∅ nothing was found")]
+    total = search.found_total(ctx, unit)
     shown, _ = kit.cap_items(found, ROWS)
     rows.extend(kit.text(line) for line in shown)
-    if len(found) > len(shown):
-        rows.append(kit.showing(len(shown), len(found), "line", ctx.palette))
+    if total > len(shown):
+        rows.append(kit.showing(len(shown), total, unit, ctx.palette))
     return rows
+
+
+def _grep(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.grep_unit(ctx))
+
+
+def _glob(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.GLOB_UNIT)
+
+
+def _list(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.LIST_UNIT)
 
 
 def _fetch(ctx: SurfaceContext) -> list[RenderableType]:
@@ -220,9 +235,9 @@ BODIES: dict[str, Body] = {
     "edit": _edit,
     "notebook": _notebook,
     "image": _image,
-    "grep": _found,
-    "glob": _found,
-    "list": _found,
+    "grep": _grep,
+    "glob": _glob,
+    "list": _list,
     "fetch": _fetch,
     "web-search": _web_search,
     "todo": _todo,
