@@ -284,3 +284,14 @@ def test_a_search_portal_says_the_tools_own_total_as_the_card_does(tmp_path: Pat
     portal = _words(_show(path, "cut", "--surface", "portal"))
     assert "250 files" in card and "showing 3 of 250 files" in card, card
     assert "module_2.py" in portal and "showing 3 of 250 files" in portal, portal
+
+
+def test_a_fetch_approval_lists_the_urls_its_inspector_names(tmp_path: Path) -> None:
+    """gemini-cli fetches the words of its prompt that are URLs: the approval lists those and
+    the Inspector names the first, never a URL cut out of a word the agent would not fetch."""
+    fetch = {"prompt": "Compare (https://example.com/a) with https://example.com/b today"}
+    path = _write(tmp_path, "gemini-cli", "web_fetch", [_denied("fetch", fetch)])
+    asked = _show(path, "fetch", "--phase", "awaiting-approval", "--width", "120")
+    assert "Awaiting approval: https://example.com/b" in asked, asked
+    listed = [line.strip("│ ") for line in asked.splitlines() if "→" in line]
+    assert listed == ["→ https://example.com/b"], asked

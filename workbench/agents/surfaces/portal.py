@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from workbench.agents.surfaces import approvals, files, plans, search, shell, task, web
 from workbench.agents.surfaces.common import (
+    CWD_ARGS,
     arg_text,
     error_view,
     exit_code_of,
@@ -19,6 +20,7 @@ from workbench.agents.surfaces.common import (
     model_text,
     muted,
     path_arg,
+    scope_table,
 )
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
@@ -42,16 +44,17 @@ def _result(ctx: SurfaceContext, title: str, value: str, empty: str) -> list[Ren
 
 def _shell(ctx: SurfaceContext) -> list[RenderableType]:
     rows = labelled(ctx, "$ ", shell.command_of(ctx), max_lines=LINES, style="bold")
-    scope = [
-        ("what for", arg_text(ctx, "description", "justification")),
-        ("ran in", arg_text(ctx, *approvals.CWD_ARGS)),
-    ]
     code = exit_code_of(ctx) if ctx.result is not None else None
-    if code is not None:
-        scope.append(("exit code", str(code)))
-    kept = [(label, value) for label, value in scope if value]
-    if kept:
-        rows.append(kit.key_values(kept, ctx.palette))
+    scope = scope_table(
+        ctx,
+        [
+            ("what for", arg_text(ctx, "description", "justification")),
+            ("ran in", arg_text(ctx, *CWD_ARGS)),
+            ("exit code", str(code) if code is not None else ""),
+        ],
+    )
+    if scope is not None:
+        rows.append(scope)
     if ctx.result is not None:
         printed = shell.printed_text(ctx)
         rows.append(muted(ctx, "output"))
