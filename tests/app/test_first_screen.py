@@ -5,6 +5,7 @@ meanwhile; a frame drawn from anything that has changed since is never shown."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import sys
@@ -286,3 +287,29 @@ def test_the_folder_keeps_the_most_recent_files_only(
     remaining = sorted(path.name for path in files[0].parent.iterdir())
     # The fifth save pruned: the three newest stay (the fifth, the fourth, the third).
     assert remaining == sorted(path.name for path in files[2:])
+
+
+def test_a_frame_of_another_size_is_kept_beside_one_drawn_from_other_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A start that showed a kept frame imports modules the one that drew it did not: the
+    # frames of both sizes stay, and a change to either start's files drops both.
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    small = KeptFrame(1, 1, "textual-dark", ("",), ((("a", 0),),))
+    large = KeptFrame(2, 2, "textual-dark", ("",), ((("b", 0),), (("c", 0),)))
+    assert store().save(small, [], [])
+    module = tmp_path / "first_screen_extra_module.py"
+    module.write_text("VALUE = 1\n")
+    # Imported without a new sys.path entry (that would make it another start's file).
+    spec = importlib.util.spec_from_file_location("first_screen_extra_module", module)
+    assert spec is not None and spec.loader is not None
+    sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules[spec.name])
+    try:
+        assert store().save(large, [], [])
+        assert store().picture(1, 1, "textual-dark") == small
+        assert store().picture(2, 2, "textual-dark") == large
+        module.write_text("VALUE = 2\n")
+        assert store().picture(1, 1, "textual-dark") is None
+    finally:
+        sys.modules.pop("first_screen_extra_module", None)

@@ -165,12 +165,22 @@ class FirstScreenStore:
         if stamps is None:
             return False
         self._current()
-        kept = self._pictures if self._inputs == stamps else []
-        if picture in (kept or []):
-            return False
+        kept: list[KeptFrame] = []
+        if self._inputs is not None and _unchanged(self._inputs):
+            # The other sizes' frames are still true: kept, checked from now on against the
+            # files of both (a start that drew from a kept frame imports other modules).
+            kept = list(self._pictures or [])
+            if picture in kept:
+                return False
+            files = {file: stamp for file, stamp in self._inputs["files"]}
+            files.update((file, stamp) for file, stamp in stamps["files"])
+            stamps = {
+                "files": [[file, stamp] for file, stamp in files.items()],
+                "absent": sorted({*self._inputs["absent"], *stamps["absent"]}),
+            }
         others = [
             other
-            for other in kept or []
+            for other in kept
             if (other.width, other.height, other.theme)
             != (picture.width, picture.height, picture.theme)
         ]
