@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from textual import events
 from textual.app import App
+from textual.widgets import Input
 
 from tests.reload.conftest import DevProject, scaffolded
 from workbench.app import first_screen
@@ -41,6 +43,8 @@ class Start:
     """Every frame that reached the terminal, in order."""
     screen: Any = None
     """The screen at the end."""
+    seen: Any = None
+    """What ``at_end`` saw, before the app ended."""
 
 
 @pytest.fixture
@@ -68,6 +72,7 @@ async def start(
     *,
     size: tuple[int, int] = SIZE,
     while_starting: Callable[[Any], Any] | None = None,
+    at_end: Callable[[WorkbenchApp], Any] | None = None,
 ) -> Start:
     """One start, until its first frame is out and kept; ``while_starting(pilot)`` runs
     right after the first frame."""
@@ -95,6 +100,8 @@ async def start(
         await app.workers.wait_for_complete()
         await pilot.pause()
         outcome.screen = app.screen
+        if at_end is not None:
+            outcome.seen = at_end(app)
     sys.path[:] = path
     return outcome
 
@@ -313,3 +320,31 @@ def test_a_frame_of_another_size_is_kept_beside_one_drawn_from_other_modules(
         assert store().picture(1, 1, "textual-dark") is None
     finally:
         sys.modules.pop("first_screen_extra_module", None)
+
+
+async def test_text_pasted_while_the_kept_frame_shows_reaches_the_real_screen(
+    project: DevProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await start(project.open, store(), monkeypatch)
+    loading = threading.Event()
+
+    def slow_load() -> Project:
+        assert loading.wait(20)
+        return project.open()
+
+    async def filter_then_load(pilot: Any) -> None:
+        await pilot.press("slash")  # The tree's filter takes the paste.
+        pilot.app.post_message(events.Paste("blank"))
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, StartScreen)
+        loading.set()
+
+    second = await start(
+        slow_load,
+        store(),
+        monkeypatch,
+        while_starting=filter_then_load,
+        at_end=lambda app: app.screen.query_one("#filter", Input).value,
+    )
+    assert second.shown_kept
+    assert second.seen == "blank"

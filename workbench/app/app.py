@@ -35,6 +35,8 @@ DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
 PASSED_WHILE_STARTING = frozenset({"ctrl+q"})
 """Keys acted on at once while the kept first screen shows: the rest wait for the real one."""
+REPLAY_GAP_S = 0.03
+"""The pause between two held keys as they are replayed."""
 SETTLE_S = 0.02
 """How often a start looks whether its screen has stopped changing (its first frame is then
 the one to keep)."""
@@ -123,8 +125,9 @@ class WorkbenchApp(App[None]):
         self._fixture_screen: FixtureScreen | None = None
         self._start_screen: StartScreen | None = None
         self._preload_timer: Timer | None = None
-        self._held: list[events.Key] | None = None
-        """Keys typed while the kept first screen shows, for the real one once it is out."""
+        self._held: list[events.Key | events.Paste] | None = None
+        """Keys typed (and text pasted) while the kept first screen shows, for the real one
+        once it is out."""
         self._frames = 0
         """Updates sent to the terminal (or, while the real screen takes over, held back)."""
         self._touched = False
@@ -163,11 +166,13 @@ class WorkbenchApp(App[None]):
             self._preload_timer = self.set_timer(PRELOAD_WAIT_S, self._open_fixture_screen)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.InputEvent) and not event.is_forwarded:
+        if isinstance(event, (events.InputEvent, events.Paste)) and not event.is_forwarded:
             if self._held is not None:
-                # The kept first screen is a picture: keys wait for the real screen, a click
-                # has nothing under it yet.
-                if isinstance(event, events.Key) and event.key not in PASSED_WHILE_STARTING:
+                # The kept first screen is a picture: keys and pastes wait for the real
+                # screen, a click has nothing under it yet.
+                if isinstance(event, events.Paste) or (
+                    isinstance(event, events.Key) and event.key not in PASSED_WHILE_STARTING
+                ):
                     self._held.append(event)
                     return
                 if isinstance(event, events.MouseEvent):
@@ -223,8 +228,10 @@ class WorkbenchApp(App[None]):
 
     def on_fixture_screen_catalog_shown(self, message: FixtureScreen.CatalogShown) -> None:
         screen = self._fixture_screen
-        if screen is None or self.first_frame is not None or self._touched:
+        if screen is None or self.first_frame is not None:
             return
+        if self._touched and not self._handing_over:
+            return  # A key acted already: this frame is not the first one to keep.
         if screen.project is not None and self.screenshot_dir is None:
             self.screenshot_dir = screen.project.config.screenshot_dir
         # Keys typed before the frame settles are held only while a kept picture covers the
@@ -270,8 +277,16 @@ class WorkbenchApp(App[None]):
                 full=True, screen_stack=self._background_screens
             )
             self._display(screen, update)
-        for key in held:
-            self.post_message(key)
+        self._replay(held)
+
+    def _replay(self, held: list[events.Key | events.Paste]) -> None:
+        """Replay ``held`` one at a time, each after the screen settled from the last and a
+        typist's pause: a ``/`` moves the focus to the filter a few messages later, and the
+        text typed after it must find it there."""
+        if held:
+            self.post_message(held[0])
+            later = partial(self._replay, held[1:])
+            self.call_after_refresh(self.set_timer, REPLAY_GAP_S, later)
 
     @work(thread=True, group="first-screen")
     def _keep_first_frame(
