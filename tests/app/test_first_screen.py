@@ -233,6 +233,7 @@ async def test_a_frame_is_shown_only_to_the_same_command_environment_and_size(
         b'{"identity": 1}',
         "control",
         "foreign",
+        "stamps",
     ],
 )
 async def test_a_broken_or_foreign_kept_file_is_ignored_and_replaced(
@@ -243,6 +244,9 @@ async def test_a_broken_or_foreign_kept_file_is_ignored_and_replaced(
     data = json.loads(file.read_bytes())
     if content == "control":  # A picture that would write an escape sequence raw.
         data["pictures"][0]["lines"][0][0][0] = "\x1b]0;owned\x07"
+        file.write_text(json.dumps(data))
+    elif content == "stamps":  # Valid JSON, but a stamp that is not one.
+        data["inputs"]["files"][0] = ["only a path"]
         file.write_text(json.dumps(data))
     elif content == "foreign":  # Another start's file under this one's name.
         data["identity"]["cwd"] = "/elsewhere"

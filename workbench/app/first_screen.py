@@ -137,7 +137,7 @@ class FirstScreenStore:
         if self._pictures is None:
             self._pictures = []
             data = self._read()
-            if data is not None and _unchanged(data["inputs"]):
+            if data is not None:
                 self._inputs = data["inputs"]
                 self._pictures = data["pictures"]
         return self._pictures
@@ -153,6 +153,8 @@ class FirstScreenStore:
                 inputs.get("absent"), list
             ):
                 return None
+            if not _unchanged(inputs):
+                return None  # Drawn from files that changed since: never shown.
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None  # Missing, cut short, foreign: drawn as if nothing were kept.
         return {"pictures": pictures, "inputs": inputs}
