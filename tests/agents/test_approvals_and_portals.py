@@ -253,3 +253,45 @@ def test_a_codex_web_search_portal_does_not_claim_nothing_was_found(tmp_path: Pa
     path = _write(tmp_path, "codex", "web_search", [_done("search", args, "")])
     drawn = _words(_show(path, "search", "--surface", "portal"))
     assert "keeps the query only" in drawn and "no results" not in drawn.lower()
+
+
+def test_a_task_portal_keeps_the_cards_guards_on_its_call_rows(tmp_path: Path) -> None:
+    """A subagent recorded with only its count of calls, or fewer calls than its count: the
+    Portal draws its rows as the card does, never "showing 0 of N" nor a "└" before a note."""
+    task = {"description": "Find callers", "prompt": "Where is parse called?"}
+    calls = [{"name": "Grep", "input": {"pattern": "parse"}}, {"name": "Read", "input": {}}]
+    path = _write(tmp_path, "claude-code", "Task", [
+        _done("counted", task, "In three places.", totalToolUseCount=4),
+        _done("some", task, "In three places.", calls=calls, totalToolUseCount=5),
+    ])  # fmt: skip
+    for surface in ("card", "portal"):
+        counted = _show(path, "counted", "--surface", surface)
+        assert "4 calls" in counted and "showing 0" not in counted, counted
+        some = _show(path, "some", "--surface", surface)
+        assert "├ ✓ Grep parse" in some and "├ ✓ Read" in some, some
+        assert "└" not in some and "showing 2 of 5 calls" in some, some
+
+
+def test_a_search_portal_says_the_tools_own_total_as_the_card_does(tmp_path: Path) -> None:
+    """A Glob cut at its limit lists fewer files than it counted: the Portal says the count
+    the card says, in the card's unit, not the number of rows it was given."""
+    names = [f"/home/dev/app/src/module_{number}.py" for number in range(3)]
+    glob = {"pattern": "src/**/*.py", "path": "/home/dev/app"}
+    path = _write(tmp_path, "claude-code", "Glob", [
+        _done("cut", glob, "\n".join(names), filenames=names, numFiles=250, truncated=True),
+    ])  # fmt: skip
+    card = _words(_show(path, "cut"))
+    portal = _words(_show(path, "cut", "--surface", "portal"))
+    assert "250 files" in card and "showing 3 of 250 files" in card, card
+    assert "module_2.py" in portal and "showing 3 of 250 files" in portal, portal
+
+
+def test_a_fetch_approval_lists_the_urls_its_inspector_names(tmp_path: Path) -> None:
+    """gemini-cli fetches the words of its prompt that are URLs: the approval lists those and
+    the Inspector names the first, never a URL cut out of a word the agent would not fetch."""
+    fetch = {"prompt": "Compare (https://example.com/a) with https://example.com/b today"}
+    path = _write(tmp_path, "gemini-cli", "web_fetch", [_denied("fetch", fetch)])
+    asked = _show(path, "fetch", "--phase", "awaiting-approval", "--width", "120")
+    assert "Awaiting approval: https://example.com/b" in asked, asked
+    listed = [line.strip("│ ") for line in asked.splitlines() if "→" in line]
+    assert listed == ["→ https://example.com/b"], asked

@@ -19,7 +19,7 @@ from workbench.fixtures.cache import CatalogCache
 from workbench.project import open_project
 from workbench.rendering.matrix import snapshot_cases
 from workbench.surfaces.registry import SurfaceKind
-from workbench.tools.agent_packages import agent_packages
+from workbench.tools.agent_packages import AGENT_ORIGIN, agent_packages
 
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = REPO / "workbench" / "agents"
@@ -174,6 +174,7 @@ def test_imported_calls_bring_only_their_apis_and_owe_no_kinds(tmp_path: Path) -
     )
     project = open_project(config=config, cache=CatalogCache.disabled())
     assert set(project.catalog.tools["claude-code"].apis) == {"Bash"}
+    assert project.catalog.tools["claude-code"].origin == AGENT_ORIGIN
     assert "codex" not in project.catalog.tools
     rows = [row for row in coverage(project.catalog, project.registry) if row.tool == "claude-code"]
     assert [(row.api, row.observed, row.gaps) for row in rows] == [("Bash", True, [])]

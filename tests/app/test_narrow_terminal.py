@@ -154,3 +154,15 @@ async def test_the_footer_lists_keys_before_the_app_has_the_focus(
         assert screen.call_view.intervention is not None
         keys = [key.key_display for key in screen.query_one(Footer).query(FooterKey)]
         assert keys[:3] == ["y", "n", "esc"]  # the footer followed, unfocused
+
+
+async def test_at_60_columns_the_footer_keeps_quit_before_a_lesser_key(
+    make_app: Callable[..., WorkbenchApp],
+) -> None:
+    # Quit and Keys did not both fit after the screen's own keys: both went, and Portal took
+    # the room Quit would have had.
+    app = make_app()
+    async with app.run_test(size=(60, 24)) as pilot:
+        await fixture_ready(pilot)
+        footer = footer_text(app)
+        assert "^q Quit" in footer and "Portal" not in footer, footer

@@ -36,11 +36,11 @@ DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
 PASSED_WHILE_STARTING = frozenset({"ctrl+q"})
 """Keys acted on at once while the kept first screen shows: the rest wait for the real one."""
+REPLAY_GAP_S = 0.03
+"""The pause between two held keys as they are replayed."""
 SETTLE_S = 0.02
 """How often a start looks whether its screen has stopped changing (its first frame is then
 the one to keep)."""
-REPLAY_S = 0.02
-"""How long a held key has to act (and move the focus) before the next one is replayed."""
 SETTLE_ROUNDS = 150
 """After this many looks (3 s), the screen as it is then is the first frame."""
 
@@ -129,7 +129,8 @@ class WorkbenchApp(App[None]):
         self._load_began = 0
         """When the project began to load (ns): a file changed since may be drawn as it was."""
         self._held: list[events.Key | events.Paste] | None = None
-        """Keys typed while the kept first screen shows, for the real one once it is out."""
+        """Keys typed (and text pasted) while the kept first screen shows, for the real one
+        once it is out."""
         self._replay: list[events.Key | events.Paste] | None = None
         """Held keys not yet replayed on the real screen (and keys typed meanwhile)."""
         self._replaying: events.Key | events.Paste | None = None
@@ -238,8 +239,10 @@ class WorkbenchApp(App[None]):
 
     def on_fixture_screen_catalog_shown(self, message: FixtureScreen.CatalogShown) -> None:
         screen = self._fixture_screen
-        if screen is None or self.first_frame is not None or self._touched:
+        if screen is None or self.first_frame is not None:
             return
+        if self._touched and not self._handing_over:
+            return  # A key acted already: this frame is not the first one to keep.
         if screen.project is not None and self.screenshot_dir is None:
             self.screenshot_dir = screen.project.config.screenshot_dir
         # Keys typed before the frame settles are held only while a kept picture covers the
@@ -300,7 +303,7 @@ class WorkbenchApp(App[None]):
         self.post_message(self._replaying)
         # The focused widget handles the key in its own task, and a focus change it makes
         # comes a message later still: a refresh alone can come before both.
-        self.set_timer(REPLAY_S, partial(self.call_after_refresh, self._replay_next))
+        self.set_timer(REPLAY_GAP_S, partial(self.call_after_refresh, self._replay_next))
 
     # A cache: should keeping the frame fail, the session goes on (the next start draws).
     @work(thread=True, group="first-screen", exit_on_error=False)

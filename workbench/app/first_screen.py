@@ -37,6 +37,9 @@ FORMAT = 1
 """Changed whenever what a file holds changes: older files are then ignored."""
 KEEP_SIZES = 4
 """Pictures kept per command line: one per terminal size and theme, the latest first."""
+MAX_FILES = 64
+"""Files kept in the folder (one per command line, folder and environment): past this, the
+least recently written go."""
 MAX_INPUTS = 20_000
 """More files than this in the project's folders: checking them would cost more than it
 saves, so nothing is kept."""
@@ -149,7 +152,7 @@ class FirstScreenStore:
         if self._pictures is None:
             self._pictures = []
             data = self._read()
-            if data is not None and _unchanged(data["inputs"]):
+            if data is not None:
                 self._inputs = data["inputs"]
                 self._pictures = data["pictures"]
         return self._pictures
@@ -161,14 +164,12 @@ class FirstScreenStore:
                 return None  # Another start's file under the same name: never shown.
             pictures = [KeptFrame.from_json(item) for item in data["pictures"]]
             inputs = data["inputs"]
-            files, absent = inputs["files"], inputs["absent"]
-            # Checked here, not where they are stat'ed: a stamp of the wrong shape (or a path
-            # that is no string) made the start's first frame a traceback.
-            if not all(isinstance(path, str) for path in absent) or not all(
-                isinstance(path, str) and (stamp is None or isinstance(stamp, list))
-                for path, stamp in files
+            if not isinstance(inputs.get("files"), list) or not isinstance(
+                inputs.get("absent"), list
             ):
                 return None
+            if not _unchanged(inputs):
+                return None  # Drawn from files that changed since: never shown.
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None  # Missing, cut short, foreign: drawn as if nothing were kept.
         return {"pictures": pictures, "inputs": inputs}
@@ -178,7 +179,7 @@ class FirstScreenStore:
         picture: KeptFrame,
         inputs: Iterable[Path],
         absent: Iterable[Path],
-        unchanged_since: int = 0,
+        unchanged_since: int | None = None,
     ) -> bool:
         """Keep ``picture``, drawn from the files ``inputs`` (and the imported modules) with
         each of ``absent`` missing; whether anything was written (nothing when the same
@@ -186,17 +187,30 @@ class FirstScreenStore:
         ns: it may have been read before the change, and would be stamped after it). Run off
         the UI thread: it reads every input's stamp."""
         stamps = _stamps(inputs, absent)
-        if stamps is None or any(
-            stamp is not None and stamp[2] >= unchanged_since for _, stamp in stamps["files"]
+        if stamps is None or (
+            unchanged_since is not None
+            and any(
+                stamp is not None and stamp[2] >= unchanged_since for _, stamp in stamps["files"]
+            )
         ):
             return False
         self._current()
-        kept = self._pictures if self._inputs == stamps else []
-        if picture in (kept or []):
-            return False
+        kept: list[KeptFrame] = []
+        if self._inputs is not None and _unchanged(self._inputs):
+            # The other sizes' frames are still true: kept, checked from now on against the
+            # files of both (a start that drew from a kept frame imports other modules).
+            kept = list(self._pictures or [])
+            if picture in kept:
+                return False
+            files = {file: stamp for file, stamp in self._inputs["files"]}
+            files.update((file, stamp) for file, stamp in stamps["files"])
+            stamps = {
+                "files": [[file, stamp] for file, stamp in files.items()],
+                "absent": sorted({*self._inputs["absent"], *stamps["absent"]}),
+            }
         others = [
             other
-            for other in kept or []
+            for other in kept
             if (other.width, other.height, other.theme)
             != (picture.width, picture.height, picture.theme)
         ]
@@ -214,7 +228,22 @@ class FirstScreenStore:
         except OSError:
             return False  # A read-only cache: the next start draws as this one did.
         self._pictures, self._inputs = pictures, stamps
+        _prune(self.file.parent)
         return True
+
+
+def _prune(folder: Path) -> None:
+    """Remove the least recently written files past :data:`MAX_FILES` (one per folder a user
+    ever started Workbench in would otherwise pile up)."""
+    try:
+        files = [(entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(folder)]
+    except OSError:
+        return
+    for _, path in sorted(files, reverse=True)[MAX_FILES:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            continue  # Another start pruned it first.
 
 
 def _module_files() -> list[str]:

@@ -52,11 +52,13 @@ def is_agent_manifest(manifest: ToolManifest) -> bool:
 
 
 def keep_agent_tools_in_use(catalog: Catalog, offered: Sequence[ToolPackage]) -> list[ToolPackage]:
-    """Drop from ``catalog`` the ``offered`` agent tools' APIs that no fixture file calls, and
-    the tools left with none (they were added only so such fixtures are checked against them).
+    """The ``offered`` agent packages whose surfaces the project uses: all but those whose
+    identifier a manifest file of the project took (its own tool of that name draws its own
+    calls). Those in ``catalog`` are marked as the agents' own.
 
-    Returns the packages whose surfaces the project uses: all but those whose identifier a
-    manifest file of the project took (its own tool of that name draws its own calls).
+    ``catalog`` is :func:`~workbench.fixtures.catalog.build_catalog`'s with these packages'
+    manifests offered: it already holds only the APIs some fixture file calls, and none of
+    these tools when no fixture calls it.
     """
     kept: list[ToolPackage] = []
     for package in offered:
@@ -64,15 +66,6 @@ def keep_agent_tools_in_use(catalog: Catalog, offered: Sequence[ToolPackage]) ->
         if tool is not None and tool.manifest is not package.manifest:
             continue
         kept.append(package)
-        if tool is None:
-            continue
-        tool.apis = {
-            name: entry
-            for name, entry in tool.apis.items()
-            if any(not fixture.generated for fixture in entry.fixtures)
-        }
-        if tool.apis:
+        if tool is not None:
             tool.origin = AGENT_ORIGIN
-        else:
-            del catalog.tools[package.identifier]
     return kept

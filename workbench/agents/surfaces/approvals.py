@@ -8,9 +8,16 @@ the session recorded the request (ACP's ``session/request_permission``).
 
 from __future__ import annotations
 
-import re
-
-from workbench.agents.surfaces.common import arg_text, labelled, listed, muted, path_arg
+from workbench.agents.surfaces.common import (
+    CWD_ARGS,
+    arg_text,
+    labelled,
+    listed,
+    muted,
+    path_arg,
+    scope_table,
+    urls_in,
+)
 from workbench.agents.surfaces.files import DIFF_LINES, diff_of, edit_subject, kit_language
 from workbench.agents.surfaces.plans import questions_of
 from workbench.agents.surfaces.shell import command_of
@@ -22,8 +29,6 @@ PLAN_LINES = 16
 URLS = 12
 QUESTIONS = 8
 OPTIONS = 12
-CWD_ARGS = ("workdir", "dir_path", "directory", "cwd")
-_URL = re.compile(r"https?://\S+")
 
 
 def _asking(ctx: SurfaceContext, question: str, rows: list[RenderableType]) -> RenderableType:
@@ -36,11 +41,6 @@ def _asking(ctx: SurfaceContext, question: str, rows: list[RenderableType]) -> R
         (f" · {reason}" if reason else "", ctx.palette.muted),
     )
     return Group(why, *rows, kit.text(question, "bold"))
-
-
-def _scope(ctx: SurfaceContext, rows: list[tuple[str, object]]) -> RenderableType | None:
-    kept = [(label, value) for label, value in rows if value not in (None, "", False)]
-    return kit.key_values(kept, ctx.palette) if kept else None
 
 
 def shell(ctx: SurfaceContext) -> RenderableType:
@@ -62,7 +62,7 @@ def shell(ctx: SurfaceContext) -> RenderableType:
         arg_text(ctx, "sandbox_permissions") == "require_escalated"
     )
     timeout = ctx.args.get("timeout_ms", ctx.args.get("timeout"))
-    scope = _scope(
+    scope = scope_table(
         ctx,
         [
             ("runs in", arg_text(ctx, *CWD_ARGS) or "the session's folder"),
@@ -153,7 +153,7 @@ def fetch(ctx: SurfaceContext) -> RenderableType:
     rows: list[RenderableType] = []
     url = arg_text(ctx, "url")
     prompt = arg_text(ctx, "prompt")
-    urls = [url] if url else _URL.findall(prompt)
+    urls = [url] if url else urls_in(prompt)
     shown, _ = kit.cap_items(urls, URLS)
     rows.extend(kit.join(("→ ", ctx.palette.muted), kit.text(item, "bold")) for item in shown)
     if len(urls) > len(shown):

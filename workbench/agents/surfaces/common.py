@@ -12,12 +12,14 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from workbench.api import Group, RenderableType, SurfaceContext, Text, kit
 
 PATH_ARGS = ("file_path", "absolute_path", "notebook_path", "path", "dir_path", "directory")
+CWD_ARGS = ("workdir", "dir_path", "directory", "cwd")
+"""Where a command runs, as each agent names it."""
 EXIT_CODE = re.compile(r"\bexit(?:ed with)?[ _]code\s*[:=]?\s*(-?\d+)", re.I)
 
 
@@ -68,6 +70,19 @@ def shell_line(argv: list[str]) -> str:
 
 def path_arg(ctx: SurfaceContext) -> str:
     return arg_text(ctx, *PATH_ARGS)
+
+
+def urls_in(text: str) -> list[str]:
+    """The URLs in ``text`` as gemini-cli's web_fetch finds them in its prompt: its words that
+    start with ``http://`` or ``https://`` (a URL inside a word is not fetched)."""
+    return [word for word in text.split() if word.startswith(("http://", "https://"))]
+
+
+def scope_table(ctx: SurfaceContext, rows: Sequence[tuple[str, object]]) -> RenderableType | None:
+    """``rows`` that have a value (not ``None``, ``""`` or ``False``) as labels beside values:
+    where a command runs, for what, how it ended; ``None`` when no row has one."""
+    kept = [(label, value) for label, value in rows if value not in (None, "", False)]
+    return kit.key_values(kept, ctx.palette) if kept else None
 
 
 def labelled(

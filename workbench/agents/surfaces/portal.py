@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from workbench.agents.surfaces import approvals, files, plans, search, shell, task, web
 from workbench.agents.surfaces.common import (
+    CWD_ARGS,
     arg_text,
     error_view,
     exit_code_of,
@@ -19,6 +20,7 @@ from workbench.agents.surfaces.common import (
     model_text,
     muted,
     path_arg,
+    scope_table,
 )
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
@@ -42,16 +44,17 @@ def _result(ctx: SurfaceContext, title: str, value: str, empty: str) -> list[Ren
 
 def _shell(ctx: SurfaceContext) -> list[RenderableType]:
     rows = labelled(ctx, "$ ", shell.command_of(ctx), max_lines=LINES, style="bold")
-    scope = [
-        ("what for", arg_text(ctx, "description", "justification")),
-        ("ran in", arg_text(ctx, *approvals.CWD_ARGS)),
-    ]
     code = exit_code_of(ctx) if ctx.result is not None else None
-    if code is not None:
-        scope.append(("exit code", str(code)))
-    kept = [(label, value) for label, value in scope if value]
-    if kept:
-        rows.append(kit.key_values(kept, ctx.palette))
+    scope = scope_table(
+        ctx,
+        [
+            ("what for", arg_text(ctx, "description", "justification")),
+            ("ran in", arg_text(ctx, *CWD_ARGS)),
+            ("exit code", str(code) if code is not None else ""),
+        ],
+    )
+    if scope is not None:
+        rows.append(scope)
     if ctx.result is not None:
         printed = shell.printed_text(ctx)
         rows.append(muted(ctx, "output"))
@@ -134,7 +137,9 @@ def _notebook(ctx: SurfaceContext) -> list[RenderableType]:
     return rows
 
 
-def _found(ctx: SurfaceContext) -> list[RenderableType]:
+def _found(ctx: SurfaceContext, unit: str) -> list[RenderableType]:
+    """Every row found, and "showing N of M" in the card's unit with the card's total (a
+    search cut at its limit counted more than it listed)."""
     subject = search.grep_subject(ctx) if arg_text(ctx, "pattern") else path_arg(ctx)
     rows: list[RenderableType] = [header(kit.text(subject, "bold"))]
     if ctx.result is None:
@@ -142,11 +147,24 @@ def _found(ctx: SurfaceContext) -> list[RenderableType]:
     found = search.rows_of(ctx)
     if not found:
         return [*rows, muted(ctx, "∅ nothing was found")]
+    total = search.found_total(ctx, unit)
     shown, _ = kit.cap_items(found, ROWS)
     rows.extend(kit.text(line) for line in shown)
-    if len(found) > len(shown):
-        rows.append(kit.showing(len(shown), len(found), "line", ctx.palette))
+    if total > len(shown):
+        rows.append(kit.showing(len(shown), total, unit, ctx.palette))
     return rows
+
+
+def _grep(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.grep_unit(ctx))
+
+
+def _glob(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.GLOB_UNIT)
+
+
+def _list(ctx: SurfaceContext) -> list[RenderableType]:
+    return _found(ctx, search.LIST_UNIT)
 
 
 def _fetch(ctx: SurfaceContext) -> list[RenderableType]:
@@ -202,21 +220,11 @@ def _image(ctx: SurfaceContext) -> list[RenderableType]:
 def _task(ctx: SurfaceContext) -> list[RenderableType]:
     rows: list[RenderableType] = [header(task.subject(ctx))]
     rows.extend(labelled(ctx, "prompt: ", arg_text(ctx, "prompt"), max_lines=LINES))
-    calls = task.calls_of(ctx)
-    total = task.call_count(ctx)
     if ctx.result is not None:
-        rows.append(
-            muted(ctx, f"{kit.plural(total, 'call')} the subagent made")
-            if total
-            else muted(ctx, "∅ the subagent made no tool calls")
-        )
-        shown, _ = kit.cap_items(calls, ROWS)
-        rows.extend(
-            task.call_row(ctx, call, last=index == len(shown) - 1)
-            for index, call in enumerate(shown)
-        )
-        if total > len(shown):
-            rows.append(kit.showing(len(shown), total, "call", ctx.palette))
+        total = task.call_count(ctx)
+        if total:
+            rows.append(muted(ctx, f"{kit.plural(total, 'call')} the subagent made"))
+        rows.extend(task.call_rows(ctx, ROWS))
     return rows + _result(ctx, "its report", model_text(ctx), "the subagent reported nothing")
 
 
@@ -230,9 +238,9 @@ BODIES: dict[str, Body] = {
     "edit": _edit,
     "notebook": _notebook,
     "image": _image,
-    "grep": _found,
-    "glob": _found,
-    "list": _found,
+    "grep": _grep,
+    "glob": _glob,
+    "list": _list,
     "fetch": _fetch,
     "web-search": _web_search,
     "todo": _todo,

@@ -23,6 +23,8 @@ from workbench.agents.surfaces.common import (
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
 ROWS = 10
+GLOB_UNIT = "file"
+LIST_UNIT = "entry"
 _NOTHING = re.compile(r"^(no (files|matches)|found 0\b|no files found)", re.I)
 _FOUND_HEADER = re.compile(r"^(found \d|directory listing for|listed \d)", re.I)
 
@@ -57,6 +59,12 @@ def _total(ctx: SurfaceContext, unit: str) -> int | None:
     return len(rows_of(ctx))
 
 
+def found_total(ctx: SurfaceContext, unit: str) -> int:
+    """How many ``unit`` the search found: the tool's own count when it says more than it
+    listed (a Glob or Grep cut at its limit), else the rows it gave."""
+    return max(_total(ctx, unit) or 0, len(rows_of(ctx)))
+
+
 def _render_list(ctx: SurfaceContext, unit: str, title: str, nothing: str) -> RenderableType | None:
     failed = ended(ctx, "the search", "Searching")
     if failed is not None or ctx.result is None:
@@ -64,7 +72,7 @@ def _render_list(ctx: SurfaceContext, unit: str, title: str, nothing: str) -> Re
     rows = rows_of(ctx)
     if not rows:
         return empty_line(ctx, nothing)
-    total = max(_total(ctx, unit) or 0, len(rows))
+    total = found_total(ctx, unit)
     base = path_arg(ctx).rstrip("/") + "/"
     if base != "/":
         # Paths under the searched folder read shorter from it, as the agent's own view does.
@@ -88,7 +96,8 @@ def grep_subject(ctx: SurfaceContext) -> str:
     return f"{pattern} in {where}" if where else pattern
 
 
-def _grep_unit(ctx: SurfaceContext) -> str:
+def grep_unit(ctx: SurfaceContext) -> str:
+    """``file`` when the search lists the files that match, ``match`` when their lines."""
     mode = arg_text(ctx, "output_mode") or "files_with_matches"
     if "names_only" in ctx.args:
         mode = "files_with_matches" if ctx.args.get("names_only") else "content"
@@ -98,7 +107,7 @@ def _grep_unit(ctx: SurfaceContext) -> str:
 
 
 def grep_inspector(ctx: SurfaceContext) -> RenderableType:
-    unit = _grep_unit(ctx)
+    unit = grep_unit(ctx)
     return kit.status_line(
         ctx,
         "Searching",
@@ -111,7 +120,7 @@ def grep_inspector(ctx: SurfaceContext) -> RenderableType:
 
 def grep_render(ctx: SurfaceContext) -> RenderableType | None:
     pattern = arg_text(ctx, "pattern")
-    return _render_list(ctx, _grep_unit(ctx), grep_subject(ctx), f"No matches for {pattern}")
+    return _render_list(ctx, grep_unit(ctx), grep_subject(ctx), f"No matches for {pattern}")
 
 
 def grep_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -128,14 +137,14 @@ def glob_inspector(ctx: SurfaceContext) -> RenderableType:
         "Finding",
         "Found",
         kit.text(arg_text(ctx, "pattern")),
-        count_suffix(ctx, _total(ctx, "file"), "file", "no matches"),
+        count_suffix(ctx, _total(ctx, GLOB_UNIT), GLOB_UNIT, "no matches"),
         verb_failed="Could not search",
     )
 
 
 def glob_render(ctx: SurfaceContext) -> RenderableType | None:
     pattern = arg_text(ctx, "pattern")
-    return _render_list(ctx, "file", pattern, f"No file matches {pattern}")
+    return _render_list(ctx, GLOB_UNIT, pattern, f"No file matches {pattern}")
 
 
 def glob_placeholder(ctx: SurfaceContext) -> RenderableType:
@@ -148,7 +157,7 @@ def list_inspector(ctx: SurfaceContext) -> RenderableType:
         "Listing",
         "Listed",
         kit.text(path_arg(ctx)),
-        count_suffix(ctx, _total(ctx, "entry"), "entry", "empty"),
+        count_suffix(ctx, _total(ctx, LIST_UNIT), LIST_UNIT, "empty"),
         verb_failed="Could not list",
         cut="middle",
     )
@@ -156,7 +165,7 @@ def list_inspector(ctx: SurfaceContext) -> RenderableType:
 
 def list_render(ctx: SurfaceContext) -> RenderableType | None:
     path = path_arg(ctx)
-    return _render_list(ctx, "entry", path, f"{path} is empty: no files or folders")
+    return _render_list(ctx, LIST_UNIT, path, f"{path} is empty: no files or folders")
 
 
 def list_placeholder(ctx: SurfaceContext) -> RenderableType:

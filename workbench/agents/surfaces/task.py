@@ -84,22 +84,30 @@ def call_row(ctx: SurfaceContext, call: dict[str, Any], *, last: bool) -> Text:
     return row
 
 
-@after_ending("the subagent", "The subagent")
-def render(ctx: SurfaceContext) -> RenderableType | None:
-    calls = calls_of(ctx)
+def call_rows(ctx: SurfaceContext, cap: int) -> list[RenderableType]:
+    """The subagent's calls as a tree, the first ``cap`` of them: "showing N of M" when more
+    were made (never "showing 0": a session may record only their count), the last row a
+    "└" only when no note follows; "∅ …" when it made none."""
     total = call_count(ctx)
+    if not total:
+        return [muted(ctx, "∅ the subagent made no tool calls")]
+    shown, _ = kit.cap_items(calls_of(ctx), cap)
     rows: list[RenderableType] = [
-        header(subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted))
-    ]
-    shown, _ = kit.cap_items(calls, CALL_ROWS)
-    rows.extend(
         call_row(ctx, call, last=index == len(shown) - 1 and total <= len(shown))
         for index, call in enumerate(shown)
-    )
+    ]
     if total > len(shown) and shown:
         rows.append(kit.showing(len(shown), total, "call", ctx.palette))
-    if not total:
-        rows.append(muted(ctx, "∅ the subagent made no tool calls"))
+    return rows
+
+
+@after_ending("the subagent", "The subagent")
+def render(ctx: SurfaceContext) -> RenderableType | None:
+    total = call_count(ctx)
+    rows: list[RenderableType] = [
+        header(subject(ctx), (f" · {kit.plural(total, 'call')}", ctx.palette.muted)),
+        *call_rows(ctx, CALL_ROWS),
+    ]
     report = model_text(ctx).strip()
     if report:
         rows.append(

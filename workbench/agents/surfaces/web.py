@@ -16,6 +16,7 @@ from workbench.agents.surfaces.common import (
     muted,
     pending,
     state_of,
+    urls_in,
 )
 from workbench.api import Group, RenderableType, SurfaceContext, kit
 
@@ -32,9 +33,7 @@ def url_of(ctx: SurfaceContext) -> str:
         return url
     # gemini-cli's web_fetch takes URLs inside its prompt.
     prompt = arg_text(ctx, "prompt")
-    return next(
-        (word for word in prompt.split() if word.startswith(("http://", "https://"))), prompt
-    )
+    return next(iter(urls_in(prompt)), prompt)
 
 
 def fetch_inspector(ctx: SurfaceContext) -> RenderableType:

@@ -225,12 +225,16 @@ class KeyFooter(Footer):
                 break
             must.append(entry)
             used += width(entry)
-        kept = [
-            entry for entry in entries if entry not in current and actions(entry) & ALWAYS_SHOWN
-        ]
-        if used + sum(width(entry) for entry in kept) > room:
-            kept = []
-        used += sum(width(entry) for entry in kept)
+        # Quit and Keys next, as many as fit, in order: both or neither left one out with
+        # room to spare, and a lesser key took it (at 60 columns: Portal instead of Quit).
+        kept: list[list[Widget]] = []
+        for entry in entries:
+            if entry in current or not actions(entry) & ALWAYS_SHOWN:
+                continue
+            if used + width(entry) > room:
+                break
+            kept.append(entry)
+            used += width(entry)
         full = len(must) < len(current)
         for entry in entries:
             if entry in must or entry in kept:
