@@ -350,28 +350,18 @@ def test_a_frame_of_another_size_is_kept_beside_one_drawn_from_other_modules(
 async def test_text_pasted_while_the_kept_frame_shows_reaches_the_real_screen(
     project: DevProject, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await start(project.open, store(), monkeypatch)
-    loading = threading.Event()
-
-    def slow_load() -> Project:
-        assert loading.wait(20)
-        return project.open()
-
-    async def filter_then_load(pilot: Any) -> None:
+    async def filter_then_paste(pilot: Any) -> None:
         await pilot.press("slash")  # The tree's filter takes the paste.
         pilot.app.post_message(events.Paste("blank"))
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, StartScreen)
-        loading.set()
 
-    second = await start(
-        slow_load,
-        store(),
-        monkeypatch,
-        while_starting=filter_then_load,
-        at_end=lambda app: app.screen.query_one("#filter", Input).value,
-    )
-    assert second.shown_kept
+    def typed(app: WorkbenchApp) -> str:
+        return app.screen.query_one("#filter", Input).value
+
+    async def once_replayed(app: WorkbenchApp) -> str:
+        await _until(lambda: typed(app) == "blank")(app)
+        return typed(app)
+
+    second = await _start_typing(project, monkeypatch, filter_then_paste, once_replayed)
     assert second.seen == "blank"
 
 
@@ -535,7 +525,7 @@ async def _start_typing(
     project: DevProject,
     monkeypatch: pytest.MonkeyPatch,
     typing: Callable[[Any], Any],
-    at_end: Callable[[WorkbenchApp], Awaitable[None]] | None = None,
+    at_end: Callable[[WorkbenchApp], Awaitable[Any]] | None = None,
 ) -> Start:
     """A start that shows the kept frame while ``typing(pilot)`` types, then loads."""
     await start(project.open, store(), monkeypatch)
