@@ -175,6 +175,9 @@ class WorkbenchConfig:
     """``[tool.workbench] import_map``: transcript name -> ``TOOL.API`` (``workbench import``)."""
     transcripts: tuple[Path, ...] = ()
     """``[tool.workbench] transcripts``: the sessions the tree lists (globs expanded)."""
+    transcript_folders: tuple[Path, ...] = ()
+    """The folders those patterns search (each glob's fixed part): a session written there
+    later is listed at the next start."""
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -299,6 +302,7 @@ def load_config(start: Path | None = None) -> WorkbenchConfig:
         python_paths=tuple((root / path).resolve() for path in settings.pythonpath),
         import_map=dict(settings.import_map),
         transcripts=_transcripts(root, settings.transcripts),
+        transcript_folders=_glob_folders(root, settings.transcripts),
         **_host_settings(settings.hosts, root),
     )
 
@@ -314,6 +318,20 @@ def _transcripts(root: Path, patterns: list[str]) -> tuple[Path, ...]:
                     found[path.resolve()] = None
         else:
             found[(root / pattern).resolve()] = None
+    return tuple(found)
+
+
+def _glob_folders(root: Path, patterns: list[str]) -> tuple[Path, ...]:
+    """The folder each glob of ``patterns`` searches: its parts before the first with a
+    wildcard."""
+    found: dict[Path, None] = {}
+    for pattern in patterns:
+        parts = Path(pattern).parts
+        fixed = next(
+            (index for index, part in enumerate(parts) if any(c in part for c in "*?[")), None
+        )
+        if fixed is not None:
+            found[(root.joinpath(*parts[:fixed])).resolve()] = None
     return tuple(found)
 
 

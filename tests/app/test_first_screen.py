@@ -365,9 +365,7 @@ async def test_text_pasted_while_the_kept_frame_shows_reaches_the_real_screen(
     assert second.seen == "blank"
 
 
-# --- Review (branch review6): defects found in the kept first screen ---------------------
-# Each `xfail(strict=True)` test shows a defect not fixed here: it fails today and turns the
-# suite red (XPASS) once the defect is fixed, so the fix removes its mark.
+# --- Defects a review found in the kept first screen, each fixed -------------------------
 
 
 def _text(picture: KeptFrame) -> str:
@@ -413,7 +411,6 @@ async def test_a_plugin_installed_since_the_last_start_is_not_shown_stale(
     assert not second.shown_kept, "... but the frame without the plugin was shown first"
 
 
-@pytest.mark.xfail(strict=True, reason="review6: a transcripts glob's folder is not stamped")
 async def test_a_transcript_added_where_the_config_globs_for_them_is_not_shown_stale(
     project: DevProject, monkeypatch: pytest.MonkeyPatch
 ) -> None:

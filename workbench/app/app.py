@@ -315,7 +315,11 @@ class WorkbenchApp(App[None]):
         from workbench.reload.reloader import ProjectReloader
 
         config = project.config
-        inputs = [*ProjectReloader(project).watched_paths(), *config.transcripts]
+        inputs = [
+            *ProjectReloader(project).watched_paths(),
+            *config.transcripts,
+            *config.transcript_folders,
+        ]
         # Workbench's own files that are not modules: the app's CSS, the bundled hosts'
         # profiles (the status line and the footer follow them), the agents' manifests.
         inputs.append(Path(workbench.__file__).parent)
