@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -181,11 +181,13 @@ class WorkbenchConfig:
 
 
 def find_pyproject(start: Path) -> Path | None:
+    return next((path for path in pyproject_candidates(start) if path.is_file()), None)
+
+
+def pyproject_candidates(start: Path) -> Iterator[Path]:
+    """Where :func:`find_pyproject` looks, in order: ``start`` and each folder above it."""
     for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
-    return None
+        yield directory / "pyproject.toml"
 
 
 _TABLE_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*(?:workbench|\"workbench\")\s*\]\s*(?:#.*)?$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
+from itertools import takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -311,7 +312,7 @@ class WorkbenchApp(App[None]):
         self, store: FirstScreenStore, picture: KeptFrame, project: Project
     ) -> None:
         import workbench
-        from workbench.config import find_pyproject
+        from workbench.config import find_pyproject, pyproject_candidates
         from workbench.reload.reloader import ProjectReloader
 
         config = project.config
@@ -328,12 +329,7 @@ class WorkbenchApp(App[None]):
         # Where a config file would change what the start shows, were one written there.
         start = Path.cwd().resolve()
         found = find_pyproject(start)
-        absent = []
-        for folder in (start, *start.parents):
-            candidate = folder / "pyproject.toml"
-            if candidate == found:
-                break
-            absent.append(candidate)
+        absent = list(takewhile(lambda path: path != found, pyproject_candidates(start)))
         store.save(picture, inputs, absent, unchanged_since=self._load_began)
 
     def open_transcript(self, path: Path, transcript_format: str = "auto") -> None:
